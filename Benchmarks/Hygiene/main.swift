@@ -1,0 +1,1 @@
+print("bench-hygiene: not yet implemented")

@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "openurld",
+    products: [
+        .executable(name: "openurl", targets: ["openurl"]),
+        .executable(name: "openurld", targets: ["openurld"]),
+    ],
+    targets: [
+        // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++.
+        .target(
+            name: "CTOML",
+            cxxSettings: [
+                .define("TOML_HEADER_ONLY", to: "0"),
+                .define("TOML_SHARED_LIB", to: "1"),
+            ],
+            linkerSettings: [.linkedLibrary("tomlplusplus")]
+        ),
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CGIO", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+
+        // Pure routing logic: no I/O.
+        .target(name: "Routing", dependencies: ["CTOML", "CPCRE2"]),
+        // Swift over libdbus.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        // Side effects behind protocols.
+        .target(name: "Desktop", dependencies: ["Routing", "DBus", "CGIO"]),
+
+        .executableTarget(name: "openurld", dependencies: ["Routing", "DBus", "Desktop"]),
+        .executableTarget(name: "openurl", dependencies: ["Routing", "DBus", "Desktop"]),
+
+        // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
+        .target(name: "TestSupport", dependencies: ["DBus"]),
+        .executableTarget(name: "openurl-fake-browser", path: "Sources/FakeBrowser"),
+
+        // Release-mode benchmarks, each printing figures beside the peer it names.
+        .executableTarget(name: "bench-routing", dependencies: ["Routing"], path: "Benchmarks/Routing"),
+        .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
+        .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
+
+        .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v5],
+    cxxLanguageStandard: .cxx17
+)

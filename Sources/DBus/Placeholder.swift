@@ -1,0 +1,2 @@
+// The libdbus wrapper lands here.
+enum DBusPlaceholder {}

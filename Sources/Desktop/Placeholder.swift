@@ -1,0 +1,3 @@
+import Routing
+// Side effects (launching, clipboard, notifications, XDG paths) land here.
+enum DesktopPlaceholder {}

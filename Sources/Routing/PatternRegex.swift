@@ -1,0 +1,119 @@
+import CPCRE2
+
+/// A compiled PCRE2 regular expression (JIT-compiled where available), safe to share.
+///
+/// PCRE2 is used instead of Swift `Regex` because rule matching runs on every click and the
+/// benchmark showed Swift `Regex` far slower (see README, "Performance").
+public final class PatternRegex: @unchecked Sendable {
+    /// The pattern as written.
+    public let pattern: String
+    private let code: OpaquePointer
+
+    /// Why a pattern did not compile, with the 0-based offset in the pattern.
+    public struct CompileError: Error, Sendable, CustomStringConvertible {
+        /// PCRE2's message.
+        public var message: String
+        /// The UTF-8 offset in the pattern where compilation stopped.
+        public var offset: Int
+        /// The message with its offset.
+        public var description: String { "\(message) at offset \(offset)" }
+    }
+
+    /// Compiles `pattern` (UTF mode; `caseInsensitive` adds `(?i)`).
+    public init(_ pattern: String, caseInsensitive: Bool = false) throws(CompileError) {
+        self.pattern = pattern
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_MATCH_INVALID_UTF)
+        if caseInsensitive { options |= UInt32(PCRE2_CASELESS) }
+        let compiled: OpaquePointer? = pattern.utf8CString.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UInt8.self) {
+                pcre2_compile_8($0.baseAddress, $0.count - 1, options, &errorCode, &errorOffset, nil)
+            }
+        }
+        guard let compiled else {
+            var message = [UInt8](repeating: 0, count: 256)
+            let length = pcre2_get_error_message_8(errorCode, &message, message.count)
+            throw CompileError(
+                message: String(decoding: message.prefix(max(0, Int(length))), as: UTF8.self),
+                offset: errorOffset)
+        }
+        code = compiled
+        _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    /// True when the pattern matches anywhere in `subject`.
+    public func matches(_ subject: String) -> Bool {
+        var subject = subject
+        return subject.withUTF8 { matches(utf8: $0) }
+    }
+
+    /// True when the pattern matches anywhere in the UTF-8 bytes.
+    public func matches(utf8 subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return false }
+        defer { pcre2_match_data_free_8(data) }
+        let empty: UInt8 = 0
+        return withUnsafePointer(to: empty) { emptyPointer in
+            pcre2_match_8(code, subject.baseAddress ?? emptyPointer, subject.count, 0, 0, data, nil) >= 0
+        }
+    }
+
+    /// The first match's capture groups (index 0 is the whole match), or nil without a match.
+    /// A group that did not take part is nil.
+    public func firstMatch(in subject: String) -> [String?]? {
+        let bytes = Array(subject.utf8)
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
+        defer { pcre2_match_data_free_8(data) }
+        let result = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            let empty: UInt8 = 0
+            return withUnsafePointer(to: empty) { emptyPointer in
+                pcre2_match_8(code, buffer.baseAddress ?? emptyPointer, buffer.count, 0, 0, data, nil)
+            }
+        }
+        guard result >= 0 else { return nil }
+        let pairs = Int(pcre2_get_ovector_count_8(data))
+        guard let vector = pcre2_get_ovector_pointer_8(data) else { return nil }
+        return (0..<pairs).map { group in
+            let start = vector[2 * group], end = vector[2 * group + 1]
+            guard start != pcre2Unset, end != pcre2Unset, start <= end, end <= bytes.count else { return nil }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+    }
+
+    /// Replaces the first match (or every match with `global`) with `replacement`, in which
+    /// `$1`, `${name}` and `$$` refer to groups as in PCRE2's extended substitution syntax.
+    /// Returns nil when nothing matched; throws when the replacement is malformed.
+    public func replacing(in subject: String, with replacement: String, global: Bool = false) throws(CompileError) -> String? {
+        let bytes = Array(subject.utf8)
+        let replacementBytes = Array(replacement.utf8)
+        var options = UInt32(PCRE2_SUBSTITUTE_OVERFLOW_LENGTH) | UInt32(PCRE2_SUBSTITUTE_EXTENDED)
+        if global { options |= UInt32(PCRE2_SUBSTITUTE_GLOBAL) }
+        var capacity = bytes.count + replacementBytes.count + 64
+        for _ in 0..<2 {
+            var output = [UInt8](repeating: 0, count: capacity)
+            var length = capacity
+            let empty: UInt8 = 0
+            let status = withUnsafePointer(to: empty) { emptyPointer in
+                bytes.withUnsafeBufferPointer { s in
+                    replacementBytes.withUnsafeBufferPointer { r in
+                        pcre2_substitute_8(
+                            code, s.baseAddress ?? emptyPointer, s.count, 0, options, nil, nil,
+                            r.baseAddress ?? emptyPointer, r.count, &output, &length)
+                    }
+                }
+            }
+            if status == 0 { return nil }
+            if status > 0 { return String(decoding: output.prefix(length), as: UTF8.self) }
+            if status == PCRE2_ERROR_NOMEMORY { capacity = length + 1; continue }
+            var message = [UInt8](repeating: 0, count: 256)
+            let messageLength = pcre2_get_error_message_8(status, &message, message.count)
+            throw CompileError(message: String(decoding: message.prefix(max(0, Int(messageLength))), as: UTF8.self), offset: 0)
+        }
+        return nil
+    }
+}
+
+/// PCRE2_UNSET, `~(PCRE2_SIZE)0`: a macro Swift does not import; `size_t` arrives as `Int`.
+private let pcre2Unset = -1

@@ -1,0 +1,133 @@
+import CTOML
+
+/// A position in a source file, 1-based.
+public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column.
+    public var column: Int
+
+    /// Creates a position.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// `line:column`.
+    public var description: String { "\(line):\(column)" }
+}
+
+/// A TOML value with the position of its value and, for table members, of its key.
+public struct TOMLNode: Sendable {
+    /// The shapes a TOML value takes.
+    public enum Value: Sendable {
+        case table([(key: String, node: TOMLNode)])
+        case array([TOMLNode])
+        case string(String)
+        case integer(Int64)
+        case float(Double)
+        case boolean(Bool)
+        case dateTime(String)
+    }
+
+    /// The value.
+    public var value: Value
+    /// Where the value starts.
+    public var position: SourcePosition
+    /// Where the member's key starts (the value's position for array elements and the root).
+    public var keyPosition: SourcePosition
+
+    /// The name of the value's TOML type with an article, for messages ("a string").
+    public var typeDescription: String {
+        switch value {
+        case .table: return "a table"
+        case .array: return "a list"
+        case .string: return "a string"
+        case .integer: return "an integer"
+        case .float: return "a float"
+        case .boolean: return "a boolean"
+        case .dateTime: return "a date-time"
+        }
+    }
+
+    /// The members of a table, in source order, or nil for other values.
+    public var members: [(key: String, node: TOMLNode)]? {
+        if case .table(let members) = value { return members }
+        return nil
+    }
+
+    /// The member named `key` of a table.
+    public subscript(key: String) -> TOMLNode? {
+        members?.first(where: { $0.key == key })?.node
+    }
+}
+
+/// A TOML syntax error with its position.
+public struct TOMLSyntaxError: Error, Sendable {
+    /// What the parser expected or found.
+    public var message: String
+    /// Where it stopped.
+    public var position: SourcePosition
+}
+
+/// Parses TOML text into a tree of positioned nodes.
+public enum TOMLParser {
+    /// Parses `text`; throws `TOMLSyntaxError` with the parser's position on failure.
+    public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLNode {
+        var text = text
+        let document: OpaquePointer? = text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { ctoml_parse($0.baseAddress, $0.count) }
+        }
+        guard let document else {
+            throw TOMLSyntaxError(message: "could not parse", position: SourcePosition(line: 1, column: 1))
+        }
+        defer { ctoml_free(document) }
+        guard ctoml_ok(document) != 0 else {
+            throw TOMLSyntaxError(
+                message: String(cString: ctoml_error_message(document)),
+                position: SourcePosition(
+                    line: max(1, Int(ctoml_error_line(document))),
+                    column: max(1, Int(ctoml_error_column(document)))))
+        }
+        let count = ctoml_node_count(document)
+        guard count > 0, let nodes = ctoml_nodes(document) else {
+            return TOMLNode(value: .table([]), position: .init(line: 1, column: 1), keyPosition: .init(line: 1, column: 1))
+        }
+        let flat = UnsafeBufferPointer(start: nodes, count: count)
+        var index = 0
+        return build(flat, &index).node
+    }
+
+    /// Builds the node at `index` and its descendants, which follow it in pre-order.
+    private static func build(_ nodes: UnsafeBufferPointer<ctoml_node>, _ index: inout Int) -> (key: String, node: TOMLNode) {
+        let raw = nodes[index]
+        let me = Int32(index)
+        index += 1
+        func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
+            guard let pointer else { return "" }
+            return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+            }
+        }
+        func children() -> [(key: String, node: TOMLNode)] {
+            var result: [(key: String, node: TOMLNode)] = []
+            while index < nodes.count, nodes[index].parent == me {
+                result.append(build(nodes, &index))
+            }
+            return result
+        }
+        let value: TOMLNode.Value
+        switch raw.kind {
+        case Int32(CTOML_TABLE): value = .table(children())
+        case Int32(CTOML_ARRAY): value = .array(children().map(\.node))
+        case Int32(CTOML_STRING): value = .string(string(raw.text, raw.text_length))
+        case Int32(CTOML_INTEGER): value = .integer(raw.integer)
+        case Int32(CTOML_FLOAT): value = .float(raw.number)
+        case Int32(CTOML_BOOLEAN): value = .boolean(raw.boolean != 0)
+        default: value = .dateTime(string(raw.text, raw.text_length))
+        }
+        let position = SourcePosition(line: Int(raw.line), column: Int(raw.column))
+        let keyPosition = raw.key_line > 0 ? SourcePosition(line: Int(raw.key_line), column: Int(raw.key_column)) : position
+        return (string(raw.key, raw.key_length), TOMLNode(value: value, position: position, keyPosition: keyPosition))
+    }
+}

@@ -1,0 +1,2 @@
+// Test harnesses (private dbus-daemon, Xvfb + dunst) land here.
+enum TestSupportPlaceholder {}

@@ -1,0 +1,1 @@
+print("openurl: not yet implemented")

@@ -1,0 +1,1 @@
+print("openurld: not yet implemented")

@@ -1,0 +1,4 @@
+import Testing
+import DBus
+
+@Test func dbusModuleBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+import Desktop
+
+@Test func desktopModuleBuilds() { #expect(Bool(true)) }

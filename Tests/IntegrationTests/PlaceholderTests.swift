@@ -1,0 +1,4 @@
+import Testing
+import Routing
+
+@Test func integrationPlaceholder() { #expect(Bool(true)) }
