@@ -40,3 +40,23 @@ import Testing
         #expect(throws: PatternRegex.CompileError.self) { try PatternRegex("a(b") }
     }
 }
+
+@Suite struct PercentEncodingTests {
+    @Test(arguments: [
+        ("a b&c=d/é", PercentEncoding.Allowed.unreserved, "a%20b%26c%3Dd%2F%C3%A9"),
+        ("a b/c", .path, "a%20b/c"),
+    ])
+    func encodes(input: String, allowed: PercentEncoding.Allowed, expected: String) {
+        #expect(PercentEncoding.encode(input, allowing: allowed) == expected)
+    }
+
+    @Test(arguments: [
+        ("a%20b", false, "a b"), ("a+b", true, "a b"), ("a+b", false, "a+b"),
+        ("100%", false, "100%"), ("%zz%4", false, "%zz%4"), ("%C3%A9", false, "é"),
+    ])
+    func decodes(input: String, plus: Bool, expected: String) {
+        #expect(PercentEncoding.decode(input, plusAsSpace: plus) == expected)
+    }
+
+    @Test func invalidUTF8DecodesToNil() { #expect(PercentEncoding.decode("%FF%FE") == nil) }
+}
