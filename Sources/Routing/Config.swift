@@ -1,0 +1,167 @@
+/// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
+public struct Config: Sendable {
+    /// The file it came from (for messages), or nil for built-in defaults.
+    public var path: String?
+    /// `[settings]`.
+    public var settings = Settings()
+    /// `[default]`: what happens when no rule matches.
+    public var defaultAction: Action = .system
+    /// `[default] notify`.
+    public var defaultNotify: Bool?
+    /// `[apps.NAME]`.
+    public var apps: [String: AppTarget] = [:]
+    /// Custom `[webmail.NAME]` compose templates (built-ins are in `Webmail`).
+    public var webmail: [String: String] = [:]
+    /// `[[rewrite]]`, in order.
+    public var rewrites: [Rewrite] = []
+    /// `[[rules]]`, in order.
+    public var rules: [Rule] = []
+
+    /// The built-in defaults used when there is no config file: every link goes to `system`.
+    public init(path: String? = nil) { self.path = path }
+
+    /// `[settings]`.
+    public struct Settings: Sendable, Equatable {
+        /// `clipboard`: `auto`, a backend name, or a command argv.
+        public var clipboard: ClipboardSetting = .auto
+        /// `picker`: a dmenu-style command argv for `ask`.
+        public var picker: [String]?
+        /// `clean`: strip tracking parameters.
+        public var clean = true
+        /// `unwrap`: unwrap known redirectors.
+        public var unwrap = true
+        /// `dedupe_ms`: the same URL twice within this window opens once.
+        public var dedupeMilliseconds = 1500
+        /// `clearurls`: path of a ClearURLs rules file.
+        public var clearURLsPath: String?
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// `[settings] clipboard`.
+    public enum ClipboardSetting: Sendable, Equatable {
+        case auto
+        case backend(String)
+        case command([String])
+    }
+}
+
+/// A named target from `[apps.NAME]`.
+public enum AppTarget: Sendable, Equatable {
+    /// A desktop entry launched with these arguments (`{url}` and other templates substituted).
+    case desktop(id: String, args: [String]?)
+    /// A raw argv (`{url}` and other templates substituted, each element stays one argument).
+    case exec([String])
+}
+
+/// Where an `open` sends a link.
+public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
+    /// A desktop entry, optionally one of its actions (`firefox.desktop:new-private-window`).
+    case desktopEntry(id: String, action: String?)
+    /// A named `[apps.NAME]` target.
+    case app(String)
+    /// A webmail compose target (`gmail`, or a `[webmail.NAME]`).
+    case webmail(String)
+    /// The handler that was the default before openurld.
+    case system
+
+    /// The target as written in the config.
+    public var description: String {
+        switch self {
+        case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
+        case .app(let name), .webmail(let name): return name
+        case .system: return "system"
+        }
+    }
+}
+
+/// One choice offered by `ask`.
+public enum AskChoice: Sendable, Equatable, CustomStringConvertible {
+    /// Open with a target.
+    case open(OpenTarget)
+    /// Copy the link.
+    case copy
+    /// Drop the link.
+    case discard
+
+    /// The choice as written in the config.
+    public var description: String {
+        switch self {
+        case .open(let target): return target.description
+        case .copy: return "copy"
+        case .discard: return "discard"
+        }
+    }
+}
+
+/// What a rule does with a link.
+public enum Action: Sendable, Equatable {
+    /// Launch a target.
+    case open(OpenTarget)
+    /// Copy text (a template; nil means the URL, or the recipients of a mailto).
+    case copy(template: String?)
+    /// Offer choices.
+    case ask([AskChoice])
+    /// Drop the link.
+    case discard
+    /// Hand it to the previous default handler.
+    case system
+
+    /// The decision this action produces.
+    public var kind: Decision.Kind {
+        switch self {
+        case .open: return .open
+        case .copy: return .copy
+        case .ask: return .ask
+        case .discard: return .discard
+        case .system: return .system
+        }
+    }
+}
+
+/// A `[[rules]]` entry.
+public struct Rule: Sendable {
+    /// `name`, if given.
+    public var name: String?
+    /// The 1-based position among the rules.
+    public var index: Int
+    /// The matchers; all must hold.
+    public var matchers: [Matcher]
+    /// The action.
+    public var action: Action
+    /// `notify`, if given.
+    public var notify: Bool?
+    /// `enabled` (default true); toggled over D-Bus too.
+    public var enabled: Bool
+    /// `clean = false` keeps tracking parameters for links this rule takes.
+    public var clean: Bool?
+    /// `unwrap = false` keeps redirect wrappers for links this rule takes.
+    public var unwrap: Bool?
+    /// Where the rule starts in the file.
+    public var position: SourcePosition
+
+    /// The name, or `#index` when unnamed.
+    public var label: String { name ?? "#\(index)" }
+}
+
+/// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.
+public struct Rewrite: Sendable {
+    /// `name`, if given.
+    public var name: String?
+    /// The 1-based position among the rewrites.
+    public var index: Int
+    /// The matchers; all must hold (none means every URL).
+    public var matchers: [Matcher]
+    /// How the URL is replaced.
+    public var replacement: Replacement
+    /// `enabled` (default true).
+    public var enabled: Bool
+
+    /// `replace = { from, to }` or `template = "..."`.
+    public enum Replacement: Sendable {
+        /// A regex substitution on the whole URL (`$1` refers to groups).
+        case regex(PatternRegex, to: String)
+        /// A template (`{url}`, `{host}`, `{path}`...) giving the new URL.
+        case template(String)
+    }
+}

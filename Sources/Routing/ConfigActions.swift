@@ -1,0 +1,157 @@
+/// Reading `match` tables and actions out of rules and `[default]`.
+extension ConfigReader {
+    mutating func readAction(_ node: TOMLNode, context: String, required: Bool) -> Action? {
+        let present = ConfigLoader.actionKeys.filter { node[$0] != nil }
+        if present.count > 1 {
+            collector.report("\(context) has \(present.count) actions (\(present.joined(separator: " and "))); give exactly one", at: node.position)
+            return nil
+        }
+        guard let key = present.first, let value = node[key] else {
+            if required {
+                collector.report("\(context) has no action; give one of open, copy, ask, discard, system", at: node.position)
+            }
+            return nil
+        }
+        switch key {
+        case "open":
+            guard let name = collector.string(value, "open") else { return nil }
+            return resolveTarget(name, at: value.position).map { .open($0) }
+        case "copy":
+            switch value.value {
+            case .boolean(true): return .copy(template: nil)
+            case .string(let template):
+                checkPlaceholders(template, at: value.position, "copy")
+                return .copy(template: template)
+            default:
+                collector.report("copy: expected true or a template string such as \"{to}\", found \(value.typeDescription == "a boolean" ? "false" : value.typeDescription)", at: value.position)
+                return nil
+            }
+        case "ask":
+            guard let items = collector.strings(value, "ask") else { return nil }
+            var choices: [AskChoice] = []
+            for (item, position) in items {
+                switch item {
+                case "copy": choices.append(.copy)
+                case "discard": choices.append(.discard)
+                default:
+                    if let target = resolveTarget(item, at: position) { choices.append(.open(target)) }
+                }
+            }
+            return .ask(choices)
+        case "discard", "system":
+            guard let flag = collector.bool(value, key) else { return nil }
+            guard flag else {
+                collector.report("\(key) = false is not an action; remove it or give another action", at: value.position)
+                return nil
+            }
+            return key == "discard" ? .discard : .system
+        default:
+            return nil
+        }
+    }
+
+    /// A target name: `system`, an `[apps.NAME]`, a webmail name, or a desktop id (`:ACTION`).
+    mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
+        if name == "system" { return .system }
+        if config.apps[name] != nil { return .app(name) }
+        if config.webmail[name] != nil || Webmail.builtIn[name] != nil { return .webmail(name) }
+        if let end = name.endOfFirst(".desktop") {
+            let id = String(name[..<end])
+            let rest = name[end...]
+            if rest.isEmpty { return .desktopEntry(id: id, action: nil) }
+            if rest.hasPrefix(":"), rest.count > 1 { return .desktopEntry(id: id, action: String(rest.dropFirst())) }
+        }
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
+        let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"]
+        if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
+        collector.report(message, at: position)
+        return nil
+    }
+
+    mutating func readMatchers(_ node: TOMLNode, context: String) -> [Matcher] {
+        guard let members = collector.table(node, "match") else { return [] }
+        collector.checkKeys(members, known: ConfigLoader.matcherKeys, in: "match")
+        var matchers: [Matcher] = []
+        for (key, value) in members {
+            let what = "match.\(key)"
+            switch key {
+            case "scheme":
+                guard let items = collector.strings(value, what) else { continue }
+                var schemes = Set<String>()
+                for (scheme, position) in items {
+                    let lowered = scheme.lowercased()
+                    guard let first = lowered.unicodeScalars.first, ("a"..."z").contains(first),
+                          lowered.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }) else {
+                        collector.report("\(what): \"\(scheme)\" is not a scheme (expected a name like \"https\" or \"mailto\", without a colon)", at: position)
+                        continue
+                    }
+                    schemes.insert(lowered)
+                }
+                matchers.append(.scheme(schemes))
+            case "domain":
+                guard let items = collector.strings(value, what) else { continue }
+                var domains: [String] = []
+                for (domain, position) in items {
+                    let lowered = domain.lowercased()
+                    guard !lowered.isEmpty, !lowered.contains(where: { "/:*?@ ".contains($0) }), !lowered.hasPrefix("."),
+                          let ascii = Punycode.toASCII(host: lowered) else {
+                        collector.report("\(what): \"\(domain)\" is not a domain (expected a host name like \"zoom.us\"; it also matches subdomains)", at: position)
+                        continue
+                    }
+                    domains.append(ascii)
+                }
+                matchers.append(.domain(domains))
+            case "host": globs(value, what, separator: ".", caseInsensitive: true).map { matchers.append(.host($0)) }
+            case "path": globs(value, what, separator: "/", caseInsensitive: false).map { matchers.append(.path($0)) }
+            case "url": globs(value, what, separator: "/", caseInsensitive: false).map { matchers.append(.url($0)) }
+            case "to": globs(value, what, separator: nil, caseInsensitive: true).map { matchers.append(.to($0)) }
+            case "opener": globs(value, what, separator: nil, caseInsensitive: true).map { matchers.append(.opener($0)) }
+            case "regex":
+                guard let items = collector.strings(value, what) else { continue }
+                var regexes: [PatternRegex] = []
+                for (pattern, position) in items {
+                    do { regexes.append(try PatternRegex(pattern)) } catch {
+                        collector.report("\(what): invalid regex: \(error.message) at offset \(error.offset)", at: position)
+                    }
+                }
+                matchers.append(.regex(regexes))
+            case "query":
+                guard let pairs = collector.table(value, what) else { continue }
+                var compiled: [(name: String, value: Glob)] = []
+                for (name, globNode) in pairs {
+                    guard let pattern = collector.string(globNode, "\(what).\(name)") else { continue }
+                    do { compiled.append((name, try Glob(pattern))) } catch {
+                        collector.report("\(what).\(name): \(error.message)", at: globNode.position)
+                    }
+                }
+                matchers.append(.query(compiled))
+            default:
+                continue
+            }
+        }
+        return matchers
+    }
+
+    private mutating func globs(_ node: TOMLNode, _ what: String, separator: Character?, caseInsensitive: Bool) -> [Glob]? {
+        guard let items = collector.strings(node, what) else { return nil }
+        var globs: [Glob] = []
+        for (pattern, position) in items {
+            do { globs.append(try Glob(pattern, separator: separator, caseInsensitive: caseInsensitive)) } catch {
+                collector.report("\(what): \(error.message)", at: position)
+            }
+        }
+        return globs
+    }
+}
+
+extension String {
+    /// The index just past the first occurrence of `needle`, if any.
+    func endOfFirst(_ needle: String) -> String.Index? {
+        var start = startIndex
+        while start < endIndex {
+            if self[start...].hasPrefix(needle) { return index(start, offsetBy: needle.count) }
+            start = index(after: start)
+        }
+        return nil
+    }
+}

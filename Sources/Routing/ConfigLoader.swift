@@ -1,0 +1,218 @@
+/// Reads a `config.toml` into a `Config`, reporting every problem as `FILE:LINE:COLUMN: message`.
+public enum ConfigLoader {
+    /// The keys each table accepts, for unknown-key errors and suggestions.
+    static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules"]
+    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls"]
+    static let actionKeys = ["open", "copy", "ask", "discard", "system"]
+    static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap"]
+    static let rewriteKeys = ["name", "enabled", "match", "replace", "template"]
+    static let matcherKeys = ["scheme", "domain", "host", "path", "query", "url", "regex", "to", "opener"]
+    static let clipboardBackends = ["auto", "wl-copy", "xclip", "xsel", "klipper"]
+
+    /// Loads `text` (the contents of `path`); throws every problem found, never a partial config.
+    public static func load(text: String, path: String) throws(ConfigError) -> Config {
+        var collector = DiagnosticCollector(path: path)
+        let root: TOMLNode
+        do {
+            root = try TOMLParser.parse(text)
+        } catch {
+            collector.report(error.message, at: error.position)
+            throw ConfigError(diagnostics: collector.diagnostics)
+        }
+        var config = Config(path: path)
+        let top = root.members ?? []
+        collector.checkKeys(top, known: topKeys, in: "the top level")
+        var reader = ConfigReader(collector: collector, config: config)
+        if let apps = root["apps"] { reader.readApps(apps) }
+        if let webmail = root["webmail"] { reader.readWebmail(webmail) }
+        if let settings = root["settings"] { reader.readSettings(settings) }
+        if let defaults = root["default"] { reader.readDefault(defaults) }
+        if let rewrites = root["rewrite"] { reader.readRewrites(rewrites) }
+        if let rules = root["rules"] { reader.readRules(rules) }
+        config = reader.config
+        collector = reader.collector
+        guard collector.diagnostics.isEmpty else {
+            let sorted = collector.diagnostics.enumerated().sorted {
+                ($0.element.position.line, $0.element.position.column, $0.offset) < ($1.element.position.line, $1.element.position.column, $1.offset)
+            }.map(\.element)
+            throw ConfigError(diagnostics: sorted)
+        }
+        return config
+    }
+}
+
+/// The state of one load: the config being filled in and the problems found so far.
+struct ConfigReader {
+    var collector: DiagnosticCollector
+    var config: Config
+
+    mutating func readApps(_ node: TOMLNode) {
+        guard let apps = collector.table(node, "apps") else { return }
+        for (name, appNode) in apps {
+            guard let members = collector.table(appNode, "apps.\(name)") else { continue }
+            collector.checkKeys(members, known: ["desktop", "args", "exec"], in: "[apps.\(name)]")
+            let desktop = appNode["desktop"].flatMap { collector.string($0, "apps.\(name).desktop") }
+            let args = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args")?.map(\.0) }
+            let exec = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec")?.map(\.0) }
+            for template in (args ?? []) + (exec ?? []) { checkPlaceholders(template, at: appNode.position, "apps.\(name)") }
+            switch (desktop, exec) {
+            case (let id?, nil):
+                config.apps[name] = .desktop(id: id, args: args)
+            case (nil, let argv?):
+                if appNode["args"] != nil { collector.report("[apps.\(name)]: args goes with desktop; put the arguments in exec", at: appNode.position) }
+                config.apps[name] = .exec(argv)
+            case (.some, .some):
+                collector.report("[apps.\(name)]: give either desktop (with args) or exec, not both", at: appNode.position)
+            case (nil, nil):
+                if appNode["desktop"] == nil && appNode["exec"] == nil {
+                    collector.report("[apps.\(name)]: expected desktop = \"ID.desktop\" or exec = [\"program\", \"{url}\"]", at: appNode.position)
+                }
+            }
+        }
+    }
+
+    mutating func readWebmail(_ node: TOMLNode) {
+        guard let entries = collector.table(node, "webmail") else { return }
+        for (name, entry) in entries {
+            guard let members = collector.table(entry, "webmail.\(name)") else { continue }
+            collector.checkKeys(members, known: ["compose"], in: "[webmail.\(name)]")
+            guard let composeNode = entry["compose"] else {
+                collector.report("[webmail.\(name)]: expected compose = \"https://...{to}...\"", at: entry.position)
+                continue
+            }
+            guard let compose = collector.string(composeNode, "webmail.\(name).compose") else { continue }
+            checkPlaceholders(compose, at: composeNode.position, "webmail.\(name).compose")
+            if (try? ParsedURL(compose.replacingPlaceholders())) == nil {
+                collector.report("webmail.\(name).compose: expected a URL template like \"https://mail.example.com/compose?to={to}\"", at: composeNode.position)
+            }
+            config.webmail[name] = compose
+        }
+    }
+
+    mutating func readSettings(_ node: TOMLNode) {
+        guard let members = collector.table(node, "settings") else { return }
+        collector.checkKeys(members, known: ConfigLoader.settingsKeys, in: "[settings]")
+        if let clipboard = node["clipboard"] {
+            switch clipboard.value {
+            case .string(let name):
+                if name == "auto" { config.settings.clipboard = .auto }
+                else if ConfigLoader.clipboardBackends.contains(name) { config.settings.clipboard = .backend(name) }
+                else {
+                    let hint = DiagnosticCollector.nearest(to: name, among: ConfigLoader.clipboardBackends).map { "; did you mean \"\($0)\"?" } ?? ""
+                    collector.report("settings.clipboard: unknown backend \"\(name)\" (expected one of \(ConfigLoader.clipboardBackends.joined(separator: ", ")), or a command as a list)\(hint)", at: clipboard.position)
+                }
+            case .array:
+                if let argv = collector.strings(clipboard, "settings.clipboard") { config.settings.clipboard = .command(argv.map(\.0)) }
+            default:
+                collector.report("settings.clipboard: expected a string or a list of strings, found \(clipboard.typeDescription)", at: clipboard.position)
+            }
+        }
+        if let picker = node["picker"], let argv = collector.strings(picker, "settings.picker") { config.settings.picker = argv.map(\.0) }
+        if let clean = node["clean"], let value = collector.bool(clean, "settings.clean") { config.settings.clean = value }
+        if let unwrap = node["unwrap"], let value = collector.bool(unwrap, "settings.unwrap") { config.settings.unwrap = value }
+        if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
+            config.settings.dedupeMilliseconds = value
+        }
+        if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") { config.settings.clearURLsPath = value }
+    }
+
+    mutating func readDefault(_ node: TOMLNode) {
+        guard let members = collector.table(node, "default") else { return }
+        collector.checkKeys(members, known: ConfigLoader.actionKeys + ["notify"], in: "[default]")
+        if let action = readAction(node, context: "[default]", required: false) { config.defaultAction = action }
+        if let notify = node["notify"] { config.defaultNotify = collector.bool(notify, "default.notify") }
+    }
+
+    mutating func readRules(_ node: TOMLNode) {
+        guard case .array(let items) = node.value else {
+            collector.report("rules: expected [[rules]] tables, found \(node.typeDescription)", at: node.position)
+            return
+        }
+        var names: [String: SourcePosition] = [:]
+        for (offset, item) in items.enumerated() {
+            let context = "[[rules]] #\(offset + 1)"
+            guard let members = collector.table(item, context) else { continue }
+            collector.checkKeys(members, known: ConfigLoader.ruleKeys, in: "[[rules]]")
+            var name: String?
+            if let nameNode = item["name"], let value = collector.string(nameNode, "rules.name") {
+                if let first = names[value] {
+                    collector.report("duplicate rule name \"\(value)\" (first used at line \(first.line)); rule names must be unique", at: nameNode.position)
+                } else {
+                    names[value] = nameNode.position
+                }
+                name = value
+            }
+            let matchers = item["match"].map { readMatchers($0, context: context) } ?? []
+            let action = readAction(item, context: context, required: true)
+            let enabled = item["enabled"].flatMap { collector.bool($0, "rules.enabled") } ?? true
+            let rule = Rule(
+                name: name, index: offset + 1, matchers: matchers, action: action ?? .discard,
+                notify: item["notify"].flatMap { collector.bool($0, "rules.notify") }, enabled: enabled,
+                clean: item["clean"].flatMap { collector.bool($0, "rules.clean") },
+                unwrap: item["unwrap"].flatMap { collector.bool($0, "rules.unwrap") },
+                position: item.position)
+            config.rules.append(rule)
+        }
+    }
+
+    mutating func readRewrites(_ node: TOMLNode) {
+        guard case .array(let items) = node.value else {
+            collector.report("rewrite: expected [[rewrite]] tables, found \(node.typeDescription)", at: node.position)
+            return
+        }
+        for (offset, item) in items.enumerated() {
+            let context = "[[rewrite]] #\(offset + 1)"
+            guard let members = collector.table(item, context) else { continue }
+            collector.checkKeys(members, known: ConfigLoader.rewriteKeys, in: "[[rewrite]]")
+            let matchers = item["match"].map { readMatchers($0, context: context) } ?? []
+            var replacement: Rewrite.Replacement?
+            switch (item["replace"], item["template"]) {
+            case (let replace?, nil):
+                replacement = readReplace(replace)
+            case (nil, let templateNode?):
+                if let template = collector.string(templateNode, "rewrite.template") {
+                    checkPlaceholders(template, at: templateNode.position, "rewrite.template")
+                    replacement = .template(template)
+                }
+            case (.some, .some):
+                collector.report("\(context): give either replace or template, not both", at: item.position)
+            case (nil, nil):
+                collector.report("\(context): expected replace = { from = \"regex\", to = \"...\" } or template = \"...\"", at: item.position)
+            }
+            guard let replacement else { continue }
+            config.rewrites.append(Rewrite(
+                name: item["name"].flatMap { collector.string($0, "rewrite.name") }, index: offset + 1,
+                matchers: matchers, replacement: replacement,
+                enabled: item["enabled"].flatMap { collector.bool($0, "rewrite.enabled") } ?? true))
+        }
+    }
+
+    private mutating func readReplace(_ node: TOMLNode) -> Rewrite.Replacement? {
+        guard let members = collector.table(node, "rewrite.replace") else { return nil }
+        collector.checkKeys(members, known: ["from", "to"], in: "rewrite.replace")
+        guard let fromNode = node["from"], let toNode = node["to"] else {
+            collector.report("rewrite.replace: expected both from (a regex) and to (the replacement)", at: node.position)
+            return nil
+        }
+        guard let from = collector.string(fromNode, "rewrite.replace.from"), let to = collector.string(toNode, "rewrite.replace.to") else { return nil }
+        do {
+            return .regex(try PatternRegex(from), to: to)
+        } catch {
+            collector.report("rewrite.replace.from: invalid regex: \(error.message) at offset \(error.offset)", at: fromNode.position)
+            return nil
+        }
+    }
+
+    mutating func checkPlaceholders(_ template: String, at position: SourcePosition, _ what: String) {
+        for name in Template.unknownPlaceholders(in: template) {
+            collector.report("\(what): unknown placeholder {\(name)} (known: \(Template.placeholders.map { "{\($0)}" }.joined(separator: ", ")))", at: position)
+        }
+    }
+}
+
+extension String {
+    /// The template with every `{placeholder}` replaced by `x`, to check its URL shape.
+    func replacingPlaceholders() -> String {
+        Template.expand(self, fields: Dictionary(uniqueKeysWithValues: Template.placeholders.map { ($0, "x") }), context: .text)
+    }
+}

@@ -1,0 +1,115 @@
+/// A JSON value with stable key order, for `openurl test --json` and other machine output.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    /// Compact JSON text.
+    public var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value): out += String(value)
+        case .string(let value): Self.writeString(value, to: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                Self.writeString(key, to: &out)
+                out += ":"
+                value.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }
+}
+
+extension Decision {
+    /// The object `openurl test --json` prints and `Router1.Explain` mirrors: exactly the keys
+    /// `url`, `final_url`, `decision`, `target`, `rule`, `copy_text`, `choices`, `trace`.
+    public var json: JSONValue {
+        let ruleValue: JSONValue
+        switch rule {
+        case .named(let name)?: ruleValue = .string(name)
+        case .index(let index)?: ruleValue = .number(index)
+        case nil: ruleValue = .null
+        }
+        return .object([
+            ("url", .string(url)),
+            ("final_url", .string(finalURL)),
+            ("decision", .string(kind.rawValue)),
+            ("target", target.map { .string($0.description) } ?? .null),
+            ("rule", ruleValue),
+            ("copy_text", copyText.map { .string($0) } ?? .null),
+            ("choices", kind == .ask ? .array(choices.map { .string($0.description) }) : .null),
+            ("trace", .array(trace.map(\.json))),
+        ])
+    }
+}
+
+extension TraceStep {
+    /// The step as a JSON object with a `step` kind and `text`, plus its details.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)]
+        switch self {
+        case .changed(let step, let url):
+            members = [("step", .string("changed")), ("how", .string(step)), ("url", .string(url))]
+        case .rule(let reference, let held, let failed, let enabled):
+            let ruleValue: JSONValue
+            switch reference {
+            case .named(let name): ruleValue = .string(name)
+            case .index(let index): ruleValue = .number(index)
+            }
+            members = [("step", .string("rule")), ("rule", ruleValue), ("enabled", .bool(enabled)),
+                       ("matched", .bool(enabled && failed == nil)), ("held", .array(held.map { .string($0) })),
+                       ("failed", failed.map { .string($0) } ?? .null)]
+        case .defaultAction:
+            members = [("step", .string("default"))]
+        case .webmail(let name, let url):
+            members = [("step", .string("webmail")), ("webmail", .string(name)), ("url", .string(url))]
+        case .refused(let reason):
+            members = [("step", .string("refused")), ("reason", .string(reason))]
+        }
+        members.append(("text", .string(text)))
+        return .object(members)
+    }
+}

@@ -1,0 +1,122 @@
+/// Who a link came from: any of these can be matched by `match.opener`.
+public struct Opener: Sendable, Equatable {
+    /// The desktop id of the app (`org.gnome.Evolution.desktop`), if known.
+    public var desktopID: String?
+    /// The Flatpak app id (`com.slack.Slack`), if known.
+    public var flatpakID: String?
+    /// The process name (`slack`), if known.
+    public var processName: String?
+
+    /// Creates an opener description.
+    public init(desktopID: String? = nil, flatpakID: String? = nil, processName: String? = nil) {
+        self.desktopID = desktopID
+        self.flatpakID = flatpakID
+        self.processName = processName
+    }
+
+    /// Every name the opener is known by; a desktop id also counts without `.desktop`.
+    public var names: [String] {
+        var names: [String] = []
+        if let desktopID {
+            names.append(desktopID)
+            if desktopID.hasSuffix(".desktop") { names.append(String(desktopID.dropLast(8))) }
+        }
+        if let flatpakID { names.append(flatpakID) }
+        if let processName { names.append(processName) }
+        return names
+    }
+}
+
+/// What a matcher looks at: the URL after rewrites, and who opened it.
+public struct MatchSubject {
+    /// The parsed URL.
+    public let url: ParsedURL
+    /// The normalised URL text.
+    public let text: String
+    /// The opener, if known.
+    public let opener: Opener?
+    /// The mailto fields, for mailto URLs.
+    public let mailto: MailtoURL?
+
+    /// Prepares a URL for matching.
+    public init(url: ParsedURL, opener: Opener?) {
+        self.url = url
+        self.text = url.string
+        self.opener = opener
+        self.mailto = url.scheme == "mailto" ? MailtoURL(url) : nil
+    }
+}
+
+/// One `match.KEY` of a rule or rewrite. A list value holds when any item holds.
+public enum Matcher: Sendable {
+    /// `scheme`: one of these schemes (lowercased).
+    case scheme(Set<String>)
+    /// `domain`: the host or a subdomain of one of these (ASCII form, lowercased).
+    case domain([String])
+    /// `host`: a glob on the exact host (ASCII or Unicode form).
+    case host([Glob])
+    /// `path`: a glob on the path.
+    case path([Glob])
+    /// `query`: every named parameter present with a value matching its glob.
+    case query([(name: String, value: Glob)])
+    /// `url`: a glob on the whole URL.
+    case url([Glob])
+    /// `regex`: a PCRE2 regex searched in the whole URL.
+    case regex([PatternRegex])
+    /// `to`: any mailto recipient (to, cc or bcc) matches a glob.
+    case to([Glob])
+    /// `opener`: the desktop id, Flatpak id or process name matches a glob.
+    case opener([Glob])
+
+    /// The config key (`domain`).
+    public var key: String {
+        switch self {
+        case .scheme: return "scheme"
+        case .domain: return "domain"
+        case .host: return "host"
+        case .path: return "path"
+        case .query: return "query"
+        case .url: return "url"
+        case .regex: return "regex"
+        case .to: return "to"
+        case .opener: return "opener"
+        }
+    }
+
+    /// True when the matcher holds for `subject`.
+    public func holds(for subject: MatchSubject) -> Bool {
+        switch self {
+        case .scheme(let schemes):
+            return schemes.contains(subject.url.scheme)
+        case .domain(let domains):
+            return domains.contains { Self.host(subject.url.host, isWithin: $0) }
+        case .host(let globs):
+            let host = subject.url.host, unicode = subject.url.unicodeHost
+            return globs.contains { $0.matches(host) || (unicode != host && $0.matches(unicode)) }
+        case .path(let globs):
+            return globs.contains { $0.matches(subject.url.path) }
+        case .query(let pairs):
+            let items = subject.url.queryItems
+            return pairs.allSatisfy { pair in items.contains { $0.name == pair.name && pair.value.matches($0.value) } }
+        case .url(let globs):
+            return globs.contains { $0.matches(subject.text) }
+        case .regex(let regexes):
+            return regexes.contains { $0.matches(subject.text) }
+        case .to(let globs):
+            guard let mailto = subject.mailto else { return false }
+            let recipients = mailto.to + mailto.cc + mailto.bcc
+            return recipients.contains { recipient in globs.contains { $0.matches(recipient) } }
+        case .opener(let globs):
+            guard let names = subject.opener?.names else { return false }
+            return names.contains { name in globs.contains { $0.matches(name) } }
+        }
+    }
+
+    /// True for `domain` itself or any subdomain of it; never for `notdomain`.
+    public static func host(_ host: String, isWithin domain: String) -> Bool {
+        guard host.hasSuffix(domain) else { return false }
+        if host.utf8.count == domain.utf8.count { return true }
+        let boundary = host.utf8.index(host.utf8.endIndex, offsetBy: -domain.utf8.count - 1)
+        return host.utf8[boundary] == UInt8(ascii: ".")
+    }
+}

@@ -1,0 +1,178 @@
+/// Why a string could not be taken as a URL.
+public struct URLParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A sentence saying what is wrong and, where possible, how to fix it.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
+
+/// A URL split into its RFC 3986 parts and normalised: scheme and host lowercased, default
+/// ports dropped, IDN hosts in both Unicode and `xn--` form, spaces percent-encoded.
+public struct ParsedURL: Sendable, Equatable {
+    /// The longest URL accepted, as in Chromium (2 MiB).
+    public static let maximumLength = 2 * 1024 * 1024
+
+    /// The scheme, lowercased (`https`).
+    public var scheme: String
+    /// True when the URL has an authority (`//host`).
+    public var hasAuthority: Bool
+    /// The user information before `@`, as written.
+    public var userinfo: String?
+    /// The host in ASCII form (IDN labels as `xn--`), lowercased; empty without a host.
+    public var host: String
+    /// The host with `xn--` labels decoded, for display and Unicode matchers.
+    public var unicodeHost: String
+    /// The port when it is not the scheme's default.
+    public var port: Int?
+    /// The path as written (percent-escapes kept); `/` for an empty http(s) path.
+    public var path: String
+    /// The query without `?`, as written.
+    public var query: String?
+    /// The fragment without `#`, as written.
+    public var fragment: String?
+
+    /// The normalised URL.
+    public var string: String {
+        var out = scheme + ":"
+        if hasAuthority {
+            out += "//"
+            if let userinfo { out += userinfo + "@" }
+            out += host
+            if let port { out += ":\(port)" }
+        }
+        out += path
+        if let query { out += "?" + query }
+        if let fragment { out += "#" + fragment }
+        return out
+    }
+
+    private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443]
+
+    /// Parses and normalises `text`; leading and trailing spaces are ignored.
+    public init(_ text: String) throws(URLParseError) {
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
+        let leading = bytes.prefix(while: { $0 <= 0x20 }).count
+        bytes.removeFirst(leading)
+        guard !bytes.isEmpty else { throw URLParseError(message: "empty URL") }
+        guard bytes.count <= Self.maximumLength else {
+            throw URLParseError(message: "URL is \(bytes.count) bytes long; the limit is \(Self.maximumLength)")
+        }
+        for (offset, byte) in bytes.enumerated() where (byte < 0x20 || byte == 0x7F) {
+            let hex = String(byte, radix: 16, uppercase: true)
+            let code = byte < 0x10 ? "0" + hex : hex
+            throw URLParseError(message:
+                "URL contains the control character U+00\(code) at byte \(offset); a URL must percent-encode it as %\(code)")
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, Self.isSchemeStart(bytes[0]),
+              bytes[1..<colon].allSatisfy(Self.isSchemeByte) else {
+            throw URLParseError(message: "not a URL: it has no scheme (expected something like https://example.org/)")
+        }
+        scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        var rest = bytes[(colon + 1)...]
+        userinfo = nil
+        port = nil
+        host = ""
+        unicodeHost = ""
+        path = ""
+        query = nil
+        fragment = nil
+        hasAuthority = rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")])
+        if hasAuthority {
+            rest = rest.dropFirst(2)
+            let end = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? rest.endIndex
+            try parseAuthority(rest[rest.startIndex..<end])
+            rest = rest[end...]
+        }
+        let queryStart = rest.firstIndex(of: UInt8(ascii: "?"))
+        let fragmentStart = rest.firstIndex(of: UInt8(ascii: "#"))
+        let pathEnd = [queryStart, fragmentStart].compactMap { $0 }.min() ?? rest.endIndex
+        path = Self.encodeSpaces(rest[rest.startIndex..<pathEnd])
+        if let fragmentStart {
+            fragment = Self.encodeSpaces(rest[(fragmentStart + 1)...])
+        } else {
+            fragment = nil
+        }
+        if let queryStart, queryStart < (fragmentStart ?? rest.endIndex) {
+            query = Self.encodeSpaces(rest[(queryStart + 1)..<(fragmentStart ?? rest.endIndex)])
+        } else {
+            query = nil
+        }
+        if (scheme == "http" || scheme == "https") {
+            guard hasAuthority, !host.isEmpty else {
+                throw URLParseError(message: "\(scheme) URL has no host (expected \(scheme)://HOST/...)")
+            }
+            if path.isEmpty { path = "/" }
+        }
+    }
+
+    private mutating func parseAuthority(_ authority: ArraySlice<UInt8>) throws(URLParseError) {
+        var hostPart = authority
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            userinfo = Self.encodeSpaces(authority[authority.startIndex..<at])
+            hostPart = authority[(at + 1)...]
+        }
+        var portPart: ArraySlice<UInt8>? = nil
+        if hostPart.first == UInt8(ascii: "[") {
+            guard let close = hostPart.firstIndex(of: UInt8(ascii: "]")) else {
+                throw URLParseError(message: "IPv6 host is missing its closing ]")
+            }
+            let after = hostPart[(close + 1)...]
+            if after.first == UInt8(ascii: ":") { portPart = after.dropFirst() } else if !after.isEmpty {
+                throw URLParseError(message: "unexpected text after the IPv6 host")
+            }
+            hostPart = hostPart[hostPart.startIndex...close]
+        } else if let colon = hostPart.lastIndex(of: UInt8(ascii: ":")) {
+            portPart = hostPart[(colon + 1)...]
+            hostPart = hostPart[hostPart.startIndex..<colon]
+        }
+        if let portPart, !portPart.isEmpty {
+            guard portPart.count <= 5, portPart.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let value = Int(String(decoding: portPart, as: UTF8.self)), value <= 65535 else {
+                throw URLParseError(message: "invalid port \"\(String(decoding: portPart, as: UTF8.self))\" (expected a number from 0 to 65535)")
+            }
+            port = Self.defaultPorts[scheme] == value ? nil : value
+        }
+        let decoded = String(decoding: PercentEncoding.decodeBytes(Substring(String(decoding: hostPart, as: UTF8.self))), as: UTF8.self)
+        let forbidden: Set<Character> = [" ", "<", ">", "\\", "^", "|", "\"", "`", "{", "}", "%", "/", "?", "#", "@"]
+        if let bad = decoded.first(where: { forbidden.contains($0) }) {
+            throw URLParseError(message: "invalid host \"\(decoded)\": it contains \"\(bad)\"")
+        }
+        let lowered = decoded.lowercased()
+        guard let ascii = Punycode.toASCII(host: lowered) else {
+            throw URLParseError(message: "invalid host \"\(decoded)\": it cannot be encoded as an IDN")
+        }
+        host = ascii
+        unicodeHost = Punycode.toUnicode(host: ascii)
+    }
+
+    private static func isSchemeStart(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        isSchemeStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    private static func encodeSpaces(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: " ")) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        for byte in bytes {
+            if byte == UInt8(ascii: " ") { out += [UInt8(ascii: "%"), UInt8(ascii: "2"), UInt8(ascii: "0")] } else { out.append(byte) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The query's parameters as `(name, value)`, percent-decoded (`+` as space).
+    public var queryItems: [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(decoding: PercentEncoding.decodeBytes(parts[0], plusAsSpace: true), as: UTF8.self)
+            let value = parts.count > 1 ? String(decoding: PercentEncoding.decodeBytes(parts[1], plusAsSpace: true), as: UTF8.self) : ""
+            return (name, value)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+/// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
+/// then `[default]`, else `system`.
+///
+/// Rules with a `domain` matcher are indexed by domain, so a host only tries the rules naming
+/// one of its parent domains plus the rules without a domain; the decision is the same as
+/// trying every rule in order (a test checks this), only faster.
+public struct RuleEngine: Sendable {
+    /// The configuration in force.
+    public let config: Config
+    /// Webmail re-routing stops after this many hops, so no config can loop.
+    public static let maximumDepth = 4
+
+    private let rulesByDomain: [String: [Int]]
+    private let rulesWithoutDomain: [Int]
+    private let routedSchemes: Set<String>
+
+    /// Schemes routed with no rule naming them.
+    public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
+
+    /// Prepares `config` for deciding.
+    public init(config: Config) {
+        self.config = config
+        var byDomain: [String: [Int]] = [:]
+        var withoutDomain: [Int] = []
+        var schemes = Self.defaultSchemes
+        for (position, rule) in config.rules.enumerated() {
+            var indexed = false
+            for matcher in rule.matchers {
+                if case .domain(let domains) = matcher, !indexed {
+                    for domain in Set(domains) { byDomain[domain, default: []].append(position) }
+                    indexed = true
+                }
+                if case .scheme(let names) = matcher { schemes.formUnion(names) }
+            }
+            if !indexed { withoutDomain.append(position) }
+        }
+        rulesByDomain = byDomain
+        rulesWithoutDomain = withoutDomain
+        routedSchemes = schemes
+    }
+
+    /// The schemes this config lets through: http, https, mailto and any a rule names.
+    public var allowedSchemes: Set<String> { routedSchemes }
+
+    /// Decides for `url`. `explain` records every rule tried (slower: no index); `forceAsk`
+    /// turns the decision into a chooser. Throws when `url` is not a URL.
+    public func decide(_ url: String, opener: Opener? = nil, explain: Bool = false, forceAsk: Bool = false) throws(URLParseError) -> Decision {
+        let parsed = try ParsedURL(url)
+        return decide(parsed: parsed, original: url, opener: opener, explain: explain, forceAsk: forceAsk, depth: 0, trace: [])
+    }
+
+    private func decide(parsed: ParsedURL, original: String, opener: Opener?, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep]) -> Decision {
+        var trace = trace
+        var current = parsed
+        for rewrite in config.rewrites where rewrite.enabled {
+            let subject = MatchSubject(url: current, opener: opener)
+            guard rewrite.matchers.allSatisfy({ $0.holds(for: subject) }) else { continue }
+            let replaced: String?
+            switch rewrite.replacement {
+            case .regex(let regex, let to): replaced = try? regex.replacing(in: subject.text, with: to)
+            case .template(let template): replaced = Template.expand(template, fields: Template.fields(for: current), context: .url)
+            }
+            guard let replaced, replaced != subject.text else { continue }
+            do {
+                current = try ParsedURL(replaced)
+                trace.append(.changed(step: "rewritten by rewrite \(rewrite.name ?? "#\(rewrite.index)")", url: current.string))
+            } catch {
+                trace.append(.changed(step: "rewrite \(rewrite.name ?? "#\(rewrite.index)") gave an invalid URL (\(error.message)); kept", url: current.string))
+            }
+        }
+        var decision = Decision(
+            url: original, finalURL: current.string, kind: .discard, target: nil, launch: nil, rule: nil,
+            copyText: nil, choices: [], notify: false, error: nil, trace: trace)
+        guard routedSchemes.contains(current.scheme) else {
+            let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
+            decision.error = reason
+            decision.trace.append(.refused(reason))
+            return decision
+        }
+        let subject = MatchSubject(url: current, opener: opener)
+        var action = config.defaultAction
+        var notify = config.defaultNotify
+        if let rule = firstMatchingRule(subject, explain: explain, trace: &decision.trace) {
+            action = rule.action
+            notify = rule.notify
+            decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
+        } else {
+            decision.trace.append(.defaultAction)
+        }
+        if forceAsk, case .ask = action {} else if forceAsk {
+            action = .ask(askChoices(for: action))
+        }
+        return carryOut(action, notify: notify, url: current, decision: decision, opener: opener, explain: explain, depth: depth)
+    }
+
+    /// Turns an action into the decision's kind, target, launch, copy text and choices.
+    private func carryOut(_ action: Action, notify: Bool?, url: ParsedURL, decision: Decision, opener: Opener?, explain: Bool, depth: Int) -> Decision {
+        var decision = decision
+        decision.kind = action.kind
+        decision.notify = notify ?? (action.kind == .copy)
+        switch action {
+        case .open(let target):
+            return open(target, url: url, decision: decision, opener: opener, explain: explain, depth: depth)
+        case .system:
+            decision.launch = .system(url: url.string)
+        case .copy(let template):
+            decision.copyText = copyText(for: url, template: template)
+        case .ask(let choices):
+            decision.choices = choices
+        case .discard:
+            break
+        }
+        return decision
+    }
+
+    private func open(_ target: OpenTarget, url: ParsedURL, decision: Decision, opener: Opener?, explain: Bool, depth: Int) -> Decision {
+        var decision = decision
+        decision.target = target
+        let fields = Template.fields(for: url, context: .text)
+        switch target {
+        case .desktopEntry(let id, let action):
+            decision.launch = .desktopEntry(id: id, action: action, url: url.string)
+        case .system:
+            decision.kind = .system
+            decision.target = nil
+            decision.launch = .system(url: url.string)
+        case .app(let name):
+            switch config.apps[name] {
+            case .desktop(let id, let args)?:
+                if let args {
+                    decision.launch = .desktopEntryWithArguments(id: id, arguments: args.map { Template.expand($0, fields: fields, context: .text) })
+                } else {
+                    decision.launch = .desktopEntry(id: id, action: nil, url: url.string)
+                }
+            case .exec(let argv)?:
+                decision.launch = .argv(argv.map { Template.expand($0, fields: fields, context: .text) })
+            case nil:
+                decision.kind = .discard
+                decision.error = "no app named \"\(name)\""
+                decision.trace.append(.refused(decision.error ?? ""))
+            }
+        case .webmail(let name):
+            guard url.scheme == "mailto", let template = config.webmail[name] ?? Webmail.builtIn[name] else {
+                decision.kind = .system
+                decision.target = nil
+                decision.launch = .system(url: url.string)
+                decision.trace.append(.refused("webmail \(name) only composes mailto links; handing \(url.scheme) to system"))
+                return decision
+            }
+            let compose = Template.expand(template, fields: Template.fields(for: url, context: .url), context: .url)
+            decision.trace.append(.webmail(name: name, url: compose))
+            guard depth + 1 < Self.maximumDepth else {
+                decision.kind = .discard
+                decision.target = nil
+                decision.error = "routing loop: webmail targets were followed \(Self.maximumDepth) times"
+                decision.trace.append(.refused(decision.error ?? ""))
+                return decision
+            }
+            guard let composeURL = try? ParsedURL(compose) else {
+                decision.kind = .discard
+                decision.error = "webmail \(name) produced an invalid URL: \(compose)"
+                decision.trace.append(.refused(decision.error ?? ""))
+                return decision
+            }
+            var next = decide(parsed: composeURL, original: decision.url, opener: opener, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
+            if next.rule == nil { next.rule = decision.rule }
+            return next
+        }
+        return decision
+    }
+
+    /// The text a copy puts on the clipboard: the template, else the recipients of a mailto,
+    /// else the URL.
+    public func copyText(for url: ParsedURL, template: String?) -> String {
+        if let template { return Template.expand(template, fields: Template.fields(for: url, context: .text), context: .text) }
+        if url.scheme == "mailto" {
+            let mailto = MailtoURL(url)
+            let recipients = mailto.to + mailto.cc + mailto.bcc
+            if !recipients.isEmpty { return recipients.joined(separator: ", ") }
+        }
+        return url.string
+    }
+
+    /// Decides what a chosen `ask` choice does for `url`.
+    public func decide(choice: AskChoice, for url: String, opener: Opener? = nil) throws(URLParseError) -> Decision {
+        let parsed = try ParsedURL(url)
+        let base = Decision(url: url, finalURL: parsed.string, kind: .discard, target: nil, launch: nil, rule: nil,
+                            copyText: nil, choices: [], notify: false, error: nil, trace: [])
+        let action: Action
+        switch choice {
+        case .open(let target): action = .open(target)
+        case .copy: action = .copy(template: nil)
+        case .discard: action = .discard
+        }
+        return carryOut(action, notify: nil, url: parsed, decision: base, opener: opener, explain: false, depth: 0)
+    }
+
+    private func askChoices(for action: Action) -> [AskChoice] {
+        var choices: [AskChoice] = []
+        if case .open(let target) = action { choices.append(.open(target)) }
+        for name in config.apps.keys.sorted() where !choices.contains(.open(.app(name))) { choices.append(.open(.app(name))) }
+        if !choices.contains(.open(.system)) { choices.append(.open(.system)) }
+        choices.append(.copy)
+        return choices
+    }
+
+    private func firstMatchingRule(_ subject: MatchSubject, explain: Bool, trace: inout [TraceStep]) -> Rule? {
+        if explain {
+            for rule in config.rules {
+                guard rule.enabled else {
+                    trace.append(.rule(reference: reference(rule), held: [], failed: nil, enabled: false))
+                    continue
+                }
+                var held: [String] = []
+                var failed: String?
+                for matcher in rule.matchers {
+                    if matcher.holds(for: subject) { held.append(matcher.key) } else { failed = matcher.key; break }
+                }
+                trace.append(.rule(reference: reference(rule), held: held, failed: failed, enabled: true))
+                if failed == nil { return rule }
+            }
+            return nil
+        }
+        for position in candidates(forHost: subject.url.host) {
+            let rule = config.rules[position]
+            if rule.enabled, rule.matchers.allSatisfy({ $0.holds(for: subject) }) { return rule }
+        }
+        return nil
+    }
+
+    /// Rule positions worth trying for `host`, in file order.
+    private func candidates(forHost host: String) -> [Int] {
+        var hits: [Int] = []
+        if !host.isEmpty, !rulesByDomain.isEmpty {
+            var suffix = Substring(host)
+            while true {
+                if let positions = rulesByDomain[String(suffix)] { hits += positions }
+                guard let dot = suffix.firstIndex(of: ".") else { break }
+                suffix = suffix[suffix.index(after: dot)...]
+            }
+        }
+        if hits.isEmpty { return rulesWithoutDomain }
+        hits.sort()
+        var merged: [Int] = []
+        merged.reserveCapacity(hits.count + rulesWithoutDomain.count)
+        var i = 0, j = 0
+        while i < hits.count || j < rulesWithoutDomain.count {
+            if j == rulesWithoutDomain.count || (i < hits.count && hits[i] < rulesWithoutDomain[j]) {
+                if merged.last != hits[i] { merged.append(hits[i]) }
+                i += 1
+            } else {
+                merged.append(rulesWithoutDomain[j])
+                j += 1
+            }
+        }
+        return merged
+    }
+
+    private func reference(_ rule: Rule) -> Decision.RuleReference {
+        rule.name.map { .named($0) } ?? .index(rule.index)
+    }
+
+    /// A copy with the named rule (or `#index`) enabled or disabled; nil when there is none.
+    public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
+        var config = config
+        guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
+        config.rules[position].enabled = enabled
+        return RuleEngine(config: config)
+    }
+}

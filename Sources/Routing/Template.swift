@@ -1,0 +1,105 @@
+/// `{url}`-style templates for copy text, argv elements, rewrites and webmail compose URLs.
+public enum Template {
+    /// Where the expansion goes: into plain text (copy, argv) or into a URL.
+    public enum Context: Sendable {
+        /// Values are inserted as they are.
+        case text
+        /// Values are percent-encoded so they cannot change the URL's structure; `{path}`
+        /// and `{host}` are inserted as they are (already URL syntax). In the query, a
+        /// `name={field}` pair whose field is empty is left out.
+        case url
+    }
+
+    /// The placeholders a template may use.
+    public static let placeholders: [String] = ["url", "scheme", "host", "path", "query", "fragment", "to", "cc", "bcc", "subject", "body"]
+
+    /// The placeholders in `template` that are not known, for config errors.
+    public static func unknownPlaceholders(in template: String) -> [String] {
+        names(in: template).filter { !placeholders.contains($0) }
+    }
+
+    /// The values of every placeholder for a URL. Recipient lists are joined with ", " for
+    /// text and "," for URLs (what webmail compose forms accept).
+    public static func fields(for url: ParsedURL, context: Context = .url) -> [String: String] {
+        let separator = context == .text ? ", " : ","
+        var fields = [
+            "url": url.string, "scheme": url.scheme, "host": url.host, "path": url.path,
+            "query": url.query ?? "", "fragment": url.fragment ?? "",
+            "to": "", "cc": "", "bcc": "", "subject": "", "body": "",
+        ]
+        if url.scheme == "mailto" {
+            let mailto = MailtoURL(url)
+            fields["to"] = mailto.to.joined(separator: separator)
+            fields["cc"] = mailto.cc.joined(separator: separator)
+            fields["bcc"] = mailto.bcc.joined(separator: separator)
+            fields["subject"] = mailto.subject ?? ""
+            fields["body"] = mailto.body ?? ""
+        }
+        return fields
+    }
+
+    /// Expands `template` with `fields` for `context`.
+    public static func expand(_ template: String, fields: [String: String], context: Context) -> String {
+        guard context == .url, let questionMark = template.firstIndex(of: "?") else {
+            return substitute(Substring(template), fields: fields, context: context)
+        }
+        let head = substitute(template[..<questionMark], fields: fields, context: context)
+        let afterQuery = template[template.index(after: questionMark)...]
+        let fragmentStart = afterQuery.firstIndex(of: "#")
+        let queryTemplate = afterQuery[..<(fragmentStart ?? afterQuery.endIndex)]
+        var pairs: [String] = []
+        for pair in queryTemplate.split(separator: "&", omittingEmptySubsequences: false) {
+            let value = pair.split(separator: "=", maxSplits: 1).dropFirst().first
+            if let value, value.hasPrefix("{"), value.hasSuffix("}"),
+               let field = fields[String(value.dropFirst().dropLast())], field.isEmpty {
+                continue
+            }
+            pairs.append(substitute(pair, fields: fields, context: context))
+        }
+        var out = head + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+        if let fragmentStart { out += substitute(afterQuery[fragmentStart...], fields: fields, context: context) }
+        return out
+    }
+
+    private static func substitute(_ template: Substring, fields: [String: String], context: Context) -> String {
+        var out = ""
+        var rest = template
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let name = String(rest[rest.index(after: open)..<close])
+            if let value = fields[name] {
+                out += context == .url && name != "path" && name != "host" && name != "scheme"
+                    ? PercentEncoding.encode(value) : value
+            } else {
+                out += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return out
+    }
+
+    private static func names(in template: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
+    }
+}
+
+/// Built-in webmail compose targets.
+public enum Webmail {
+    /// Compose URL templates by name; each yields an https URL routed again through the rules.
+    public static let builtIn: [String: String] = [
+        "gmail": "https://mail.google.com/mail/?view=cm&fs=1&to={to}&cc={cc}&bcc={bcc}&su={subject}&body={body}",
+        "outlook": "https://outlook.live.com/mail/0/deeplink/compose?to={to}&cc={cc}&bcc={bcc}&subject={subject}&body={body}",
+        "office365": "https://outlook.office.com/mail/deeplink/compose?to={to}&cc={cc}&bcc={bcc}&subject={subject}&body={body}",
+        "fastmail": "https://app.fastmail.com/mail/compose?to={to}&cc={cc}&bcc={bcc}&subject={subject}&body={body}",
+        "proton": "https://mail.proton.me/u/0/inbox#mailto={url}",
+        "yahoo": "https://compose.mail.yahoo.com/?to={to}&cc={cc}&bcc={bcc}&subject={subject}&body={body}",
+    ]
+}
