@@ -1,1 +1,108 @@
-print("bench-routing: not yet implemented")
+// Routing benchmark: decisions per second and config load time for 10 to 10,000 rules, and
+// PCRE2 against Swift Regex for the regex matcher. Run in release mode:
+//   swift build -c release --product bench-routing && .build/release/bench-routing
+import Routing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// A realistic mix: 80% domain rules (a tenth with a path), 8% path-only, 2% regex, 5% mailto `to`, 5% opener.
+func makeConfig(rules: Int) -> String {
+    var text = "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n"
+    for i in 0..<rules {
+        text += "[[rules]]\nname = \"rule \(i)\"\n"
+        switch i % 100 {
+        case 0..<80:
+            text += "match.domain = \"site\(i).example\"\n"
+            if i % 10 == 0 { text += "match.path = \"/app/*\"\n" }
+            text += "open = \"work\"\n"
+        case 80..<88: text += "match.path = \"/only\(i)/*\"\nopen = \"b.desktop\"\n"
+        case 88..<90: text += "match.regex = \"^https://[a-z]+\\\\.r\(i)\\\\.example/\"\ndiscard = true\n"
+        case 90..<95: text += "match.scheme = \"mailto\"\nmatch.to = \"*@corp\(i).example\"\nopen = \"gmail\"\n"
+        default: text += "match.opener = \"app\(i)\"\nopen = \"c.desktop\"\n"
+        }
+    }
+    return text
+}
+
+func corpus(rules: Int) -> [String] {
+    var urls: [String] = []
+    for i in 0..<1000 {
+        switch i % 10 {
+        case 0..<5: urls.append("https://www.site\((i * 7) % max(rules, 1)).example/page/\(i)?utm_source=x")
+        case 5: urls.append("https://github.com/org/repo/issues/\(i)")
+        case 6: urls.append("mailto:person\(i)@corp\((i * 13) % max(rules, 1)).example?subject=Hello")
+        case 7: urls.append("https://news.ycombinator.com/item?id=\(i)")
+        case 8: urls.append("https://sub.site\((i * 3) % max(rules, 1)).example/app/x")
+        default: urls.append("https://en.wikipedia.org/wiki/Page_\(i)")
+        }
+    }
+    return urls
+}
+
+// OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules and stop (for callgrind).
+if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
+   let config = try? ConfigLoader.load(text: makeConfig(rules: 10), path: "p") {
+    let engine = RuleEngine(config: config)
+    let urls = corpus(rules: 10)
+    var sink = 0
+    for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count]))?.finalURL.utf8.count ?? 0 }
+    print(sink)
+    exit(0)
+}
+print("openurld routing benchmark (release, one core)")
+print("rules   | load ms | decisions/s | µs/decision | vs 10 rules")
+var baseline = 0.0
+for count in [10, 100, 1_000, 10_000] {
+    let text = makeConfig(rules: count)
+    var loadTimes: [Double] = []
+    var engine = RuleEngine(config: Config())
+    for _ in 0..<5 {
+        let start = now()
+        guard let config = try? ConfigLoader.load(text: text, path: "bench.toml") else { fatalError("config failed") }
+        engine = RuleEngine(config: config)
+        loadTimes.append(now() - start)
+    }
+    loadTimes.sort()
+    let urls = corpus(rules: count)
+    var decided = 0
+    var sink = 0
+    let start = now()
+    while now() - start < 1.0 {
+        for url in urls {
+            if let decision = try? engine.decide(url) { sink &+= decision.kind.rawValue.utf8.count }
+            decided += 1
+        }
+    }
+    let rate = Double(decided) / (now() - start)
+    if count == 10 { baseline = rate }
+    let pad = { (s: String, n: Int) in s + String(repeating: " ", count: max(0, n - s.count)) }
+    print(pad("\(count)", 8) + "| " + pad(String(format1(loadTimes[2] * 1000)), 8) + "| " + pad("\(Int(rate))", 12) + "| "
+          + pad(format2(1e6 / rate), 12) + "| " + format2(baseline / rate) + "× slower (sink \(sink % 10))")
+}
+
+func format1(_ x: Double) -> String { String(Double(Int(x * 10)) / 10) }
+func format2(_ x: Double) -> String { String(Double(Int(x * 100)) / 100) }
+
+// Regex engines on the regex matcher's job: search a URL for a pattern.
+let pattern = "^https://[a-z]+\\.r88\\.example/"
+let subjects = corpus(rules: 1000)
+let iterations = 200_000
+if let pcre = try? PatternRegex(pattern) {
+    var hits = 0
+    var start = now()
+    for i in 0..<iterations where pcre.matches(subjects[i % subjects.count]) { hits += 1 }
+    let pcreTime = now() - start
+    let swiftRegex = try Regex(pattern)
+    start = now()
+    var swiftHits = 0
+    for i in 0..<(iterations / 20) where (try? swiftRegex.firstMatch(in: subjects[i % subjects.count])) != nil { swiftHits += 1 }
+    let swiftTime = (now() - start) * 20
+    print("regex: PCRE2 JIT \(format2(pcreTime / Double(iterations) * 1e9)) ns/match, Swift Regex \(format2(swiftTime / Double(iterations) * 1e9)) ns/match: PCRE2 is \(format1(swiftTime / pcreTime))× faster (hits \(hits), \(swiftHits))")
+}

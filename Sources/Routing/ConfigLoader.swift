@@ -213,6 +213,6 @@ struct ConfigReader {
 extension String {
     /// The template with every `{placeholder}` replaced by `x`, to check its URL shape.
     func replacingPlaceholders() -> String {
-        Template.expand(self, fields: Dictionary(uniqueKeysWithValues: Template.placeholders.map { ($0, "x") }), context: .text)
+        Template.expand(self, fields: Template.Fields(every: "x"), context: .text)
     }
 }

@@ -50,18 +50,15 @@ public struct MailtoURL: Sendable, Equatable {
 
     /// Decodes and splits a comma-separated address list, dropping empty items.
     private static func addresses(_ raw: Substring) -> [String] {
-        decode(raw).split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+        PercentEncoding.decodeBytes(raw).split(separator: UInt8(ascii: ",")).compactMap { item in
+            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            guard let first = item.firstIndex(where: { !isSpace($0) }), let last = item.lastIndex(where: { !isSpace($0) }) else { return nil }
+            return String(decoding: item[first...last], as: UTF8.self)
+        }
     }
 
     /// RFC 6068 does not give `+` a meaning, so it stays a plus (addresses like a+b@x.org).
     private static func decode(_ raw: Substring) -> String {
         String(decoding: PercentEncoding.decodeBytes(raw), as: UTF8.self)
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }

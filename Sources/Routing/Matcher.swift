@@ -114,9 +114,10 @@ public enum Matcher: Sendable {
 
     /// True for `domain` itself or any subdomain of it; never for `notdomain`.
     public static func host(_ host: String, isWithin domain: String) -> Bool {
-        guard host.hasSuffix(domain) else { return false }
-        if host.utf8.count == domain.utf8.count { return true }
-        let boundary = host.utf8.index(host.utf8.endIndex, offsetBy: -domain.utf8.count - 1)
-        return host.utf8[boundary] == UInt8(ascii: ".")
+        let hostBytes = host.utf8, domainBytes = domain.utf8
+        guard hostBytes.count >= domainBytes.count, hostBytes.reversed().starts(with: domainBytes.reversed()) else { return false }
+        if hostBytes.count == domainBytes.count { return true }
+        let boundary = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
+        return hostBytes[boundary] == UInt8(ascii: ".")
     }
 }

@@ -13,26 +13,28 @@ public struct ParsedURL: Sendable, Equatable {
     public static let maximumLength = 2 * 1024 * 1024
 
     /// The scheme, lowercased (`https`).
-    public var scheme: String
+    public private(set) var scheme: String
     /// True when the URL has an authority (`//host`).
-    public var hasAuthority: Bool
+    public private(set) var hasAuthority: Bool
     /// The user information before `@`, as written.
-    public var userinfo: String?
+    public private(set) var userinfo: String?
     /// The host in ASCII form (IDN labels as `xn--`), lowercased; empty without a host.
-    public var host: String
+    public private(set) var host: String
     /// The host with `xn--` labels decoded, for display and Unicode matchers.
-    public var unicodeHost: String
+    public private(set) var unicodeHost: String
     /// The port when it is not the scheme's default.
-    public var port: Int?
+    public private(set) var port: Int?
     /// The path as written (percent-escapes kept); `/` for an empty http(s) path.
-    public var path: String
+    public private(set) var path: String
     /// The query without `?`, as written.
-    public var query: String?
+    public private(set) var query: String?
     /// The fragment without `#`, as written.
-    public var fragment: String?
+    public private(set) var fragment: String?
 
     /// The normalised URL.
-    public var string: String {
+    public private(set) var string: String = ""
+
+    private func serialized() -> String {
         var out = scheme + ":"
         if hasAuthority {
             out += "//"
@@ -45,6 +47,11 @@ public struct ParsedURL: Sendable, Equatable {
         if let fragment { out += "#" + fragment }
         return out
     }
+
+    /// A fixed URL standing in where one is needed but none is given.
+    static let placeholder: ParsedURL = {
+        do { return try ParsedURL("https://example.invalid/") } catch { fatalError("placeholder URL must parse") }
+    }()
 
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443]
 
@@ -104,6 +111,7 @@ public struct ParsedURL: Sendable, Equatable {
             }
             if path.isEmpty { path = "/" }
         }
+        string = serialized()
     }
 
     private mutating func parseAuthority(_ authority: ArraySlice<UInt8>) throws(URLParseError) {
@@ -133,10 +141,18 @@ public struct ParsedURL: Sendable, Equatable {
             }
             port = Self.defaultPorts[scheme] == value ? nil : value
         }
+        if hostPart.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) {
+            // The common case: an ASCII host, checked and lowercased byte by byte.
+            if let bad = hostPart.first(where: { Self.forbiddenHostBytes.contains($0) }) {
+                throw URLParseError(message: "invalid host \"\(String(decoding: hostPart, as: UTF8.self))\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
+            }
+            host = String(decoding: hostPart.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            unicodeHost = Self.hasPunycodeLabel(hostPart) ? Punycode.toUnicode(host: host) : host
+            return
+        }
         let decoded = String(decoding: PercentEncoding.decodeBytes(Substring(String(decoding: hostPart, as: UTF8.self))), as: UTF8.self)
-        let forbidden: Set<Character> = [" ", "<", ">", "\\", "^", "|", "\"", "`", "{", "}", "%", "/", "?", "#", "@"]
-        if let bad = decoded.first(where: { forbidden.contains($0) }) {
-            throw URLParseError(message: "invalid host \"\(decoded)\": it contains \"\(bad)\"")
+        if let bad = decoded.utf8.first(where: { Self.forbiddenHostBytes.contains($0) }) {
+            throw URLParseError(message: "invalid host \"\(decoded)\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
         }
         let lowered = decoded.lowercased()
         guard let ascii = Punycode.toASCII(host: lowered) else {
@@ -145,6 +161,21 @@ public struct ParsedURL: Sendable, Equatable {
         host = ascii
         unicodeHost = Punycode.toUnicode(host: ascii)
     }
+
+    /// True when some label starts with `xn--` (any case).
+    private static func hasPunycodeLabel(_ host: ArraySlice<UInt8>) -> Bool {
+        var atLabelStart = true
+        var i = host.startIndex
+        while i < host.endIndex {
+            if atLabelStart, host.endIndex - i >= 4, host[i] | 0x20 == UInt8(ascii: "x"), host[i + 1] | 0x20 == UInt8(ascii: "n"),
+               host[i + 2] == UInt8(ascii: "-"), host[i + 3] == UInt8(ascii: "-") { return true }
+            atLabelStart = host[i] == UInt8(ascii: ".")
+            i += 1
+        }
+        return false
+    }
+
+    private static let forbiddenHostBytes: Set<UInt8> = Set(" <>\\^|\"`{}%/?#@".utf8)
 
     private static func isSchemeStart(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))

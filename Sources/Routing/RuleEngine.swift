@@ -1,17 +1,15 @@
 /// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
 /// then `[default]`, else `system`.
 ///
-/// Rules with a `domain` matcher are indexed by domain, so a host only tries the rules naming
-/// one of its parent domains plus the rules without a domain; the decision is the same as
-/// trying every rule in order (a test checks this), only faster.
+/// Rules are indexed (`RuleIndex`), so a URL only tries the rules that could match it; the
+/// decision is the same as trying every rule in order (a test checks this), only faster.
 public struct RuleEngine: Sendable {
     /// The configuration in force.
     public let config: Config
     /// Webmail re-routing stops after this many hops, so no config can loop.
     public static let maximumDepth = 4
 
-    private let rulesByDomain: [String: [Int]]
-    private let rulesWithoutDomain: [Int]
+    private let index: RuleIndex
     private let routedSchemes: Set<String>
 
     /// Schemes routed with no rule naming them.
@@ -20,22 +18,11 @@ public struct RuleEngine: Sendable {
     /// Prepares `config` for deciding.
     public init(config: Config) {
         self.config = config
-        var byDomain: [String: [Int]] = [:]
-        var withoutDomain: [Int] = []
         var schemes = Self.defaultSchemes
-        for (position, rule) in config.rules.enumerated() {
-            var indexed = false
-            for matcher in rule.matchers {
-                if case .domain(let domains) = matcher, !indexed {
-                    for domain in Set(domains) { byDomain[domain, default: []].append(position) }
-                    indexed = true
-                }
-                if case .scheme(let names) = matcher { schemes.formUnion(names) }
-            }
-            if !indexed { withoutDomain.append(position) }
+        for rule in config.rules {
+            for case .scheme(let names) in rule.matchers { schemes.formUnion(names) }
         }
-        rulesByDomain = byDomain
-        rulesWithoutDomain = withoutDomain
+        index = RuleIndex(rules: config.rules)
         routedSchemes = schemes
     }
 
@@ -116,7 +103,6 @@ public struct RuleEngine: Sendable {
     private func open(_ target: OpenTarget, url: ParsedURL, decision: Decision, opener: Opener?, explain: Bool, depth: Int) -> Decision {
         var decision = decision
         decision.target = target
-        let fields = Template.fields(for: url, context: .text)
         switch target {
         case .desktopEntry(let id, let action):
             decision.launch = .desktopEntry(id: id, action: action, url: url.string)
@@ -125,6 +111,7 @@ public struct RuleEngine: Sendable {
             decision.target = nil
             decision.launch = .system(url: url.string)
         case .app(let name):
+            let fields = Template.fields(for: url, context: .text)
             switch config.apps[name] {
             case .desktop(let id, let args)?:
                 if let args {
@@ -221,39 +208,11 @@ public struct RuleEngine: Sendable {
             }
             return nil
         }
-        for position in candidates(forHost: subject.url.host) {
+        for position in index.candidates(for: subject.url, text: subject.text, mailto: subject.mailto, hasOpener: subject.opener != nil) {
             let rule = config.rules[position]
             if rule.enabled, rule.matchers.allSatisfy({ $0.holds(for: subject) }) { return rule }
         }
         return nil
-    }
-
-    /// Rule positions worth trying for `host`, in file order.
-    private func candidates(forHost host: String) -> [Int] {
-        var hits: [Int] = []
-        if !host.isEmpty, !rulesByDomain.isEmpty {
-            var suffix = Substring(host)
-            while true {
-                if let positions = rulesByDomain[String(suffix)] { hits += positions }
-                guard let dot = suffix.firstIndex(of: ".") else { break }
-                suffix = suffix[suffix.index(after: dot)...]
-            }
-        }
-        if hits.isEmpty { return rulesWithoutDomain }
-        hits.sort()
-        var merged: [Int] = []
-        merged.reserveCapacity(hits.count + rulesWithoutDomain.count)
-        var i = 0, j = 0
-        while i < hits.count || j < rulesWithoutDomain.count {
-            if j == rulesWithoutDomain.count || (i < hits.count && hits[i] < rulesWithoutDomain[j]) {
-                if merged.last != hits[i] { merged.append(hits[i]) }
-                i += 1
-            } else {
-                merged.append(rulesWithoutDomain[j])
-                j += 1
-            }
-        }
-        return merged
     }
 
     private func reference(_ rule: Rule) -> Decision.RuleReference {

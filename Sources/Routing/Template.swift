@@ -20,26 +20,55 @@ public enum Template {
 
     /// The values of every placeholder for a URL. Recipient lists are joined with ", " for
     /// text and "," for URLs (what webmail compose forms accept).
-    public static func fields(for url: ParsedURL, context: Context = .url) -> [String: String] {
-        let separator = context == .text ? ", " : ","
-        var fields = [
-            "url": url.string, "scheme": url.scheme, "host": url.host, "path": url.path,
-            "query": url.query ?? "", "fragment": url.fragment ?? "",
-            "to": "", "cc": "", "bcc": "", "subject": "", "body": "",
-        ]
-        if url.scheme == "mailto" {
-            let mailto = MailtoURL(url)
-            fields["to"] = mailto.to.joined(separator: separator)
-            fields["cc"] = mailto.cc.joined(separator: separator)
-            fields["bcc"] = mailto.bcc.joined(separator: separator)
-            fields["subject"] = mailto.subject ?? ""
-            fields["body"] = mailto.body ?? ""
+    public static func fields(for url: ParsedURL, context: Context = .url) -> Fields {
+        Fields(url: url, recipientSeparator: context == .text ? ", " : ",")
+    }
+
+    /// Placeholder values for one URL, computed when a template asks for them.
+    public struct Fields {
+        let url: ParsedURL
+        let recipientSeparator: String
+        let mailto: MailtoURL?
+        /// Fixed values, for checking a template's shape.
+        let fixed: String?
+
+        init(url: ParsedURL, recipientSeparator: String) {
+            self.url = url
+            self.recipientSeparator = recipientSeparator
+            self.mailto = url.scheme == "mailto" ? MailtoURL(url) : nil
+            self.fixed = nil
         }
-        return fields
+
+        /// Every placeholder gives `value`.
+        init(every value: String) {
+            self.url = ParsedURL.placeholder
+            self.recipientSeparator = ","
+            self.mailto = nil
+            self.fixed = value
+        }
+
+        /// The value of `name`, or nil for an unknown placeholder.
+        subscript(name: String) -> String? {
+            if let fixed { return Template.placeholders.contains(name) ? fixed : nil }
+            switch name {
+            case "url": return url.string
+            case "scheme": return url.scheme
+            case "host": return url.host
+            case "path": return url.path
+            case "query": return url.query ?? ""
+            case "fragment": return url.fragment ?? ""
+            case "to": return mailto?.to.joined(separator: recipientSeparator) ?? ""
+            case "cc": return mailto?.cc.joined(separator: recipientSeparator) ?? ""
+            case "bcc": return mailto?.bcc.joined(separator: recipientSeparator) ?? ""
+            case "subject": return mailto?.subject ?? ""
+            case "body": return mailto?.body ?? ""
+            default: return nil
+            }
+        }
     }
 
     /// Expands `template` with `fields` for `context`.
-    public static func expand(_ template: String, fields: [String: String], context: Context) -> String {
+    public static func expand(_ template: String, fields: Fields, context: Context) -> String {
         guard context == .url, let questionMark = template.firstIndex(of: "?") else {
             return substitute(Substring(template), fields: fields, context: context)
         }
@@ -61,7 +90,7 @@ public enum Template {
         return out
     }
 
-    private static func substitute(_ template: Substring, fields: [String: String], context: Context) -> String {
+    private static func substitute(_ template: Substring, fields: Fields, context: Context) -> String {
         var out = ""
         var rest = template
         while let open = rest.firstIndex(of: "{") {

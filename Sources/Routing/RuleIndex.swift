@@ -1,0 +1,137 @@
+/// Finds the rules worth trying for a URL without scanning them all.
+///
+/// Each rule is filed under the most selective thing it requires: a domain (looked up by the
+/// host's parent domains), else the literal first path segment of its `path` globs, else its
+/// schemes, else an opener (tried only when the opener is known), else it is always tried.
+/// A rule filed anywhere can only match URLs that reach it there, so the candidates in file
+/// order give the same first match as scanning every rule.
+struct RuleIndex: Sendable {
+    private var byDomain: [String: [Int]] = [:]
+    private var byPathSegment: [String: [Int]] = [:]
+    private var byScheme: [String: [Int]] = [:]
+    private var byRecipientDomain: [String: [Int]] = [:]
+    private var needingOpener: [Int] = []
+    private var always: [Int] = []
+    /// Rules tried always whose `regex` must hold, and one alternation of all their patterns:
+    /// when it finds nothing, none of them can match.
+    private var regexGated: Set<Int> = []
+    private var regexGate: PatternRegex?
+
+    init(rules: [Rule]) {
+        for (position, rule) in rules.enumerated() {
+            if let domains = rule.matchers.lazy.compactMap({ if case .domain(let d) = $0 { return d } else { return nil } }).first {
+                for domain in Set(domains) { byDomain[domain, default: []].append(position) }
+            } else if let domains = Self.literalRecipientDomains(rule.matchers) {
+                for domain in domains { byRecipientDomain[domain, default: []].append(position) }
+            } else if let segments = Self.literalFirstSegments(rule.matchers) {
+                for segment in segments { byPathSegment[segment, default: []].append(position) }
+            } else if let schemes = rule.matchers.lazy.compactMap({ if case .scheme(let s) = $0 { return s } else { return nil } }).first {
+                for scheme in schemes { byScheme[scheme, default: []].append(position) }
+            } else if rule.matchers.contains(where: { if case .opener = $0 { return true } else { return false } }) {
+                needingOpener.append(position)
+            } else {
+                always.append(position)
+            }
+        }
+        buildRegexGate(rules)
+    }
+
+    private mutating func buildRegexGate(_ rules: [Rule]) {
+        var patterns: [String] = []
+        for position in always {
+            guard let regexes = rules[position].matchers.lazy.compactMap({ if case .regex(let r) = $0 { return r } else { return nil } }).first else { continue }
+            // Back-references would point at the wrong groups once patterns are joined.
+            guard !regexes.contains(where: { Self.mayReferToGroups($0.pattern) }) else { continue }
+            regexGated.insert(position)
+            patterns += regexes.map { "(?:\($0.pattern))" }
+        }
+        guard !patterns.isEmpty, let gate = try? PatternRegex(patterns.joined(separator: "|")) else {
+            regexGated = []
+            return
+        }
+        regexGate = gate
+    }
+
+    private static func mayReferToGroups(_ pattern: String) -> Bool {
+        let bytes = Array(pattern.utf8)
+        for i in bytes.indices.dropLast() where bytes[i] == UInt8(ascii: "\\") {
+            let next = bytes[i + 1]
+            if (next >= UInt8(ascii: "1") && next <= UInt8(ascii: "9")) || next == UInt8(ascii: "g") || next == UInt8(ascii: "k") { return true }
+        }
+        return pattern.contains("(?P=") || pattern.contains("(?|") || pattern.contains("(?R") || pattern.contains("(?1")
+    }
+
+    /// Rule positions that may match `url`, in file order.
+    func candidates(for url: ParsedURL, text: String, mailto: MailtoURL?, hasOpener: Bool) -> [Int] {
+        var hits: [Int] = []
+        if !byDomain.isEmpty, !url.host.isEmpty {
+            var suffix = Substring(url.host)
+            while true {
+                if let positions = byDomain[String(suffix)] { hits += positions }
+                guard let dot = suffix.firstIndex(of: ".") else { break }
+                suffix = suffix[suffix.index(after: dot)...]
+            }
+        }
+        if !byPathSegment.isEmpty, let positions = byPathSegment[Self.firstSegment(of: url.path)] { hits += positions }
+        if let positions = byScheme[url.scheme] { hits += positions }
+        if !byRecipientDomain.isEmpty, let mailto {
+            for recipient in mailto.to + mailto.cc + mailto.bcc {
+                if let at = recipient.lastIndex(of: "@"), let positions = byRecipientDomain[recipient[recipient.index(after: at)...].lowercased()] {
+                    hits += positions
+                }
+            }
+        }
+        if hasOpener { hits += needingOpener }
+        var always = self.always
+        if let regexGate, !regexGate.matches(text) { always.removeAll(where: { regexGated.contains($0) }) }
+        if hits.isEmpty { return always }
+        hits.sort()
+        if always.isEmpty { return hits }
+        var merged: [Int] = []
+        merged.reserveCapacity(hits.count + always.count)
+        var i = 0, j = 0
+        while i < hits.count || j < always.count {
+            if j == always.count || (i < hits.count && hits[i] < always[j]) {
+                if merged.last != hits[i] { merged.append(hits[i]) }
+                i += 1
+            } else {
+                merged.append(always[j])
+                j += 1
+            }
+        }
+        return merged
+    }
+
+    /// The first segment of a path (`/j/123` → `j`).
+    static func firstSegment(of path: String) -> String {
+        let trimmed = path.utf8.first == UInt8(ascii: "/") ? Substring(path).dropFirst() : Substring(path)
+        return String(trimmed.prefix(while: { $0 != "/" }))
+    }
+
+    /// The literal domains of a rule's `to` globs (`*@corp.example.com`), when every glob has one.
+    private static func literalRecipientDomains(_ matchers: [Matcher]) -> [String]? {
+        guard let globs = matchers.lazy.compactMap({ if case .to(let g) = $0 { return g } else { return nil } }).first else { return nil }
+        var domains: [String] = []
+        for glob in globs {
+            guard let at = glob.pattern.lastIndex(of: "@") else { return nil }
+            let domain = glob.pattern[glob.pattern.index(after: at)...]
+            guard !domain.isEmpty, !domain.contains(where: { "*?[\\".contains($0) }) else { return nil }
+            domains.append(domain.lowercased())
+        }
+        return domains
+    }
+
+    /// The literal first segments of a rule's `path` globs, when every glob starts with one.
+    private static func literalFirstSegments(_ matchers: [Matcher]) -> [String]? {
+        guard let globs = matchers.lazy.compactMap({ if case .path(let g) = $0 { return g } else { return nil } }).first else { return nil }
+        var segments: [String] = []
+        for glob in globs {
+            let pattern = glob.pattern
+            guard pattern.hasPrefix("/") else { return nil }
+            let segment = pattern.dropFirst().prefix(while: { $0 != "/" })
+            guard !segment.isEmpty, !segment.contains(where: { "*?[\\".contains($0) }) else { return nil }
+            segments.append(String(segment))
+        }
+        return segments
+    }
+}
