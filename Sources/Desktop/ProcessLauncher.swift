@@ -35,8 +35,12 @@ public struct ProcessLauncher: Sendable {
     /// glibc's `POSIX_SPAWN_SETSID` (the macro does not import into Swift).
     static let spawnSetsid: Int32 = 0x80
 
-    /// Creates a launcher.
-    public init() {}
+    /// The directory children start in; nil keeps ours. The daemon passes `$HOME`, so an app
+    /// never inherits whatever directory the daemon was started from.
+    public var workingDirectory: String?
+
+    /// Creates a launcher whose children start in `workingDirectory` (ours when nil).
+    public init(workingDirectory: String? = nil) { self.workingDirectory = workingDirectory }
 
     /// Adds the activation token under both names apps read: `XDG_ACTIVATION_TOKEN` (Wayland)
     /// and `DESKTOP_STARTUP_ID` (X11 startup notification). A nil or empty token removes both, so
@@ -72,6 +76,29 @@ public struct ProcessLauncher: Sendable {
     /// Returns the child's pid. Stdout and stderr are inherited.
     @discardableResult
     public func spawn(_ argv: [String], environment: [String: String], stdin input: [UInt8]? = nil) throws -> pid_t {
+        var pipeEnds: [Int32] = [-1, -1]
+        if input != nil {
+            try Self.makePipe(&pipeEnds)
+        }
+        let pid: pid_t
+        do {
+            pid = try spawnRedirected(argv, environment: environment, stdin: input != nil ? pipeEnds[0] : nil)
+        } catch {
+            if input != nil { close(pipeEnds[0]); close(pipeEnds[1]) }
+            throw error
+        }
+        if let input {
+            close(pipeEnds[0])
+            Self.writeAll(input, to: pipeEnds[1])
+            close(pipeEnds[1])
+        }
+        return pid
+    }
+
+    /// Spawns with the given descriptors as the child's stdin/stdout/stderr (nil: `/dev/null`
+    /// for stdin, inherited for stdout and stderr). The caller keeps and closes its descriptors.
+    func spawnRedirected(_ argv: [String], environment: [String: String], stdin: Int32? = nil,
+                         stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
         guard let program = argv.first, !program.isEmpty else { throw SpawnError.emptyArgv }
         guard let path = Self.resolve(program, environment: environment) else { throw SpawnError.notFound(program) }
         Self.ignoreSigpipeOnce
@@ -79,16 +106,15 @@ public struct ProcessLauncher: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        var pipeEnds: [Int32] = [-1, -1]
-        if input != nil {
-            guard pipe(&pipeEnds) == 0 else { throw SpawnError.system(call: "pipe", errno: errno) }
-            // The write end must not reach the child (it would never see end of input).
-            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
+        if let stdin {
+            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        // Our sockets (the D-Bus connection, inotify) must not leak into long-lived children.
+        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+        if let workingDirectory { openurld_spawn_addchdir(&actions, workingDirectory) }
+        // Our sockets (the D-Bus connection, inotify, pipe ends) must not leak into long-lived children.
         openurld_spawn_addclosefrom(&actions, 3)
 
         var attributes = posix_spawnattr_t()
@@ -111,25 +137,24 @@ public struct ProcessLauncher: Sendable {
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
-        if input != nil { close(pipeEnds[0]) }
-        guard result == 0 else {
-            if input != nil { close(pipeEnds[1]) }
-            throw SpawnError.system(call: "posix_spawn \(program)", errno: result)
-        }
-        if let input {
-            Self.writeAll(input, to: pipeEnds[1])
-            close(pipeEnds[1])
-        }
+        guard result == 0 else { throw SpawnError.system(call: "posix_spawn \(program)", errno: result) }
         return pid
+    }
+
+    /// A pipe whose ends are close-on-exec (the child gets its end through dup2 only).
+    static func makePipe(_ ends: inout [Int32]) throws {
+        guard pipe(&ends) == 0 else { throw SpawnError.system(call: "pipe", errno: errno) }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
     }
 
     /// A daemon writing to a pipe whose reader died must get `EPIPE`, not be killed by SIGPIPE.
     /// Children get default dispositions back through `POSIX_SPAWN_SETSIGDEF`.
-    private static let ignoreSigpipeOnce: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+    static let ignoreSigpipeOnce: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
     /// Writes the bytes, giving up after a few seconds if the reader stops reading, so a stuck
     /// clipboard tool cannot hang the daemon.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var offset = 0
         let deadline = Date().addingTimeInterval(5)
