@@ -45,12 +45,20 @@ extension ProcessLauncher {
         }
         close(outPipe[1])
         close(errPipe[1])
-        if let input {
+        // Stdin is written inside the read loop: a child that echoes (cat, a picker) would block
+        // on a full stdout pipe while we block on its full stdin pipe.
+        var pendingInput = input.map { $0[...] }
+        var inputFD: Int32 = -1
+        if input != nil {
             close(inPipe[0])
-            Self.writeAll(input, to: inPipe[1])
-            close(inPipe[1])
+            inputFD = inPipe[1]
+            _ = fcntl(inputFD, F_SETFL, fcntl(inputFD, F_GETFL) | O_NONBLOCK)
         }
-        defer { close(outPipe[0]); close(errPipe[0]) }
+        defer {
+            close(outPipe[0])
+            close(errPipe[0])
+            if inputFD >= 0 { close(inputFD) }
+        }
         for fd in [outPipe[0], errPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
 
         var output: [UInt8] = []
@@ -61,8 +69,18 @@ extension ProcessLauncher {
         var exited = false
         while !exited {
             var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: errPipe[0], events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 2, 20)
+                       pollfd(fd: errPipe[0], events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)]
+            _ = poll(&fds, inputFD >= 0 ? 3 : 2, 20)
+            if inputFD >= 0, let remaining = pendingInput {
+                let written = remaining.withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
+                if written > 0 { pendingInput = remaining.dropFirst(written) }
+                if pendingInput?.isEmpty == true || (written < 0 && errno != EAGAIN && errno != EINTR) {
+                    close(inputFD)
+                    inputFD = -1
+                    pendingInput = nil
+                }
+            }
             open[0] = open[0] && Self.drain(outPipe[0], into: &output)
             open[1] = open[1] && Self.drain(errPipe[0], into: &errors)
             var status: Int32 = 0

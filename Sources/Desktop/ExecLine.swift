@@ -84,17 +84,22 @@ public enum ExecLine {
         return result
     }
 
-    /// The part of an `Exec` that names the program: every word before the first field code,
-    /// minus Flatpak's `@@u`/`@@` file-forwarding markers. `flatpak run … org.app.Id @@u %u @@`
-    /// keeps `flatpak run … org.app.Id`; `env VAR=1 app --flag %U` keeps `env VAR=1 app --flag`.
+    /// The part of an `Exec` that names the program, for named apps whose `args` replace the
+    /// entry's arguments: the first word, extended over the launch wrappers desktops generate:
+    /// `env [VAR=value...] program` and `flatpak run [--options...] APP.ID`.
     public static func programPrefix(_ words: [String]) -> [String] {
-        var prefix: [String] = []
-        for word in words {
-            if !fieldCodes(in: word).isEmpty { break }
-            prefix.append(word)
+        guard let first = words.first else { return [] }
+        let base = first.split(separator: "/").last.map(String.init) ?? first
+        var end = 1
+        if base == "env" {
+            while end < words.count, words[end].hasPrefix("-") || words[end].contains("=") { end += 1 }
+            end = min(end + 1, words.count)
+        } else if base == "flatpak", words.count > 1, words[1] == "run" {
+            end = 2
+            while end < words.count, words[end].hasPrefix("-") { end += 1 }
+            end = min(end + 1, words.count)
         }
-        while let last = prefix.last, last == "@@u" || last == "@@" { prefix.removeLast() }
-        return prefix
+        return Array(words[..<end])
     }
 
     /// The field-code letters used in one word (`%%` is an escaped percent, not a code).
