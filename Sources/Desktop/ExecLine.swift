@@ -1,0 +1,115 @@
+import CGIO
+
+/// Why an `Exec` line could not be used.
+public enum ExecLineError: Error, Equatable, CustomStringConvertible {
+    /// The entry has no `Exec` key (or it is empty).
+    case missing(entry: String)
+    /// `Exec` is not valid quoting; carries GLib's message.
+    case unparsable(entry: String, message: String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .missing(let entry): return "\(entry): no Exec line"
+        case .unparsable(let entry, let message): return "\(entry): bad Exec line: \(message)"
+        }
+    }
+}
+
+/// Turns a desktop entry's `Exec` value into a final argv, following the Desktop Entry
+/// Specification's field codes. The line is split into words first (with `g_shell_parse_argv`,
+/// which only tokenizes and runs nothing), then codes are expanded per word, so a URL is always
+/// exactly one argv element whatever it contains.
+public enum ExecLine {
+    /// The field codes that take the launched URL (we pass a URL, never a file list).
+    static let urlCodes: Set<Character> = ["u", "U", "f", "F"]
+    /// Deprecated codes the spec says to drop.
+    static let deprecatedCodes: Set<Character> = ["d", "D", "n", "N", "v", "m"]
+
+    /// Splits an `Exec` value into words with shell-style quoting (no expansion, no shell).
+    public static func tokenize(_ exec: String, entry: String) throws -> [String] {
+        var argc: Int32 = 0
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+        var error: UnsafeMutablePointer<GError>?
+        guard g_shell_parse_argv(exec, &argc, &argv, &error) != 0, let argv else {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "empty"
+            if let error { g_error_free(error) }
+            throw exec.allSatisfy({ $0 == " " || $0 == "\t" })
+                ? ExecLineError.missing(entry: entry) : ExecLineError.unparsable(entry: entry, message: message)
+        }
+        defer { g_strfreev(argv) }
+        return (0..<Int(argc)).compactMap { argv[$0].map { String(cString: $0) } }
+    }
+
+    /// Expands field codes in `words`: `%u %U %f %F` become `url` (a word that is only the code
+    /// becomes exactly one element), `%i` becomes `--icon ICON` (or nothing), `%c` the name,
+    /// `%k` the entry's path, `%%` a percent sign; deprecated and unknown codes are dropped.
+    /// When no URL code occurs and `appendURLIfMissing` is set, `url` is appended.
+    public static func expand(_ words: [String], url: String?, icon: String? = nil, name: String? = nil,
+                              entryPath: String? = nil, appendURLIfMissing: Bool = true) -> [String] {
+        var result: [String] = []
+        var sawURLCode = false
+        for word in words {
+            if word.count == 2, word.first == "%", let code = word.last {
+                if urlCodes.contains(code) {
+                    sawURLCode = true
+                    if let url { result.append(url) }
+                    continue
+                }
+                if code == "i" {
+                    if let icon, !icon.isEmpty { result += ["--icon", icon] }
+                    continue
+                }
+                if deprecatedCodes.contains(code) { continue }
+            }
+            var expanded = ""
+            var iterator = word.makeIterator()
+            while let character = iterator.next() {
+                guard character == "%" else { expanded.append(character); continue }
+                guard let code = iterator.next() else { break }
+                switch code {
+                case "%": expanded.append("%")
+                case "c": expanded += name ?? ""
+                case "k": expanded += entryPath ?? ""
+                case "i": expanded += icon ?? ""
+                case _ where urlCodes.contains(code):
+                    sawURLCode = true
+                    expanded += url ?? ""
+                default: break
+                }
+            }
+            result.append(expanded)
+        }
+        if !sawURLCode, appendURLIfMissing, let url { result.append(url) }
+        return result
+    }
+
+    /// The part of an `Exec` that names the program, for named apps whose `args` replace the
+    /// entry's arguments: the first word, extended over the launch wrappers desktops generate:
+    /// `env [VAR=value...] program` and `flatpak run [--options...] APP.ID`.
+    public static func programPrefix(_ words: [String]) -> [String] {
+        guard let first = words.first else { return [] }
+        let base = first.split(separator: "/").last.map(String.init) ?? first
+        var end = 1
+        if base == "env" {
+            while end < words.count, words[end].hasPrefix("-") || words[end].contains("=") { end += 1 }
+            end = min(end + 1, words.count)
+        } else if base == "flatpak", words.count > 1, words[1] == "run" {
+            end = 2
+            while end < words.count, words[end].hasPrefix("-") { end += 1 }
+            end = min(end + 1, words.count)
+        }
+        return Array(words[..<end])
+    }
+
+    /// The field-code letters used in one word (`%%` is an escaped percent, not a code).
+    static func fieldCodes(in word: String) -> [Character] {
+        var codes: [Character] = []
+        var iterator = word.makeIterator()
+        while let character = iterator.next() {
+            guard character == "%", let code = iterator.next() else { continue }
+            if code != "%" { codes.append(code) }
+        }
+        return codes
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-import Desktop
-
-@Test func desktopModuleBuilds() { #expect(Bool(true)) }

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import Desktop
+
+@Suite struct XDGPathsTests {
+    @Test func specDefaultsWhenUnsetOrRelative() {
+        let paths = XDGPaths(environment: ["HOME": "/h", "XDG_CONFIG_HOME": "relative/dir", "XDG_DATA_DIRS": ""])
+        #expect(paths.configHome == "/h/.config")
+        #expect(paths.dataHome == "/h/.local/share")
+        #expect(paths.stateHome == "/h/.local/state")
+        #expect(paths.dataDirs == ["/usr/local/share", "/usr/share"])
+        #expect(paths.configDirs == ["/etc/xdg"])
+        #expect(paths.runtimeDir == nil)
+        #expect(paths.configFile == "/h/.config/openurld/config.toml")
+        #expect(paths.stateDirectory == "/h/.local/state/openurld/")
+    }
+
+    @Test func environmentWins() {
+        let paths = XDGPaths(environment: [
+            "HOME": "/h", "XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d", "XDG_DATA_DIRS": "/x:rel:/y",
+            "XDG_STATE_HOME": "/s", "XDG_RUNTIME_DIR": "/run/user/1", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME",
+        ])
+        #expect(paths.configFile == "/c/openurld/config.toml")
+        #expect(paths.stateDirectory == "/s/openurld/")
+        #expect(paths.dataDirs == ["/x", "/y"])
+        #expect(paths.runtimeDir == "/run/user/1")
+        #expect(paths.applicationDirs == ["/d/applications", "/x/applications", "/y/applications"])
+        #expect(Array(paths.mimeappsListFiles.prefix(4)) ==
+                ["/c/ubuntu-mimeapps.list", "/c/gnome-mimeapps.list", "/c/mimeapps.list", "/etc/xdg/ubuntu-mimeapps.list"])
+    }
+}
+
+struct ExecCase: CustomTestStringConvertible, Sendable {
+    let exec: String
+    let expected: [String]
+    var testDescription: String { exec }
+}
+
+@Suite struct ExecLineTests {
+    static let url = "https://e.com/a b?$(x)&`y`'\"%u"
+
+    @Test(arguments: [
+        ExecCase(exec: "firefox %u", expected: ["firefox", url]),
+        ExecCase(exec: "firefox %U", expected: ["firefox", url]),
+        ExecCase(exec: "viewer %F", expected: ["viewer", url]),
+        ExecCase(exec: "app --url=%u", expected: ["app", "--url=" + url]),
+        ExecCase(exec: "app", expected: ["app", url]),
+        ExecCase(exec: "app %i %c %k", expected: ["app", "--icon", "web", "Web App", "/apps/web.desktop", url]),
+        ExecCase(exec: "app 100%% %d %D %n %N %v %m %u", expected: ["app", "100%", url]),
+        ExecCase(exec: "\"/opt/My App/bin\" --flag \"quoted arg\" %u", expected: ["/opt/My App/bin", "--flag", "quoted arg", url]),
+        ExecCase(exec: "sh -c \"echo \\$HOME\" %u", expected: ["sh", "-c", "echo $HOME", url]),
+    ])
+    func expandsFieldCodes(_ testCase: ExecCase) throws {
+        let words = try ExecLine.tokenize(testCase.exec, entry: "t")
+        #expect(ExecLine.expand(words, url: Self.url, icon: "web", name: "Web App", entryPath: "/apps/web.desktop")
+                == testCase.expected)
+    }
+
+    @Test func badQuotingIsAnError() {
+        #expect(throws: ExecLineError.self) { try ExecLine.tokenize("app \"unterminated", entry: "t") }
+        #expect(throws: ExecLineError.missing(entry: "t")) { try ExecLine.tokenize("  ", entry: "t") }
+    }
+
+    @Test(arguments: [
+        ("/usr/bin/flatpak run --branch=stable --command=firefox --file-forwarding org.mozilla.firefox @@u %u @@",
+         ["/usr/bin/flatpak", "run", "--branch=stable", "--command=firefox", "--file-forwarding", "org.mozilla.firefox"]),
+        ("env GDK_BACKEND=x11 chrome --flag %U", ["env", "GDK_BACKEND=x11", "chrome"]),
+        ("/usr/bin/app --new-window %u", ["/usr/bin/app"]),
+    ])
+    func programPrefixKeepsTheProgramAndItsWrapper(exec: String, expected: [String]) throws {
+        #expect(ExecLine.programPrefix(try ExecLine.tokenize(exec, entry: "t")) == expected)
+    }
+
+    @Test func desktopTargetParsing() {
+        #expect(LaunchTarget.parse(desktopTarget: "firefox.desktop:new-private-window")
+                == .desktopEntry(id: "firefox.desktop", action: "new-private-window"))
+        #expect(LaunchTarget.parse(desktopTarget: "Zoom.desktop") == .desktopEntry(id: "Zoom.desktop", action: nil))
+    }
+}
+
+@Suite struct MimeAppsListTests {
+    @Test(arguments: [
+        "", "[Default Applications]\n", "a=b", "# c\n[Added Associations]\nx=y;\n",
+        "[Default Applications]\nx-scheme-handler/http = firefox.desktop;\n\n[Other]\nk=v\n",
+    ])
+    func setThenRemoveRestoresTheText(_ text: String) {
+        var list = MimeAppsList(text: text)
+        #expect(list.text == text)
+        let hadSection = list.sectionBody(MimeAppsList.defaultsSection) != nil
+        let separator = list.set(key: "x-scheme-handler/https", value: "ours.desktop")
+        #expect(list.defaults(forKey: "x-scheme-handler/https") == ["ours.desktop"])
+        #expect((separator == nil) == hadSection)
+        list.remove(key: "x-scheme-handler/https")
+        var restored = list.text
+        if let separator { restored.removeLast((separator + "[Default Applications]\n").count) }
+        #expect(restored == text)
+    }
+
+    @Test func readsListsWithSpacesAndSemicolons() {
+        let list = MimeAppsList(text: "[Default Applications]\n x-scheme-handler/http = a.desktop; b.desktop ;\n")
+        #expect(list.defaults(forKey: "x-scheme-handler/http") == ["a.desktop", "b.desktop"])
+    }
+}
+
+@Suite struct OpenerDetectorFakeProcTests {
+    @Test(arguments: [
+        ("app-gnome-org.gnome.Evolution-1234.scope", "org.gnome.Evolution"),
+        ("app-firefox-5678.scope", "firefox"),
+        ("app-flatpak-com.slack.Slack-42.scope", "com.slack.Slack"),
+        ("app-gnome-my\\x2dapp-99.scope", "my-app"),
+        ("app-org.kde.konsole@abc.service", "org.kde.konsole"),
+        ("app-kde-org.kde.dolphin@1f.service", "org.kde.dolphin"),
+        ("app.slice", nil), ("session-2.scope", nil), ("app-a-b-c-1.scope", nil),
+    ] as [(String, String?)])
+    func unitNames(unit: String, expected: String?) {
+        #expect(OpenerDetector.appID(fromUnit: unit) == expected)
+    }
+
+    @Test func walksPastLaunchersToTheApp() throws {
+        let root = NSTemporaryDirectory() + "fakeproc-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        func process(_ pid: Int, _ comm: String, parent: Int, cmdline: String? = nil, cgroup: String? = nil,
+                     flatpak: String? = nil) throws {
+            let dir = "\(root)/\(pid)"
+            try FileManager.default.createDirectory(atPath: dir + "/root", withIntermediateDirectories: true)
+            try "\(pid) (\(comm)) S \(parent) \(pid) \(pid) 0 -1 4194560\n".write(toFile: dir + "/stat", atomically: true, encoding: .utf8)
+            try (cmdline ?? comm + "\0").write(toFile: dir + "/cmdline", atomically: true, encoding: .utf8)
+            if let cgroup { try cgroup.write(toFile: dir + "/cgroup", atomically: true, encoding: .utf8) }
+            if let flatpak { try flatpak.write(toFile: dir + "/root/.flatpak-info", atomically: true, encoding: .utf8) }
+        }
+        try process(100, "openurl", parent: 99)
+        try process(99, "xdg-open", parent: 98, cmdline: "/bin/sh\0/usr/bin/xdg-open\0https://x\0")
+        try process(98, "gio-launch-desk", parent: 97, cmdline: "/usr/libexec/gio-launch-desktop\0xdg-open\0")
+        try process(97, "bash", parent: 80)
+        try process(80, "slack", parent: 1,
+                    cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-com.slack.Slack-4242.scope\n",
+                    flatpak: "[Instance]\nname=wrong\n[Application]\nname=com.slack.Slack\nruntime=x\n")
+        try process(70, "Web (Content))", parent: 1, cmdline: "/usr/lib/firefox/firefox\0-contentproc\0")
+        try process(60, "averylongname-w", parent: 1, cmdline: "/opt/averylongname-with-more\0")
+
+        let detector = OpenerDetector(procRoot: root)
+        #expect(detector.detect(pid: 100) ==
+                Opener(pid: 80, processName: "slack", desktopID: "com.slack.Slack", flatpakID: "com.slack.Slack"))
+        #expect(detector.detect(pid: 70) == Opener(pid: 70, processName: "Web (Content))"))
+        #expect(detector.detect(pid: 60).processName == "averylongname-with-more")
+        #expect(detector.detect(pid: 12345) == Opener(pid: 12345))
+    }
+}
