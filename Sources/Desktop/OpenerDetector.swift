@@ -1,7 +1,8 @@
 import Foundation
+import Routing
 
 /// The app a link came from.
-public struct Opener: Sendable, Equatable {
+public struct OpenerProcess: Sendable, Equatable {
     /// The process that counts as the opener (the first one that is not a launcher or shell).
     public var pid: Int32
     /// Its name (`comm`, or argv[0]'s basename when `comm` was truncated to 15 bytes).
@@ -38,19 +39,19 @@ public struct OpenerDetector: Sendable {
 
     /// The first non-intermediary process from `pid` upwards (pid itself if it is not one).
     /// When every ancestor is an intermediary, the result carries `pid` and no names.
-    public func detect(pid: Int32) -> Opener {
+    public func detect(pid: Int32) -> OpenerProcess {
         var current = pid
         var visited: Set<Int32> = []
         while current > 1, !visited.contains(current), let stat = readStat(current) {
             visited.insert(current)
             let name = processName(current, comm: stat.comm)
             if !Self.intermediaries.contains(name) {
-                return Opener(pid: current, processName: name, desktopID: scopeAppID(current),
+                return OpenerProcess(pid: current, processName: name, desktopID: scopeAppID(current),
                               flatpakID: flatpakID(current))
             }
             current = stat.parent
         }
-        return Opener(pid: pid)
+        return OpenerProcess(pid: pid)
     }
 
     /// `comm` and the parent pid from `/proc/PID/stat`; `comm` may itself contain spaces and `)`.
@@ -143,5 +144,12 @@ public struct OpenerDetector: Sendable {
     private func read(_ relative: String) -> String? {
         guard let data = FileManager.default.contents(atPath: procRoot + "/" + relative) else { return nil }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension OpenerProcess {
+    /// The names the rule engine's `match.opener` sees.
+    public var routingOpener: Routing.Opener {
+        Routing.Opener(desktopID: desktopID, flatpakID: flatpakID, processName: processName)
     }
 }

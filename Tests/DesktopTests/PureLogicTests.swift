@@ -140,9 +140,9 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
 
         let detector = OpenerDetector(procRoot: root)
         #expect(detector.detect(pid: 100) ==
-                Opener(pid: 80, processName: "slack", desktopID: "com.slack.Slack", flatpakID: "com.slack.Slack"))
-        #expect(detector.detect(pid: 70) == Opener(pid: 70, processName: "Web (Content))"))
+                OpenerProcess(pid: 80, processName: "slack", desktopID: "com.slack.Slack", flatpakID: "com.slack.Slack"))
+        #expect(detector.detect(pid: 70) == OpenerProcess(pid: 70, processName: "Web (Content))"))
         #expect(detector.detect(pid: 60).processName == "averylongname-with-more")
-        #expect(detector.detect(pid: 12345) == Opener(pid: 12345))
+        #expect(detector.detect(pid: 12345) == OpenerProcess(pid: 12345))
     }
 }
