@@ -102,7 +102,7 @@ public final class EventLoop: @unchecked Sendable {
         wake()
     }
 
-    /// Makes `run` return after the current iteration (thread-safe).
+    /// Makes the current `run` return after this iteration, or the next `run` return at once (thread-safe).
     public func stop() {
         lock.withLock { stopRequested = true }
         wake()
@@ -112,9 +112,12 @@ public final class EventLoop: @unchecked Sendable {
     @discardableResult
     public func run(timeout: Double? = nil) -> Bool {
         let end = timeout.map { Self.now() + Self.nanoseconds($0) }
-        lock.withLock { stopRequested = false }
         while true {
-            if lock.withLock({ stopRequested }) { return true }
+            let stopping = lock.withLock { () -> Bool in
+                defer { stopRequested = false }
+                return stopRequested
+            }
+            if stopping { return true }
             let now = Self.now()
             if let end, now >= end { return false }
             iterate(limit: end.map { $0 - now })
