@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 /// One private connection to a message bus.
 ///
@@ -21,14 +22,22 @@ public final class DBusConnection: @unchecked Sendable {
         var handler: (DBusSignal) -> Void
     }
 
-    /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
+    /// Connects to the session bus: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
+    ///
+    /// Unlike libdbus's default it never autolaunches a bus (that would spawn `dbus-launch`
+    /// on X11); with no bus it throws `org.freedesktop.DBus.Error.NoServer` so callers can
+    /// fall back to working without one.
     public static func session() throws -> DBusConnection {
-        ensureThreadsInitialised
-        let error = CErrorBox()
-        guard let raw = dbus_bus_get_private(DBUS_BUS_SESSION, &error.raw) else {
-            throw error.swiftError("connecting to the session bus")
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !address.isEmpty {
+            return try DBusConnection(address: address)
         }
-        return DBusConnection(raw: raw)
+        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty,
+           access(runtime + "/bus", F_OK) == 0 {
+            return try DBusConnection(address: "unix:path=" + runtime + "/bus")
+        }
+        throw DBusError(
+            name: "org.freedesktop.DBus.Error.NoServer",
+            message: "no session bus: DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist")
     }
 
     /// Connects to the bus at `address` (e.g. `unix:path=/run/user/1000/bus`) and registers with it.

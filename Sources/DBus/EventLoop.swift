@@ -21,6 +21,8 @@ public final class EventLoop: @unchecked Sendable {
     private var nextID = 1
     private var stopRequested = false
     private var polling = false
+    /// How many times `poll` returned; tests use it to prove an idle loop does not wake.
+    public private(set) var wakeUps = 0
 
     private struct Source { var fd: Int32; var events: Int16; var handler: (Int16) -> Void }
     private struct Timer { var deadline: UInt64; var interval: UInt64?; var handler: () -> Void }
@@ -151,7 +153,10 @@ public final class EventLoop: @unchecked Sendable {
         if let limit { wait = min(wait ?? limit, limit) }
         let millis: Int32 = wait.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
         let ready = poll(&fds, nfds_t(fds.count), millis)
-        lock.withLock { polling = false }
+        lock.withLock {
+            polling = false
+            wakeUps += 1
+        }
         if ready > 0 { handleReady(fds, owners) }
         fireDueTimers()
         for block in lock.withLock({ () -> [() -> Void] in defer { pending = [] }; return pending }) { block() }
