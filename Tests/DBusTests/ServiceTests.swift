@@ -263,3 +263,29 @@ struct ErrorCase: CustomTestStringConvertible, Sendable {
         #expect(!fixture.service.isConnected)
     }
 }
+
+@Suite struct AsyncCallTests {
+    @Test func asyncCallsCompleteOnTheLoopAndTimeOut() throws {
+        let fixture = try makeRouterFixture()
+        let loop = try EventLoop()
+        try loop.add(fixture.client)
+        var results: [Result<[DBusValue], DBusError>] = []
+        try fixture.client.callAsync(
+            destination: TestService.name, path: TestService.path, interface: TestService.interface, method: "Later",
+            arguments: [.uint32(20)]
+        ) { results.append($0); if results.count == 2 { loop.stop() } }
+        // A deferred call the service never answers in time: libdbus's timeout fires through the loop.
+        try fixture.client.callAsync(
+            destination: TestService.name, path: TestService.path, interface: TestService.interface, method: "Later",
+            arguments: [.uint32(2000)], timeout: 0.2
+        ) { results.append($0); if results.count == 2 { loop.stop() } }
+        #expect(loop.run(timeout: 10))
+        #expect(results.count == 2)
+        #expect((try? results.first?.get()) == [.string("after 20 ms")])
+        if case .failure(let error)? = results.last {
+            #expect(error.name == DBusError.Name.noReply)
+        } else {
+            Issue.record("expected a timeout, got \(String(describing: results.last))")
+        }
+    }
+}
