@@ -1,0 +1,308 @@
+import CDBus
+import Glibc
+
+/// A `poll(2)` loop over D-Bus connections plus the caller's own file descriptors and timers.
+///
+/// libdbus tells the loop which descriptors and timeouts it needs (watch and timeout
+/// functions), so an idle loop sleeps in `poll` with no timeout: zero wake-ups.
+/// `stop()` and `perform(_:)` may be called from any thread; everything else runs on
+/// the thread that calls `run`.
+public final class EventLoop: @unchecked Sendable {
+    private let lock = Lock()
+    /// A self-pipe: writing a byte to `wakeWriteFD` interrupts `poll`.
+    private let wakeFD: Int32
+    private let wakeWriteFD: Int32
+    private var connections: [DBusConnection] = []
+    private var watches: [Int: OpaquePointer] = [:]
+    private var dbusTimeouts: [Int: (timeout: OpaquePointer, deadline: UInt64?)] = [:]
+    private var sources: [Int: Source] = [:]
+    private var timers: [Int: Timer] = [:]
+    private var pending: [() -> Void] = []
+    private var nextID = 1
+    private var stopRequested = false
+    private var polling = false
+    /// How many times `poll` returned; tests use it to prove an idle loop does not wake.
+    public private(set) var wakeUps = 0
+
+    private struct Source { var fd: Int32; var events: Int16; var handler: (Int16) -> Void }
+    private struct Timer { var deadline: UInt64; var interval: UInt64?; var handler: () -> Void }
+
+    /// Creates a loop; throws if the kernel refuses a pipe.
+    public init() throws {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw DBusError.failed("pipe: \(String(cString: strerror(errno)))") }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        wakeFD = ends[0]
+        wakeWriteFD = ends[1]
+    }
+
+    deinit {
+        for connection in connections {
+            dbus_connection_set_watch_functions(connection.raw, nil, nil, nil, nil, nil)
+            dbus_connection_set_timeout_functions(connection.raw, nil, nil, nil, nil, nil)
+            dbus_connection_set_dispatch_status_function(connection.raw, nil, nil, nil)
+            dbus_connection_set_wakeup_main_function(connection.raw, nil, nil, nil)
+        }
+        close(wakeFD)
+        close(wakeWriteFD)
+    }
+
+    /// Serves `connection` from this loop: its socket is polled and its messages dispatched.
+    public func add(_ connection: DBusConnection) throws {
+        lock.withLock { connections.append(connection) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        guard dbus_connection_set_watch_functions(connection.raw, addWatch, removeWatch, toggleWatch, me, nil) != 0,
+              dbus_connection_set_timeout_functions(
+                connection.raw, addTimeout, removeTimeout, toggleTimeout, me, nil) != 0
+        else { throw DBusError.noMemory }
+        dbus_connection_set_dispatch_status_function(connection.raw, dispatchStatusChanged, me, nil)
+        dbus_connection_set_wakeup_main_function(connection.raw, wakeUpLoop, me, nil)
+        wake()
+    }
+
+    /// Calls `handler` with the returned `revents` whenever `fd` is ready for `events` (default: readable).
+    @discardableResult
+    public func watch(fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void) -> EventLoopToken {
+        let id = lock.withLock { () -> Int in
+            let id = takeID()
+            sources[id] = Source(fd: fd, events: events, handler: handler)
+            return id
+        }
+        wake()
+        return EventLoopToken(id: id)
+    }
+
+    /// Calls `handler` after `seconds`, and then every `repeating` seconds if given.
+    @discardableResult
+    public func addTimer(after seconds: Double, repeating: Double? = nil, _ handler: @escaping () -> Void) -> EventLoopToken {
+        let id = lock.withLock { () -> Int in
+            let id = takeID()
+            timers[id] = Timer(
+                deadline: Self.now() + Self.nanoseconds(seconds), interval: repeating.map(Self.nanoseconds),
+                handler: handler)
+            return id
+        }
+        wake()
+        return EventLoopToken(id: id)
+    }
+
+    /// Removes a descriptor watch or timer.
+    public func remove(_ token: EventLoopToken) {
+        lock.withLock {
+            sources[token.id] = nil
+            timers[token.id] = nil
+        }
+        wake()
+    }
+
+    /// Runs `block` on the loop's thread during its next iteration (thread-safe).
+    public func perform(_ block: @escaping () -> Void) {
+        lock.withLock { pending.append(block) }
+        wake()
+    }
+
+    /// Makes the current `run` return after this iteration, or the next `run` return at once (thread-safe).
+    public func stop() {
+        lock.withLock { stopRequested = true }
+        wake()
+    }
+
+    /// Runs until `stop()` is called or, if given, `timeout` seconds have passed; returns false on timeout.
+    @discardableResult
+    public func run(timeout: Double? = nil) -> Bool {
+        let end = timeout.map { Self.now() + Self.nanoseconds($0) }
+        while true {
+            let stopping = lock.withLock { () -> Bool in
+                defer { stopRequested = false }
+                return stopRequested
+            }
+            if stopping { return true }
+            let now = Self.now()
+            if let end, now >= end { return false }
+            iterate(limit: end.map { $0 - now })
+        }
+    }
+
+    /// One poll, its handlers, due timers, queued blocks and message dispatch; waits at most `limit` ns.
+    func iterate(limit: UInt64?) {
+        var fds: [pollfd] = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var owners: [Owner] = [.wake]
+        var wait = lock.withLock { () -> UInt64? in
+            for (key, watch) in watches where dbus_watch_get_enabled(watch) != 0 {
+                let flags = dbus_watch_get_flags(watch)
+                var events: Int16 = 0
+                if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+                if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+                owners.append(.dbus(key))
+            }
+            for (id, source) in sources {
+                fds.append(pollfd(fd: source.fd, events: source.events, revents: 0))
+                owners.append(.source(id))
+            }
+            polling = true
+            let deadlines = timers.values.map(\.deadline) + dbusTimeouts.values.compactMap(\.deadline)
+            return deadlines.min().map { $0 > Self.now() ? $0 - Self.now() : 0 }
+        }
+        if connections.contains(where: { dbus_connection_get_dispatch_status($0.raw) == DBUS_DISPATCH_DATA_REMAINS }) {
+            wait = 0
+        }
+        if let limit { wait = min(wait ?? limit, limit) }
+        let millis: Int32 = wait.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
+        let ready = poll(&fds, nfds_t(fds.count), millis)
+        lock.withLock {
+            polling = false
+            wakeUps += 1
+        }
+        if ready > 0 { handleReady(fds, owners) }
+        fireDueTimers()
+        for block in lock.withLock({ () -> [() -> Void] in defer { pending = [] }; return pending }) { block() }
+        for connection in lock.withLock({ connections }) { connection.dispatch() }
+    }
+
+    private enum Owner { case wake, dbus(Int), source(Int) }
+
+    private func handleReady(_ fds: [pollfd], _ owners: [Owner]) {
+        for (entry, owner) in zip(fds, owners) where entry.revents != 0 {
+            switch owner {
+            case .wake:
+                var buffer = [UInt8](repeating: 0, count: 64)
+                while read(wakeFD, &buffer, buffer.count) > 0 {}
+            case .dbus(let key):
+                guard let watch = lock.withLock({ watches[key] }) else { continue }
+                var flags: UInt32 = 0
+                if entry.revents & Int16(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+                if entry.revents & Int16(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+                if entry.revents & Int16(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+                if entry.revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+                _ = dbus_watch_handle(watch, flags)
+            case .source(let id):
+                guard let source = lock.withLock({ sources[id] }) else { continue }
+                source.handler(entry.revents)
+            }
+        }
+    }
+
+    private func fireDueTimers() {
+        let now = Self.now()
+        let (due, dueTimeouts) = lock.withLock { () -> ([() -> Void], [OpaquePointer]) in
+            var handlers: [() -> Void] = []
+            for (id, timer) in timers.sorted(by: { $0.value.deadline < $1.value.deadline }) where timer.deadline <= now {
+                handlers.append(timer.handler)
+                if let interval = timer.interval { timers[id]?.deadline = now + interval } else { timers[id] = nil }
+            }
+            var expired: [OpaquePointer] = []
+            for (key, entry) in dbusTimeouts {
+                guard let deadline = entry.deadline, deadline <= now else { continue }
+                expired.append(entry.timeout)
+                // libdbus timeouts repeat until removed or disabled.
+                dbusTimeouts[key]?.deadline = now + Self.interval(of: entry.timeout)
+            }
+            return (handlers, expired)
+        }
+        for handler in due { handler() }
+        for timeout in dueTimeouts where lock.withLock({ dbusTimeouts[Self.key(timeout)] != nil }) {
+            _ = dbus_timeout_handle(timeout)
+        }
+    }
+
+    private func takeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// Interrupts a blocked `poll` so it sees new sources, timers, blocks or stop requests.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriteFD, &byte, 1)  // a full pipe already means "wake up"
+    }
+
+    // MARK: libdbus callbacks (called through the global functions below)
+
+    fileprivate func watchAdded(_ watch: OpaquePointer) {
+        lock.withLock { watches[Self.key(watch)] = watch }
+        wake()
+    }
+
+    fileprivate func watchRemoved(_ watch: OpaquePointer) {
+        _ = lock.withLock { watches.removeValue(forKey: Self.key(watch)) }
+        wake()
+    }
+
+    fileprivate func watchToggled(_ watch: OpaquePointer) {
+        if lock.withLock({ polling }) { wake() }
+    }
+
+    fileprivate func timeoutChanged(_ timeout: OpaquePointer, present: Bool) {
+        lock.withLock {
+            guard present else { dbusTimeouts[Self.key(timeout)] = nil; return }
+            let enabled = dbus_timeout_get_enabled(timeout) != 0
+            dbusTimeouts[Self.key(timeout)] = (timeout, enabled ? Self.now() + Self.interval(of: timeout) : nil)
+        }
+        wake()
+    }
+
+    private static func key(_ pointer: OpaquePointer) -> Int { Int(bitPattern: UnsafeRawPointer(pointer)) }
+
+    private static func interval(of timeout: OpaquePointer) -> UInt64 {
+        UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1_000_000
+    }
+
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        seconds <= 0 ? 0 : UInt64(min(seconds, 1e9) * 1e9)
+    }
+}
+
+/// Identifies a descriptor watch or timer for `EventLoop.remove(_:)`.
+public struct EventLoopToken: Hashable, Sendable {
+    let id: Int
+}
+
+private func loop(_ data: UnsafeMutableRawPointer?) -> EventLoop? {
+    data.map { Unmanaged<EventLoop>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private func addWatch(_ watch: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> dbus_bool_t {
+    if let watch { loop(data)?.watchAdded(watch) }
+    return 1
+}
+
+private func removeWatch(_ watch: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    if let watch { loop(data)?.watchRemoved(watch) }
+}
+
+private func toggleWatch(_ watch: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    if let watch { loop(data)?.watchToggled(watch) }
+}
+
+private func addTimeout(_ timeout: OpaquePointer?, _ data: UnsafeMutableRawPointer?) -> dbus_bool_t {
+    if let timeout { loop(data)?.timeoutChanged(timeout, present: true) }
+    return 1
+}
+
+private func removeTimeout(_ timeout: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    if let timeout { loop(data)?.timeoutChanged(timeout, present: false) }
+}
+
+private func toggleTimeout(_ timeout: OpaquePointer?, _ data: UnsafeMutableRawPointer?) {
+    if let timeout { loop(data)?.timeoutChanged(timeout, present: true) }
+}
+
+private func dispatchStatusChanged(
+    _ connection: OpaquePointer?, _ status: DBusDispatchStatus, _ data: UnsafeMutableRawPointer?
+) {
+    if status == DBUS_DISPATCH_DATA_REMAINS { loop(data)?.wake() }
+}
+
+private func wakeUpLoop(_ data: UnsafeMutableRawPointer?) {
+    loop(data)?.wake()
+}

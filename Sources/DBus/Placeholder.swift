@@ -1,2 +1,0 @@
-// The libdbus wrapper lands here.
-enum DBusPlaceholder {}

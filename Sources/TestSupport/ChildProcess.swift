@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+
+/// An error from a test harness, saying what went wrong and what to install or fix.
+public struct HarnessError: Error, CustomStringConvertible {
+    /// The explanation.
+    public var description: String
+    /// Creates an error with an explanation.
+    public init(_ description: String) { self.description = description }
+}
+
+/// A child started with `posix_spawn` in its own session, so a timeout can kill its whole group.
+///
+/// Foundation's `Process` hangs when a child daemonises and keeps an inherited descriptor
+/// open; this type waits on the child's exit status, never on pipe EOF.
+public final class ChildProcess {
+    /// The child's process id.
+    public let pid: pid_t
+    /// Our read end of the child's stdout, when captured.
+    public let stdoutFD: Int32?
+    /// Our read end of the child's stderr, when captured.
+    public let stderrFD: Int32?
+    private var exitStatus: Int32?
+
+    /// Spawns `argv` (looked up in `PATH`). `environment` nil inherits ours. stdin is /dev/null
+    /// unless `stdin` is given; stdout/stderr are captured into pipes when asked, else go to `logPath`
+    /// (or /dev/null).
+    public init(
+        _ argv: [String], environment: [String: String]? = nil, stdin stdinData: [UInt8]? = nil,
+        captureOutput: Bool = true, logPath: String? = nil
+    ) throws {
+        guard let program = argv.first else { throw HarnessError("empty argv") }
+        guard Self.findExecutable(program) != nil else {
+            throw HarnessError("\(program) not found in PATH: \(Self.installHint(for: program))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        // 0x80 is POSIX_SPAWN_SETSID on glibc (not imported into Swift).
+        posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK))
+
+        var closeAfterSpawn: [Int32] = []
+        defer { for fd in closeAfterSpawn { close(fd) } }
+        var stdinWriter: Int32?
+        if stdinData != nil {
+            let (readEnd, writeEnd) = try Self.makePipe()
+            posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+            closeAfterSpawn.append(readEnd)
+            stdinWriter = writeEnd
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        var captured: [Int32] = []
+        for target: Int32 in [1, 2] {
+            if captureOutput {
+                let (readEnd, writeEnd) = try Self.makePipe()
+                posix_spawn_file_actions_adddup2(&actions, writeEnd, target)
+                closeAfterSpawn.append(writeEnd)
+                captured.append(readEnd)
+            } else {
+                posix_spawn_file_actions_addopen(
+                    &actions, target, logPath ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            }
+        }
+
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        var cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+        defer { for p in cArgs + cEnv { free(p) } }
+        var child: pid_t = 0
+        let rc = posix_spawnp(&child, program, &actions, &attributes, &cArgs, &cEnv)
+        guard rc == 0 else {
+            for fd in captured { close(fd) }
+            if let stdinWriter { close(stdinWriter) }
+            throw HarnessError("posix_spawn \(program): \(String(cString: strerror(rc)))")
+        }
+        pid = child
+        stdoutFD = captured.first
+        stderrFD = captured.count > 1 ? captured[1] : nil
+        if let stdinWriter, let stdinData {
+            // Small inputs only (tests): a pipe buffer holds 64 KiB.
+            stdinData.withUnsafeBytes { _ = write(stdinWriter, $0.baseAddress, $0.count) }
+            close(stdinWriter)
+        }
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            _ = waitForExit(timeout: 5)
+        }
+        if let stdoutFD { close(stdoutFD) }
+        if let stderrFD { close(stderrFD) }
+    }
+
+    /// Reaps the child if it has exited; returns its status (exit code, or 128 + signal).
+    public func poll() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        let signal = status & 0x7f
+        exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        return exitStatus
+    }
+
+    /// Waits up to `timeout` seconds for exit; nil if still running.
+    public func waitForExit(timeout: Double) -> Int32? {
+        let end = Date().addingTimeInterval(timeout)
+        while true {
+            if let status = poll() { return status }
+            if Date() >= end { return nil }
+            usleep(2_000)
+        }
+    }
+
+    /// Sends SIGTERM, then SIGKILL to the whole group after `grace` seconds; reaps the child.
+    @discardableResult
+    public func terminate(grace: Double = 2) -> Int32? {
+        if let status = poll() { return status }
+        kill(pid, SIGTERM)
+        if let status = waitForExit(timeout: grace) { return status }
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+        return waitForExit(timeout: 5)
+    }
+
+    static func makePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw HarnessError("pipe: \(String(cString: strerror(errno)))") }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// The absolute path of `program` (searched in `PATH` unless it contains a slash).
+    public static func findExecutable(_ program: String) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    static func installHint(for program: String) -> String {
+        switch program {
+        case "dbus-daemon", "dbus-send": return "install dbus (apt-get install dbus)"
+        case "gdbus": return "install libglib2.0-bin (apt-get install libglib2.0-bin)"
+        default: return "install the package providing \(program)"
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// Test harnesses (private dbus-daemon, Xvfb + dunst) land here.
-enum TestSupportPlaceholder {}

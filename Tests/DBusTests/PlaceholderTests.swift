@@ -1,4 +1,0 @@
-import Testing
-import DBus
-
-@Test func dbusModuleBuilds() { #expect(Bool(true)) }
