@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// What a finished command produced.
-public struct CommandResult: CustomStringConvertible {
+public struct ToolResult: CustomStringConvertible {
     /// Exit code, or 128 + signal number; -1 if it had to be killed at the timeout.
     public var status: Int32
     /// Captured standard output.
@@ -25,7 +25,7 @@ public enum Command {
     public static func run(
         _ argv: [String], environment: [String: String]? = nil, extraEnvironment: [String: String] = [:],
         stdin: String? = nil, timeout: Double = 20
-    ) throws -> CommandResult {
+    ) throws -> ToolResult {
         var env = environment ?? ProcessInfo.processInfo.environment
         for (key, value) in extraEnvironment { env[key] = value }
         let child = try ChildProcess(argv, environment: env, stdin: stdin.map { Array($0.utf8) })
@@ -45,7 +45,7 @@ public enum Command {
         // The child is gone; whatever is already in the pipes is read without waiting for EOF,
         // since a daemonised grandchild may hold the write end open forever.
         drain(child, into: &out, &err, waitMilliseconds: 0)
-        return CommandResult(
+        return ToolResult(
             status: status ?? -1, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self), timedOut: timedOut)
     }

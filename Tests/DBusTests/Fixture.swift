@@ -46,7 +46,7 @@ final class ServiceFixture {
     }
 
     /// Runs a command with this bus as the session bus.
-    func run(_ argv: [String], timeout: Double = 20) throws -> CommandResult {
+    func run(_ argv: [String], timeout: Double = 20) throws -> ToolResult {
         try Command.run(argv, environment: bus.environment(), timeout: timeout)
     }
 
