@@ -52,15 +52,7 @@ extension ConfigReader {
 
     /// A target name: `system`, an `[apps.NAME]`, a webmail name, or a desktop id (`:ACTION`).
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
-        if name == "system" { return .system }
-        if config.apps[name] != nil { return .app(name) }
-        if config.webmail[name] != nil || Webmail.builtIn[name] != nil { return .webmail(name) }
-        if let end = name.endOfFirst(".desktop") {
-            let id = String(name[..<end])
-            let rest = name[end...]
-            if rest.isEmpty { return .desktopEntry(id: id, action: nil) }
-            if rest.hasPrefix(":"), rest.count > 1 { return .desktopEntry(id: id, action: String(rest.dropFirst())) }
-        }
+        if let target = OpenTarget(name, in: config) { return target }
         var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
         let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"]
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
@@ -153,5 +145,21 @@ extension String {
             start = index(after: start)
         }
         return nil
+    }
+}
+
+extension OpenTarget {
+    /// Resolves a target name as written in a config: `system`, an `[apps.NAME]`, a webmail
+    /// name, or a desktop id with an optional `:ACTION`. Nil when it is none of these.
+    public init?(_ name: String, in config: Config) {
+        if name == "system" { self = .system; return }
+        if config.apps[name] != nil { self = .app(name); return }
+        if config.webmail[name] != nil || Webmail.builtIn[name] != nil { self = .webmail(name); return }
+        guard let end = name.endOfFirst(".desktop") else { return nil }
+        let id = String(name[..<end])
+        let rest = name[end...]
+        if rest.isEmpty { self = .desktopEntry(id: id, action: nil); return }
+        guard rest.hasPrefix(":"), rest.count > 1 else { return nil }
+        self = .desktopEntry(id: id, action: String(rest.dropFirst()))
     }
 }

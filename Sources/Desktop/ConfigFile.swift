@@ -1,0 +1,29 @@
+import Foundation
+import Routing
+
+/// Reads the config file from disk; a missing file at the default path means built-in defaults.
+public enum ConfigFile {
+    /// Why a config could not be used: `FILE:LINE:COLUMN: message` lines.
+    public struct LoadError: Error, CustomStringConvertible {
+        /// The message, one problem per line.
+        public var description: String
+    }
+
+    /// Loads `path`. When `required` is false a missing file gives the built-in defaults.
+    public static func load(path: String, required: Bool) -> Result<Config, LoadError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if !FileManager.default.fileExists(atPath: path) {
+                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(Config())
+            }
+            return .failure(LoadError(description: "\(path): cannot be read"))
+        }
+        guard let text = String(validating: Array(data), as: UTF8.self) else {
+            return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
+        }
+        do {
+            return .success(try ConfigLoader.load(text: text, path: path))
+        } catch {
+            return .failure(LoadError(description: error.description))
+        }
+    }
+}

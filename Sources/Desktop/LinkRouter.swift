@@ -1,0 +1,163 @@
+import Foundation
+import Routing
+
+/// The side effects of a decision that are not launching: copying, asking and telling the user.
+/// The daemon implements them with the clipboard and notifications; a logging implementation
+/// stands in where those are not available.
+public protocol DecisionEffects: AnyObject {
+    /// Puts `text` on the clipboard (and confirms it when `decision.notify`).
+    func copy(_ text: String, for decision: Decision) throws
+    /// Offers `decision.choices`; calls `choose` with the pick, or nil when dismissed.
+    func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void)
+    /// Tells the user something went wrong (a failed launch, a refused link).
+    func reportError(_ message: String, for decision: Decision?)
+    /// Tells the user about a decision that asked for it (`notify = true` on open or discard).
+    func confirm(_ decision: Decision)
+}
+
+/// What became of a routed link.
+public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// Carried out.
+    case done
+    /// Only decided (`dry-run`).
+    case decidedOnly
+    /// The same URL was routed moments ago (`dedupe_ms`); nothing was done again.
+    case duplicate
+    /// Waiting for the user's choice.
+    case asking
+    /// Could not be carried out, with why.
+    case failed(String)
+
+    /// `done`, `dry-run`, `duplicate`, `asking`, or `failed: why`.
+    public var description: String {
+        switch self {
+        case .done: return "done"
+        case .decidedOnly: return "dry-run"
+        case .duplicate: return "duplicate"
+        case .asking: return "asking"
+        case .failed(let why): return "failed: \(why)"
+        }
+    }
+}
+
+/// Carries out decisions: launches targets, hands links to the previous default handler,
+/// copies, asks. Shared by the daemon and the client's embedded mode.
+public final class LinkRouter {
+    /// The rules in force.
+    public var engine: RuleEngine
+    /// Launches desktop entries and argvs.
+    public let launcher: AppLauncher
+    /// The default handlers recorded at install (for `system`).
+    public let handlers: DefaultHandlers
+    /// Copy, ask and notify.
+    public let effects: DecisionEffects
+    /// Calls `org.freedesktop.Application` for `DBusActivatable` apps; nil spawns their Exec.
+    public var dbusActivator: ((DBusActivationRequest) throws -> Void)?
+
+    /// Creates a router.
+    public init(engine: RuleEngine, launcher: AppLauncher, handlers: DefaultHandlers, effects: DecisionEffects) {
+        self.engine = engine
+        self.launcher = launcher
+        self.handlers = handlers
+        self.effects = effects
+    }
+
+    /// Carries out `decision`; `completion` runs when an `ask` is answered (immediately otherwise).
+    public func carryOut(_ decision: Decision, activationToken: String?, completion: ((Decision, RouteOutcome) -> Void)? = nil) -> RouteOutcome {
+        if let error = decision.error {
+            effects.reportError("\(decision.url): \(error)", for: decision)
+            return .failed(error)
+        }
+        switch decision.kind {
+        case .open, .system:
+            guard let launch = decision.launch else { return .failed("nothing to launch") }
+            do {
+                try perform(launch, url: decision.finalURL, activationToken: activationToken)
+                if decision.notify { effects.confirm(decision) }
+                return .done
+            } catch {
+                let message = "could not open \(decision.finalURL) with \(decision.target?.description ?? "the system handler"): \(error)"
+                effects.reportError(message, for: decision)
+                return .failed(message)
+            }
+        case .copy:
+            do {
+                try effects.copy(decision.copyText ?? decision.finalURL, for: decision)
+                return .done
+            } catch {
+                let message = "could not copy: \(error)"
+                effects.reportError(message, for: decision)
+                return .failed(message)
+            }
+        case .discard:
+            if decision.notify { effects.confirm(decision) }
+            return .done
+        case .ask:
+            let labels = decision.choices.map(label(for:))
+            effects.ask(decision, labels: labels) { [weak self] choice in
+                guard let self else { return }
+                guard let choice else {
+                    completion?(decision, .done)
+                    return
+                }
+                do {
+                    let chosen = try self.engine.decide(choice: choice, for: decision.finalURL)
+                    let outcome = self.carryOut(chosen, activationToken: activationToken)
+                    completion?(chosen, outcome)
+                } catch {
+                    completion?(decision, .failed("\(error)"))
+                }
+            }
+            return .asking
+        }
+    }
+
+    /// A choice as a person reads it: the app's name from its desktop entry where there is one.
+    public func label(for choice: AskChoice) -> String {
+        switch choice {
+        case .copy: return "Copy"
+        case .discard: return "Discard"
+        case .open(.system): return "Default browser"
+        case .open(.desktopEntry(let id, let action)):
+            let name = launcher.entries.entry(id: id)?.name ?? String(id.dropLast(id.hasSuffix(".desktop") ? 8 : 0))
+            return action.map { "\(name) (\($0))" } ?? name
+        case .open(.app(let name)), .open(.webmail(let name)):
+            return name.prefix(1).uppercased() + name.dropFirst()
+        }
+    }
+
+    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?) throws {
+        switch launch {
+        case .desktopEntry(let id, let action, let url):
+            try launcher.launch(.desktopEntry(id: id, action: action), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+        case .desktopEntryWithArguments(let id, let arguments):
+            try launcher.launch(.desktopEntryWithArguments(id: id, arguments: arguments), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+        case .argv(let argv):
+            try launcher.launch(.argv(argv), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+        case .system(let url):
+            let scheme = url.prefix(while: { $0 != ":" }).lowercased()
+            let entry = try handlers.systemHandler(forScheme: scheme)
+            try launcher.launch(.desktopEntry(id: entry.id), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+        }
+    }
+}
+
+/// Effects that only log what they would do: for embedded mode without a clipboard or
+/// notification server, and for tests of the decision path.
+public final class LoggingEffects: DecisionEffects {
+    private let log: (String) -> Void
+
+    /// Logs through `log`.
+    public init(log: @escaping (String) -> Void) { self.log = log }
+
+    public func copy(_ text: String, for decision: Decision) throws { log("would copy: \(text)") }
+
+    public func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
+        log("would ask about \(decision.finalURL): \(labels.joined(separator: ", ")); taking the first choice")
+        choose(decision.choices.first)
+    }
+
+    public func reportError(_ message: String, for decision: Decision?) { log("error: \(message)") }
+
+    public func confirm(_ decision: Decision) { log("\(decision.kind.rawValue): \(decision.finalURL)") }
+}

@@ -1,0 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Log lines on stderr; with `<N>` priority prefixes when stderr is the journal, so journald
+/// files them at the right level.
+enum Log {
+    enum Level: Int { case error = 3, warning = 4, info = 6, debug = 7 }
+
+    static let toJournal = getenv("JOURNAL_STREAM") != nil
+
+    static func write(_ level: Level, _ message: String) {
+        let text = message.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { (toJournal ? "<\(level.rawValue)>" : "openurld: ") + $0 }.joined(separator: "\n") + "\n"
+        var line = text
+        line.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, stderr) }
+    }
+
+    static func error(_ message: String) { write(.error, message) }
+    static func warning(_ message: String) { write(.warning, message) }
+    static func info(_ message: String) { write(.info, message) }
+}
