@@ -19,6 +19,25 @@ extension LinkScanner {
     /// `:`, `?` and runs of `!` only when more of the link follows; `-` always; spaces,
     /// controls, `<`, `>`, `｜` and unbalanced closers end the link.
     mutating func pathBody(from start: Int) -> Int {
+        var end = pathRules(from: start)
+        // The rules take `?` before `!` (and `!` before `.`); a link never ends in these.
+        while end > start && isTrailingPunctuation(bytes[end - 1]) {
+            end -= 1
+        }
+        return end
+    }
+
+    private func isTrailingPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"),
+             UInt8(ascii: ":"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private mutating func pathRules(from start: Int) -> Int {
         var i = start
         while i < count {
             let byte = bytes[i]
@@ -27,7 +46,7 @@ extension LinkScanner {
                 let kind = LinkChars.kind(value)
                 if kind == .spaceOrControl || kind == .separator { return i }
                 // Unicode punctuation (”, 。, ）) ends a link unless more of the link follows.
-                if kind == .punctuation && !continuesAfterUnicodePunctuation(at: i + length) { return i }
+                if kind == .punctuation && !continuesAfterUnicodePunctuation(at: i + length, punctuation: value) { return i }
                 i += length
                 continue
             }
@@ -89,8 +108,10 @@ extension LinkScanner {
         return kind == .letter || kind == .asciiSymbol
     }
 
-    /// After Unicode punctuation, the link goes on only into a letter, symbol or `/`.
-    private func continuesAfterUnicodePunctuation(at i: Int) -> Bool {
+    /// After Unicode punctuation, the link goes on only into a letter, symbol or `/`; CJK
+    /// punctuation (`。`, `，`, `）`) always ends it, as the next sentence starts right after.
+    private func continuesAfterUnicodePunctuation(at i: Int, punctuation: UInt32) -> Bool {
+        if (0x3000...0x303F).contains(punctuation) || (0xFF00...0xFF65).contains(punctuation) { return false }
         guard i < count else { return false }
         if bytes[i] == UInt8(ascii: "/") { return true }
         let kind = LinkChars.kind(scalar(at: i).value)
