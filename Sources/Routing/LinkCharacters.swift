@@ -38,6 +38,10 @@ enum LinkChars {
             return .spaceOrControl
         case 0xFF5C:
             return .separator
+        // Common letter blocks without punctuation, answered without the Unicode tables:
+        // Latin-1 letters, Latin Extended-A/B, IPA, Cyrillic, CJK ideographs, Hangul.
+        case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x2AF, 0x400...0x52F, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            return .letter
         default:
             guard let scalar = Unicode.Scalar(value) else { return .letter }
             switch scalar.properties.generalCategory {

@@ -30,6 +30,8 @@ struct LinkScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let count: Int
     let schemes: Set<String>
+    /// Bit `n` set when some scheme name is `n` bytes long: most `word:` are rejected unallocated.
+    let schemeLengths: UInt64
     let hostLinks: Bool
     let emails: Bool
     let bareIPv4: Bool
@@ -47,6 +49,9 @@ struct LinkScanner {
         self.bytes = bytes
         self.count = bytes.count
         self.schemes = schemes
+        self.schemeLengths = schemes.reduce(0) { mask, name in
+            name.utf8.count < 64 ? mask | 1 << UInt64(name.utf8.count) : mask
+        }
         self.hostLinks = hostLinks
         self.emails = emails
         self.bareIPv4 = bareIPv4
@@ -130,7 +135,8 @@ struct LinkScanner {
         guard first >= 0x61 && first <= 0x7A, distanceToColon(from: start) <= 32 else { return nil }
         var colon = start + 1
         while colon < count && LinkChars.isSchemeChar(bytes[colon]) { colon += 1 }
-        guard colon < count, bytes[colon] == UInt8(ascii: ":") else { return nil }
+        guard colon < count, bytes[colon] == UInt8(ascii: ":"), colon - start < 64,
+              schemeLengths & 1 << UInt64(colon - start) != 0 else { return nil }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<colon]), as: UTF8.self).lowercased()
         guard schemes.contains(name) else { return nil }
         let tail = colon + 1
