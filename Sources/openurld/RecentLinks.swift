@@ -1,4 +1,5 @@
 import Foundation
+import Desktop
 import Routing
 
 /// The last decisions, newest last, in memory and in `$XDG_STATE_HOME/openurld/recent.tsv`

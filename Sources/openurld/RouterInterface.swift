@@ -1,0 +1,155 @@
+import DBus
+import Desktop
+import Routing
+
+/// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
+/// and generates the introspection XML.
+extension Daemon {
+    var routerInterface: DBusInterface {
+        DBusInterface(
+            name: Self.interfaceName,
+            methods: [
+                DBusMethod("Open", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "Open")
+                    if options.opener == nil { options.opener = self.opener(of: context) }
+                    return [try self.open(args[0].string ?? "", options: options)]
+                },
+                DBusMethod("OpenText", inputs: [.init("text", "s"), .init("options", "a{sv}")], outputs: [.init("urls", "as")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "OpenText")
+                    if options.opener == nil { options.opener = self.opener(of: context) }
+                    return [.stringArray(try self.openText(args[0].string ?? "", options: options))]
+                },
+                DBusMethod("Copy", inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, _ in
+                    _ = try OpenOptions(args[1], method: "Copy")
+                    try self.copy(args[0].string ?? "")
+                    return []
+                },
+                DBusMethod("Explain", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "Explain")
+                    if options.opener == nil { options.opener = self.opener(of: context) }
+                    options.dryRun = true
+                    return [try self.open(args[0].string ?? "", options: options)]
+                },
+                DBusMethod("Reload") { [unowned self] _, _ in
+                    if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
+                    return []
+                },
+                DBusMethod("ListRules", outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
+                    [.array(elementSignature: "(sisb)", self.router.engine.config.rules.map { rule in
+                        .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
+                    })]
+                },
+                DBusMethod("SetRuleEnabled", inputs: [.init("name", "s"), .init("enabled", "b")]) { [unowned self] args, _ in
+                    try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
+                    return []
+                },
+                DBusMethod("ListApps", inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
+                    let apps = self.router.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
+                    return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
+                },
+                DBusMethod("Recent", inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
+                    let limit = Int(args[0].uint32 ?? 0)
+                    let entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))
+                    return [.array(elementSignature: "a{sv}", entries.reversed().map { entry in
+                        .vardict(pairs: [
+                            ("id", .uint32(entry.id)), ("time", .double(entry.time)), ("url", .string(entry.url)),
+                            ("final_url", .string(entry.finalURL)), ("decision", .string(entry.decision)),
+                            ("target", .string(entry.target)), ("rule", .string(entry.rule)),
+                            ("opener", .string(entry.opener)), ("outcome", .string(entry.outcome)),
+                        ])
+                    })]
+                },
+                DBusMethod("Reopen", inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
+                    try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "")
+                    return []
+                },
+            ],
+            properties: [
+                DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
+                DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
+                DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.configError) },
+            ],
+            signals: [
+                DBusSignalDeclaration("Routed", arguments: [.init("url", "s"), .init("decision", "s"), .init("target", "s"), .init("rule", "s")]),
+                DBusSignalDeclaration("ConfigReloaded", arguments: [.init("ok", "b"), .init("error", "s")]),
+            ])
+    }
+
+    /// `org.freedesktop.Application`: how GIO apps hand us links without spawning anything.
+    var applicationInterface: DBusInterface {
+        DBusInterface(
+            name: "org.freedesktop.Application",
+            methods: [
+                DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { _, _ in
+                    // openurld has no window: activation without links only makes sure it runs.
+                    Log.info("activated")
+                    return []
+                },
+                DBusMethod("Open", inputs: [.init("uris", "as"), .init("platform_data", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "Open")
+                    options.opener = self.opener(of: context)
+                    var failures: [String] = []
+                    for uri in args[0].stringArray ?? [] {
+                        do { _ = try self.open(uri, options: options) } catch let error as DBusError { failures.append(error.message) }
+                    }
+                    if !failures.isEmpty { throw DBusError.invalidArgs(failures.joined(separator: "\n")) }
+                    return []
+                },
+                DBusMethod("ActivateAction", inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]) { [unowned self] args, _ in
+                    switch args[0].string ?? "" {
+                    case "reload":
+                        if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
+                    case let name:
+                        throw DBusError.invalidArgs("ActivateAction: unknown action \"\(name)\" (known: reload)")
+                    }
+                    return []
+                },
+            ])
+    }
+
+    /// Who made a D-Bus call: the caller's process, walked up past launchers.
+    func opener(of context: DBusMessageContext) -> Opener? {
+        guard let pid = try? context.callerProcessID(), pid > 0 else { return nil }
+        return OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener
+    }
+
+    /// Extracts the links in `text` and routes each; returns the URLs routed.
+    func openText(_ text: String, options: OpenOptions) throws -> [String] {
+        let schemes = LinkExtractor.defaultSchemes.union(router.engine.allowedSchemes)
+        let links = LinkExtractor.extract(from: text, schemes: schemes)
+        var routed: [String] = []
+        for link in links {
+            do {
+                _ = try open(link.url, options: options)
+                routed.append(link.url)
+            } catch {
+                Log.warning("OpenText: \(link.url): \(error)")
+            }
+        }
+        return routed
+    }
+
+    /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
+    func copy(_ url: String) throws {
+        let parsed: ParsedURL
+        do { parsed = try ParsedURL(url) } catch { throw DBusError.invalidArgs("Copy: \(error.message)") }
+        let decision: Decision
+        do { decision = try router.engine.decide(choice: .copy, for: parsed.string) } catch { throw DBusError.invalidArgs("Copy: \(error.message)") }
+        if case .failed(let why) = router.carryOut(decision, activationToken: nil) {
+            throw DBusError(name: "io.github.openurld.Error.Failed", message: why)
+        }
+    }
+}
+
+extension Action {
+    /// A short description for `ListRules`: `open firefox.desktop`, `copy {to}`, `ask a, b`.
+    var summary: String {
+        switch self {
+        case .open(let target): return "open \(target)"
+        case .copy(let template): return "copy" + (template.map { " \($0)" } ?? "")
+        case .ask(let choices): return "ask " + choices.map(\.description).joined(separator: ", ")
+        case .discard: return "discard"
+        case .system: return "system"
+        }
+    }
+}
