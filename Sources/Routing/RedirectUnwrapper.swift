@@ -55,12 +55,22 @@ public struct Redirector: Sendable, Hashable {
             return candidate == domain || candidate.hasSuffix("." + domain)
         case .exact(let hosts):
             return hosts.contains(candidate)
-        case .anyTLD(let label):
+        case .anyTLD(let base):
+            // Without a public-suffix list, a suffix is one alphabetic label (`com`, `de`) or a
+            // short label plus a two-letter country code (`co.uk`, `com.au`): so
+            // `google.evil.example` is not Google.
             let labels = candidate.split(separator: ".", omittingEmptySubsequences: false)
-            guard let index = labels.lastIndex(where: { $0 == label }) else { return false }
-            let suffix = labels[(index + 1)...]
-            return (1...2).contains(suffix.count)
-                && suffix.allSatisfy { $0.count >= 2 && $0.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) } }
+            func alphabetic(_ label: Substring) -> Bool {
+                label.count >= 2 && label.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }
+            }
+            for suffixCount in 1...2 where labels.count > suffixCount {
+                let suffix = Array(labels.suffix(suffixCount))
+                guard suffix.allSatisfy(alphabetic) else { continue }
+                if suffixCount == 2, !(suffix[0].count <= 3 && suffix[1].count == 2) { continue }
+                let rest = labels.dropLast(suffixCount).joined(separator: ".")
+                if rest == base || rest.hasSuffix("." + base) { return true }
+            }
+            return false
         }
     }
 

@@ -23,6 +23,13 @@ public struct HygieneResult: Sendable, Equatable {
     public var blocked: Bool
     /// What was done, in order.
     public var steps: [HygieneStep]
+
+    /// Creates a result.
+    public init(url: String, blocked: Bool, steps: [HygieneStep]) {
+        self.url = url
+        self.blocked = blocked
+        self.steps = steps
+    }
 }
 
 /// URL hygiene: unwrap redirectors, strip tracking parameters, apply ClearURLs rules. Pure.
