@@ -8,13 +8,13 @@ extension ClearURLsRules {
         var current = url
         var steps: [HygieneStep] = []
         passes: for _ in 0..<Self.maxPasses {
-            var candidates = index.candidates(for: current)
+            let candidates = index.candidates(for: current)
             var position = 0
             var changedInPass = false
             while position < candidates.count {
                 let provider = providers[candidates[position]]
                 position += 1
-                guard provider.urlPattern.matches(current),
+                guard provider.matchesEverything || provider.urlPattern.matches(current),
                       !provider.exceptions.contains(where: { $0.matches(current) }) else { continue }
                 if unwrap, let target = provider.redirectionTarget(current) {
                     steps.append(.unwrapped(from: current, to: target, via: "clearurls:" + provider.name))
@@ -29,10 +29,9 @@ extension ClearURLsRules {
                 if let (cleaned, removed) = provider.clean(current) {
                     steps.append(.clearURLs(provider: provider.name, removed: removed))
                     current = cleaned
+                    // Removing text cannot usually add a provider's host literal; the next pass,
+                    // which a change always triggers, recomputes the candidates anyway.
                     changedInPass = true
-                    // The URL changed: later providers are chosen from the new text.
-                    let rest = index.candidates(for: current).filter { $0 > candidates[position - 1] }
-                    candidates = Array(candidates[0..<position]) + rest
                 }
             }
             if !changedInPass { break }
@@ -54,7 +53,7 @@ extension ClearURLsRules.Provider {
                 target = decoded
                 if done { break }
             }
-            return RedirectUnwrapper.isAbsoluteWebURL(target) ? target : nil
+            return RedirectUnwrapper.webTarget(decoded: target)
         }
         return nil
     }
@@ -94,9 +93,8 @@ extension ClearURLsRules.Provider {
     /// Matches a raw parameter name, decoded as `URLSearchParams` decodes it (`+` is a space).
     static func nameMatches(_ names: PatternRegex, _ raw: ArraySlice<UInt8>) -> Bool {
         let needsDecoding = raw.contains(UInt8(ascii: "%")) || raw.contains(UInt8(ascii: "+"))
-        let bytes: [UInt8] = needsDecoding
-            ? PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)), plusAsSpace: true)
-            : Array(raw)
+        guard needsDecoding else { return raw.withUnsafeBufferPointer { names.matches(utf8: $0) } }
+        let bytes = PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)), plusAsSpace: true)
         return bytes.withUnsafeBufferPointer { names.matches(utf8: $0) }
     }
 }

@@ -50,35 +50,69 @@ public struct Redirector: Sendable, Hashable {
     ]
 
     func matches(host candidate: String) -> Bool {
+        let bytes = Array(candidate.utf8)
+        return matches(hostBytes: bytes[...])
+    }
+
+    /// Matches lower-cased or mixed-case host bytes without allocating for the common cases.
+    func matches(hostBytes raw: ArraySlice<UInt8>) -> Bool {
         switch host {
         case .domain(let domain):
-            return candidate == domain || candidate.hasSuffix("." + domain)
+            return Self.equalOrSubdomain(raw, of: domain)
         case .exact(let hosts):
-            return hosts.contains(candidate)
+            return hosts.contains { Self.equalIgnoringCase(raw, $0) }
         case .anyTLD(let base):
             // Without a public-suffix list, a suffix is one alphabetic label (`com`, `de`) or a
             // short label plus a two-letter country code (`co.uk`, `com.au`): so
             // `google.evil.example` is not Google.
-            let labels = candidate.split(separator: ".", omittingEmptySubsequences: false)
-            func alphabetic(_ label: Substring) -> Bool {
-                label.count >= 2 && label.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }
+            guard Self.containsIgnoringCase(raw, base) else { return false }
+            let labels = raw.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            func alphabetic(_ label: ArraySlice<UInt8>) -> Bool {
+                label.count >= 2 && label.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }
             }
             for suffixCount in 1...2 where labels.count > suffixCount {
                 let suffix = Array(labels.suffix(suffixCount))
                 guard suffix.allSatisfy(alphabetic) else { continue }
                 if suffixCount == 2, !(suffix[0].count <= 3 && suffix[1].count == 2) { continue }
-                let rest = labels.dropLast(suffixCount).joined(separator: ".")
-                if rest == base || rest.hasSuffix("." + base) { return true }
+                let restEnd = labels[labels.count - suffixCount - 1].endIndex
+                if Self.equalOrSubdomain(raw[raw.startIndex..<restEnd], of: base) { return true }
             }
             return false
         }
     }
 
-    func matches(path: Substring) -> Bool {
+    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+
+    private static func equalIgnoringCase(_ a: ArraySlice<UInt8>, _ b: String) -> Bool {
+        a.count == b.utf8.count && zip(a, b.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func containsIgnoringCase(_ a: ArraySlice<UInt8>, _ b: String) -> Bool {
+        let needle = Array(b.utf8)
+        guard !needle.isEmpty, a.count >= needle.count else { return needle.isEmpty }
+        var i = a.startIndex
+        while i + needle.count <= a.endIndex {
+            if zip(a[i..<(i + needle.count)], needle).allSatisfy({ lower($0) == lower($1) }) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// `host == domain` or `host` ends with `.domain`, ASCII case-insensitively.
+    private static func equalOrSubdomain(_ host: ArraySlice<UInt8>, of domain: String) -> Bool {
+        let d = domain.utf8
+        if host.count == d.count { return equalIgnoringCase(host, domain) }
+        guard host.count > d.count else { return false }
+        let tail = host.suffix(d.count)
+        return host[tail.startIndex - 1] == UInt8(ascii: ".") && equalIgnoringCase(tail, domain)
+    }
+
+    func matches(pathBytes path: ArraySlice<UInt8>) -> Bool {
+        let prefix = pathPrefix.utf8
         if pathPrefix == "/" || pathPrefix.isEmpty { return true }
-        if path == pathPrefix { return true }
-        if pathPrefix.hasSuffix("/") { return path.hasPrefix(pathPrefix) }
-        return path.hasPrefix(pathPrefix + "/")
+        guard path.count >= prefix.count, path.prefix(prefix.count).elementsEqual(prefix) else { return false }
+        if path.count == prefix.count || pathPrefix.hasSuffix("/") { return true }
+        return path[path.startIndex + prefix.count] == UInt8(ascii: "/")
     }
 }
 
@@ -97,8 +131,10 @@ public struct RedirectUnwrapper: Sendable {
     public func unwrapOnce(_ url: String) -> (target: String, via: String)? {
         let split = URLSplit(url)
         guard split.isWebURL, split.queryMark != nil else { return nil }
-        for redirector in redirectors where redirector.matches(host: split.host) {
-            guard redirector.matches(path: split.path) else { continue }
+        let host = split.bytes[split.hostRange]
+        let path = split.bytes[split.pathRange]
+        for redirector in redirectors where redirector.matches(hostBytes: host) {
+            guard redirector.matches(pathBytes: path) else { continue }
             for parameter in redirector.parameters {
                 guard let raw = split.queryValue(named: parameter),
                       let target = Self.webTarget(fromEncoded: raw) else { continue }
@@ -108,17 +144,39 @@ public struct RedirectUnwrapper: Sendable {
         return nil
     }
 
-    /// Percent-decodes a parameter value and accepts it only as an absolute http(s) URL without
-    /// spaces or control characters.
+    /// Percent-decodes a parameter value and accepts it only as an absolute http(s) URL.
     static func webTarget(fromEncoded raw: Substring) -> String? {
         guard let decoded = PercentEncoding.decode(String(raw)) else { return nil }
-        return isAbsoluteWebURL(decoded) ? decoded : nil
+        return webTarget(decoded: decoded)
     }
 
-    /// True for `http(s)://host...` with no whitespace or control bytes.
-    static func isAbsoluteWebURL(_ text: String) -> Bool {
+    /// A decoded target as a URL: spaces and control bytes (decoded from `%20` inside an
+    /// unencoded target) are escaped again, as a browser would; nil unless the result is an
+    /// absolute http(s) URL with a plausible host.
+    static func webTarget(decoded: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(decoded.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in decoded.utf8 {
+            if byte <= 0x20 || byte == 0x7F {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return isAbsoluteWebURL(text) ? text : nil
+    }
+
+    /// True for `http(s)://host...` with no whitespace or control bytes and a host made of
+    /// letters, digits, `-`, `.`, `_` (or an IP literal in brackets, or non-ASCII IDN labels).
+    public static func isAbsoluteWebURL(_ text: String) -> Bool {
         guard text.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return false }
         let split = URLSplit(text)
-        return split.isWebURL
+        guard split.isWebURL else { return false }
+        return split.bytes[split.hostRange].allSatisfy { byte in
+            byte >= 0x80 || PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "[")
+                || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ":")
+        } && split.bytes[split.hostRange.lowerBound] != UInt8(ascii: ".")
     }
 }

@@ -33,8 +33,23 @@ public enum TrackingCleaner {
         isTracking(nameBytes: Array(name.utf8)[...])
     }
 
+    /// Lower-cased names by length, for comparing without building strings.
+    private static let namesByLength: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 65)
+        for name in nameSet { table[name.utf8.count].append(Array(name.utf8)) }
+        return table
+    }()
+
     static func isTracking(nameBytes raw: ArraySlice<UInt8>) -> Bool {
         guard !raw.isEmpty, raw.count <= 64 else { return false }
+        if !raw.contains(UInt8(ascii: "%")) {
+            @inline(__always) func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 32 : b }
+            for prefix in prefixBytes where raw.count > prefix.count
+                && zip(raw.prefix(prefix.count), prefix).allSatisfy({ lower($0) == $1 }) {
+                return true
+            }
+            return namesByLength[raw.count].contains { name in zip(raw, name).allSatisfy { lower($0) == $1 } }
+        }
         var name: [UInt8] = raw.contains(UInt8(ascii: "%"))
             ? PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)))
             : Array(raw)

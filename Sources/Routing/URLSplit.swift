@@ -5,8 +5,8 @@ struct URLSplit {
     let bytes: [UInt8]
     /// `scheme` ends before this index (the `:`), or -1 when there is no scheme.
     let schemeEnd: Int
-    /// The host (without userinfo and port), lower-cased; empty when there is no authority.
-    let host: String
+    /// Byte range of the host (without userinfo, port and a trailing dot); empty without authority.
+    let hostRange: Range<Int>
     /// Path bytes: `pathStart..<queryStart-or-fragment`.
     let pathStart: Int
     /// Index of `?`, or nil.
@@ -41,7 +41,7 @@ struct URLSplit {
         }
         schemeEnd = scheme
         var pathStart = scheme + 1
-        var host = ""
+        var host = 0..<0
         if scheme >= 0, pathStart + 1 < beforeQuery,
            bytes[pathStart] == UInt8(ascii: "/"), bytes[pathStart + 1] == UInt8(ascii: "/") {
             let authorityStart = pathStart + 2
@@ -55,20 +55,31 @@ struct URLSplit {
             } else {
                 for i in hostStart..<authorityEnd where bytes[i] == UInt8(ascii: ":") { hostEnd = i; break }
             }
-            var lowered = [UInt8]()
-            lowered.reserveCapacity(max(0, hostEnd - hostStart))
-            for i in hostStart..<max(hostStart, hostEnd) {
-                let b = bytes[i]
-                lowered.append(b >= 0x41 && b <= 0x5A ? b + 32 : b)
-            }
+            hostEnd = max(hostStart, hostEnd)
             // A trailing dot names the same host.
-            if lowered.last == UInt8(ascii: ".") { lowered.removeLast() }
-            host = String(decoding: lowered, as: UTF8.self)
+            if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
+            host = hostStart..<hostEnd
             pathStart = authorityEnd
         }
         self.pathStart = pathStart
-        self.host = host
+        self.hostRange = host
     }
+
+    /// The host, lower-cased.
+    var host: String {
+        String(decoding: bytes[hostRange].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// True when the scheme is `http` or `https` (any case).
+    var isHTTPScheme: Bool {
+        guard schemeEnd == 4 || schemeEnd == 5 else { return false }
+        let h = bytes[0] | 0x20, t1 = bytes[1] | 0x20, t2 = bytes[2] | 0x20, p = bytes[3] | 0x20
+        guard h == 0x68, t1 == 0x74, t2 == 0x74, p == 0x70 else { return false }
+        return schemeEnd == 4 || bytes[4] | 0x20 == 0x73
+    }
+
+    /// Byte range of the path.
+    var pathRange: Range<Int> { pathStart..<max(pathStart, queryMark ?? fragmentMark ?? bytes.count) }
 
     /// The scheme, lower-cased.
     var scheme: String {
@@ -77,10 +88,7 @@ struct URLSplit {
     }
 
     /// True for `http` / `https` URLs with a non-empty host.
-    var isWebURL: Bool {
-        let s = scheme
-        return (s == "http" || s == "https") && !host.isEmpty
-    }
+    var isWebURL: Bool { isHTTPScheme && !hostRange.isEmpty }
 
     /// The path, as raw text.
     var path: Substring {
