@@ -8,14 +8,13 @@ extension ClearURLsRules {
         var current = url
         var steps: [HygieneStep] = []
         passes: for _ in 0..<Self.maxPasses {
-            let candidates = index.candidates(for: current)
-            var position = 0
+            let flags = index.flags(for: current)
             var changedInPass = false
-            while position < candidates.count {
-                let provider = providers[candidates[position]]
-                position += 1
+            // By index: copying every provider to test its flag costs a retain per field.
+            for number in providers.indices where flags[number] {
+                let provider = providers[number]
                 guard provider.matchesEverything || provider.urlPattern.matches(current),
-                      !provider.exceptions.contains(where: { $0.matches(current) }) else { continue }
+                      !provider.isException(current, flags: flags) else { continue }
                 if unwrap, let target = provider.redirectionTarget(current) {
                     steps.append(.unwrapped(from: current, to: target, via: "clearurls:" + provider.name))
                     current = target
@@ -41,6 +40,14 @@ extension ClearURLsRules {
 }
 
 extension ClearURLsRules.Provider {
+    /// True when an exception matches; exceptions the index ruled out are not run.
+    func isException(_ url: String, flags: [Bool]) -> Bool {
+        for (offset, exception) in exceptions.enumerated() where flags[exceptionItems.lowerBound + offset] {
+            if exception.matches(url) { return true }
+        }
+        return false
+    }
+
     /// The first redirection's target, decoded the way the add-on's `decodeURL` does (again while
     /// it holds no `http://` or `https://`), if it is an absolute http(s) URL.
     func redirectionTarget(_ url: String) -> String? {
@@ -98,3 +105,4 @@ extension ClearURLsRules.Provider {
         return bytes.withUnsafeBufferPointer { names.matches(utf8: $0) }
     }
 }
+

@@ -1,7 +1,7 @@
-/// Picks, for a URL, the ClearURLs providers whose `urlPattern` can possibly match, so that only
-/// those run their regex. Checking all ~200 patterns per URL costs several microseconds; most
-/// patterns require a literal host word (`amazon`, `hh.ru`), so providers are bucketed by the
-/// first three bytes of that word and a URL is scanned once.
+/// Picks, for a URL, the ClearURLs patterns (providers' `urlPattern`s and `exceptions`) that can
+/// possibly match, so that only those run their regex. Checking all ~200 patterns per URL costs
+/// several microseconds; most patterns require a literal host word (`amazon`, `hh.ru`), so
+/// patterns are bucketed by the first three bytes of that word and a URL is scanned once.
 struct ClearURLsIndex: Sendable {
     private static let tableBits = 12
     /// Literal ids per 3-byte hash, flattened: bucket `h` is `bucketIds[bucketStart[h]..<bucketStart[h+1]]`.
@@ -16,8 +16,11 @@ struct ClearURLsIndex: Sendable {
     /// Providers without a usable literal: always candidates.
     private let unindexed: [Int]
     private let providerCount: Int
-    /// The number of providers with a literal prefilter.
+    /// The number of patterns with a literal prefilter.
     let indexedCount: Int
+
+    /// How many of the first `count` patterns have a literal prefilter.
+    func indexedCount(below count: Int) -> Int { count - unindexed.filter { $0 < count }.count }
 
     init(patterns: [String]) {
         var buckets = [[Int32]](repeating: [], count: 1 << Self.tableBits)
@@ -61,8 +64,16 @@ struct ClearURLsIndex: Sendable {
     @inline(__always)
     private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
 
-    /// Provider indices, ascending (file order), whose pattern may match `url`.
+    /// Indices, ascending, of the patterns that may match `url`.
     func candidates(for url: String) -> [Int] {
+        let flags = self.flags(for: url)
+        var result: [Int] = []
+        for i in 0..<providerCount where flags[i] { result.append(i) }
+        return result
+    }
+
+    /// For each pattern, whether it may match `url` (false: it certainly does not).
+    func flags(for url: String) -> [Bool] {
         var flags = [Bool](repeating: false, count: providerCount)
         for provider in unindexed { flags[provider] = true }
         var url = url
@@ -97,9 +108,7 @@ struct ClearURLsIndex: Sendable {
                 }
             }}}}}}
         }
-        var result: [Int] = []
-        for i in 0..<providerCount where flags[i] { result.append(i) }
-        return result
+        return flags
     }
 
     /// Literals (lower-cased, ASCII, 3+ bytes) of which every match of `pattern` contains at least

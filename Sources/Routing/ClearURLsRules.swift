@@ -40,10 +40,13 @@ public struct ClearURLsRules: Sendable {
         /// Carried from the file; the add-on uses it to force a tab update, we have no tabs.
         public let forceRedirection: Bool
         let urlPattern: PatternRegex
+        var urlPatternText: String { urlPattern.pattern }
         /// `.*` and the like: the pattern needs no matching.
         let matchesEverything: Bool
-        /// The exceptions, combined into at most two patterns (anchored, unanchored).
+        /// The exceptions; each is tested only when the index says it may match.
         let exceptions: [PatternRegex]
+        /// Where this provider's exceptions sit among the index's patterns.
+        var exceptionItems: Range<Int> = 0..<0
         let redirections: [PatternRegex]
         let rawRules: [PatternRegex]
         /// All `rules` (plus `referralMarketing` unless allowed) as one `^(?:a|b|...)$` pattern.
@@ -89,8 +92,15 @@ public struct ClearURLsRules: Sendable {
             }
             providers.append(try Self.provider(name: name, body: body, allowReferralMarketing: allowReferralMarketing))
         }
+        // Index the URL patterns first (item i is provider i), then every exception.
+        var patterns = providers.map(\.urlPatternText)
+        for i in providers.indices {
+            let start = patterns.count
+            patterns += providers[i].exceptions.map(\.pattern)
+            providers[i].exceptionItems = start..<patterns.count
+        }
         self.providers = providers
-        index = ClearURLsIndex(patterns: names.map { (table[$0] as? [String: Any])?["urlPattern"] as? String ?? "" })
+        index = ClearURLsIndex(patterns: patterns)
     }
 
     /// Loads a rule file from its JSON text.
@@ -99,7 +109,7 @@ public struct ClearURLsRules: Sendable {
     }
 
     /// The number of providers whose `urlPattern` has a literal prefilter (for the benchmark).
-    public var indexedProviderCount: Int { index.indexedCount }
+    public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
 
     private static func provider(name: String, body: [String: Any], allowReferralMarketing: Bool) throws(LoadError) -> Provider {
         func fail(_ field: String, _ message: String) -> LoadError {
@@ -137,7 +147,7 @@ public struct ClearURLsRules: Sendable {
         let complete = try flag("completeProvider")
         let force = try flag("forceRedirection")
         let urlPattern = try compile(pattern, "urlPattern")
-        let exceptions = combinedForSearch(try strings("exceptions"), individually: try compileAll("exceptions"))
+        let exceptions = try compileAll("exceptions")
         let redirections = try compileAll("redirections")
         let rawRules = try compileAll("rawRules")
         var named: [(String, String)] = try strings("rules").enumerated().map { ("rules[\($0.offset)]", $0.element) }
@@ -161,42 +171,6 @@ public struct ClearURLsRules: Sendable {
             name: name, completeProvider: complete, forceRedirection: force, urlPattern: urlPattern,
             matchesEverything: [".*", "", "^", ".*?", "^.*", "^.*$"].contains(pattern),
             exceptions: exceptions, redirections: redirections, rawRules: rawRules, parameterNames: parameterNames)
-    }
-
-    /// Patterns used only for "does any match", combined so a URL is searched once or twice instead
-    /// of once per pattern: those starting with `^` (without a top-level `|`) into one anchored
-    /// alternation that PCRE2 tries at offset 0 only, the rest into another. Falls back to the
-    /// individually compiled patterns when a pattern uses backreferences, whose numbers a
-    /// combination would shift.
-    static func combinedForSearch(_ patterns: [String], individually compiled: [PatternRegex]) -> [PatternRegex] {
-        guard patterns.count > 1 else { return compiled }
-        let usesBackreferences = patterns.contains { pattern in
-            let bytes = Array(pattern.utf8)
-            return bytes.indices.dropLast().contains { bytes[$0] == UInt8(ascii: "\\") && (bytes[$0 + 1] >= 0x31 && bytes[$0 + 1] <= 0x39 || bytes[$0 + 1] == UInt8(ascii: "k") || bytes[$0 + 1] == UInt8(ascii: "g")) }
-                || pattern.contains("(?P=")
-        }
-        if usesBackreferences { return compiled }
-        var anchored: [String] = []
-        var unanchored: [String] = []
-        for pattern in patterns {
-            if pattern.hasPrefix("^"), (ClearURLsIndex.splitAlternatives(Array(pattern.utf8)[...])?.count ?? 2) == 1 {
-                anchored.append(String(pattern.dropFirst()))
-            } else {
-                unanchored.append(pattern)
-            }
-        }
-        var out: [PatternRegex] = []
-        if !anchored.isEmpty {
-            let combined = "^(?:" + anchored.map { "(?:\($0))" }.joined(separator: "|") + ")"
-            guard let regex = try? PatternRegex(combined, caseInsensitive: true) else { return compiled }
-            out.append(regex)
-        }
-        if !unanchored.isEmpty {
-            let combined = unanchored.map { "(?:\($0))" }.joined(separator: "|")
-            guard let regex = try? PatternRegex(combined, caseInsensitive: true) else { return compiled }
-            out.append(regex)
-        }
-        return out
     }
 
     /// The keys of the `providers` object in the order they appear in the file.
