@@ -1,0 +1,270 @@
+/// Picks, for a URL, the ClearURLs patterns (providers' `urlPattern`s and `exceptions`) that can
+/// possibly match, so that only those run their regex. Checking all ~200 patterns per URL costs
+/// several microseconds; most patterns require a literal host word (`amazon`, `hh.ru`), so
+/// patterns are bucketed by the first three bytes of that word and a URL is scanned once.
+struct ClearURLsIndex: Sendable {
+    private static let tableBits = 12
+    /// Literal ids per 3-byte hash, flattened: bucket `h` is `bucketIds[bucketStart[h]..<bucketStart[h+1]]`.
+    /// Flat arrays, because an array of arrays costs a retain and release per scanned byte.
+    private let bucketStart: [Int32]
+    private let bucketIds: [Int32]
+    /// All literals' bytes (lower-cased), literal `i` at `literalBytes[literalStart[i]..<literalStart[i+1]]`.
+    private let literalBytes: [UInt8]
+    private let literalStart: [Int32]
+    /// The provider each literal belongs to.
+    private let literalProvider: [Int32]
+    /// Providers without a usable literal: always candidates.
+    private let unindexed: [Int]
+    private let providerCount: Int
+    /// The number of patterns with a literal prefilter.
+    let indexedCount: Int
+
+    /// How many of the first `count` patterns have a literal prefilter.
+    func indexedCount(below count: Int) -> Int { count - unindexed.filter { $0 < count }.count }
+
+    init(patterns: [String]) {
+        var buckets = [[Int32]](repeating: [], count: 1 << Self.tableBits)
+        var literalBytes: [UInt8] = []
+        var literalStart: [Int32] = [0]
+        var literalProvider: [Int32] = []
+        var unindexed: [Int] = []
+        var indexed = 0
+        for (provider, pattern) in patterns.enumerated() {
+            guard let required = Self.requiredLiterals(pattern) else { unindexed.append(provider); continue }
+            for literal in required {
+                buckets[Self.hash(literal[0], literal[1], literal[2])].append(Int32(literalProvider.count))
+                literalBytes += literal
+                literalStart.append(Int32(literalBytes.count))
+                literalProvider.append(Int32(provider))
+            }
+            indexed += 1
+        }
+        var bucketStart: [Int32] = [0]
+        var bucketIds: [Int32] = []
+        for bucket in buckets {
+            bucketIds += bucket
+            bucketStart.append(Int32(bucketIds.count))
+        }
+        self.bucketStart = bucketStart
+        self.bucketIds = bucketIds
+        self.literalBytes = literalBytes
+        self.literalStart = literalStart
+        self.literalProvider = literalProvider
+        self.unindexed = unindexed
+        self.providerCount = patterns.count
+        self.indexedCount = indexed
+    }
+
+    @inline(__always)
+    private static func hash(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
+        let h = (UInt32(a) &* 0x9E37) ^ (UInt32(b) &* 0x85EB) ^ (UInt32(c) &* 0xC2B3)
+        return Int((h ^ (h >> 13)) & UInt32((1 << tableBits) - 1))
+    }
+
+    @inline(__always)
+    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+
+    /// Indices, ascending, of the patterns that may match `url`.
+    func candidates(for url: String) -> [Int] {
+        let flags = self.flags(for: url)
+        var result: [Int] = []
+        for i in 0..<providerCount where flags[i] { result.append(i) }
+        return result
+    }
+
+    /// For each pattern, whether it may match `url` (false: it certainly does not).
+    func flags(for url: String) -> [Bool] {
+        var flags = [Bool](repeating: false, count: providerCount)
+        for provider in unindexed { flags[provider] = true }
+        var url = url
+        url.withUTF8 { text in
+            let count = text.count
+            guard count >= 3 else { return }
+            bucketStart.withUnsafeBufferPointer { starts in
+            bucketIds.withUnsafeBufferPointer { ids in
+            literalBytes.withUnsafeBufferPointer { bytes in
+            literalStart.withUnsafeBufferPointer { literalStarts in
+            literalProvider.withUnsafeBufferPointer { owners in
+            flags.withUnsafeMutableBufferPointer { flags in
+                var a = Self.lower(text[0]), b = Self.lower(text[1])
+                for position in 0...(count - 3) {
+                    let c = Self.lower(text[position + 2])
+                    let h = Self.hash(a, b, c)
+                    a = b
+                    b = c
+                    let first = Int(starts[h]), end = Int(starts[h + 1])
+                    if first == end { continue }
+                    for slot in first..<end {
+                        let id = Int(ids[slot])
+                        let provider = Int(owners[id])
+                        if flags[provider] { continue }
+                        let from = Int(literalStarts[id]), to = Int(literalStarts[id + 1])
+                        let length = to - from
+                        if position + length > count { continue }
+                        var equal = true
+                        for k in 0..<length where Self.lower(text[position + k]) != bytes[from + k] { equal = false; break }
+                        if equal { flags[provider] = true }
+                    }
+                }
+            }}}}}}
+        }
+        return flags
+    }
+
+    /// Literals (lower-cased, ASCII, 3+ bytes) of which every match of `pattern` contains at least
+    /// one, read conservatively from the pattern; nil when unsure. Runs that are part of
+    /// `https://` are useless as a filter and never chosen.
+    static func requiredLiterals(_ pattern: String) -> [[UInt8]]? {
+        if pattern.contains("(?x") || pattern.contains("(*") || pattern.contains("\\Q") { return nil }
+        return requirement(Array(pattern.utf8)[...])
+    }
+
+    private static let schemeText = Array("https://".utf8)
+
+    private static func isSchemePart(_ run: [UInt8]) -> Bool {
+        guard run.count <= schemeText.count else { return false }
+        for start in 0...(schemeText.count - run.count) where Array(schemeText[start..<(start + run.count)]) == run {
+            return true
+        }
+        return false
+    }
+
+    /// The requirement of a (sub)pattern: any one of the returned literals must occur.
+    private static func requirement(_ c: ArraySlice<UInt8>) -> [[UInt8]]? {
+        let alternatives = splitAlternatives(c)
+        guard let alternatives else { return nil }
+        if alternatives.count > 1 {
+            var all: [[UInt8]] = []
+            for alternative in alternatives {
+                guard let literals = requirement(alternative) else { return nil }
+                all += literals
+            }
+            return all
+        }
+        var options: [[[UInt8]]] = []
+        var current: [UInt8] = []
+        func endRun() {
+            if current.count >= 3, !isSchemePart(current) { options.append([current]) }
+            current = []
+        }
+        var i = c.startIndex
+        while i < c.endIndex {
+            let b = c[i]
+            switch b {
+            case UInt8(ascii: "("):
+                endRun()
+                guard let close = skipGroup(c, from: i) else { return nil }
+                let next = close + 1 < c.endIndex ? c[close + 1] : 0
+                let optional = next == UInt8(ascii: "?") || next == UInt8(ascii: "*")
+                    || (next == UInt8(ascii: "{") && close + 2 < c.endIndex && c[close + 2] == UInt8(ascii: "0"))
+                var body = c[(i + 1)..<close]
+                let isLookaround = body.starts(with: Array("?=".utf8)) || body.starts(with: Array("?!".utf8)) || body.starts(with: Array("?<".utf8))
+                if body.starts(with: Array("?:".utf8)) { body = body.dropFirst(2) }
+                if !optional, !isLookaround, body.first != UInt8(ascii: "?"), let inner = requirement(body) {
+                    options.append(inner)
+                }
+                i = close + 1
+                continue
+            case UInt8(ascii: "["):
+                endRun()
+                guard let close = skipClass(c, from: i) else { return nil }
+                i = close + 1
+                continue
+            case UInt8(ascii: "\\"):
+                guard i + 1 < c.endIndex else { return nil }
+                let next = c[i + 1]
+                let isAlnum = (next >= 0x30 && next <= 0x39) || ((next | 0x20) >= 0x61 && (next | 0x20) <= 0x7A)
+                if isAlnum {
+                    // Only single-position escapes are safe to step over; others (\x41, \p{..}) are not.
+                    guard "dwsDWSbBAzZ".utf8.contains(next) else { return nil }
+                    endRun()
+                } else if next >= 0x80 {
+                    endRun()
+                } else {
+                    current.append(next >= 0x41 && next <= 0x5A ? next + 32 : next)
+                }
+                i += 2
+                continue
+            case UInt8(ascii: "?"), UInt8(ascii: "*"):
+                if !current.isEmpty { current.removeLast() }
+                endRun()
+            case UInt8(ascii: "{"):
+                // `{0,..}` makes the previous atom optional; `{n,..}` keeps one copy of it.
+                let minimumIsPositive = i + 1 < c.endIndex && c[i + 1] >= 0x31 && c[i + 1] <= 0x39
+                if !minimumIsPositive, !current.isEmpty { current.removeLast() }
+                endRun()
+                while i < c.endIndex, c[i] != UInt8(ascii: "}") { i += 1 }
+            case UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"):
+                endRun()
+            default:
+                if b >= 0x80 { endRun() } else { current.append(b >= 0x41 && b <= 0x5A ? b + 32 : b) }
+            }
+            i += 1
+        }
+        endRun()
+        // The best requirement: the one whose shortest literal is longest.
+        return options.max { a, b in
+            let shortestA = a.map(\.count).min() ?? 0, shortestB = b.map(\.count).min() ?? 0
+            return shortestA != shortestB ? shortestA < shortestB : a.count > b.count
+        }
+    }
+
+    /// The top-level `|` alternatives of a (sub)pattern; nil when it is malformed.
+    static func splitAlternatives(_ c: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
+        var parts: [ArraySlice<UInt8>] = []
+        var start = c.startIndex
+        var i = c.startIndex
+        while i < c.endIndex {
+            switch c[i] {
+            case UInt8(ascii: "\\"): i += 1
+            case UInt8(ascii: "["):
+                guard let close = skipClass(c, from: i) else { return nil }
+                i = close
+            case UInt8(ascii: "("):
+                guard let close = skipGroup(c, from: i) else { return nil }
+                i = close
+            case UInt8(ascii: "|"):
+                parts.append(c[start..<i])
+                start = i + 1
+            default: break
+            }
+            i += 1
+        }
+        parts.append(c[start..<c.endIndex])
+        return parts
+    }
+
+    /// Index of the `)` closing the group opened at `start`, skipping escapes and classes.
+    private static func skipGroup(_ c: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var depth = 0
+        var i = start
+        while i < c.endIndex {
+            switch c[i] {
+            case UInt8(ascii: "\\"): i += 1
+            case UInt8(ascii: "["):
+                guard let close = skipClass(c, from: i) else { return nil }
+                i = close
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"):
+                depth -= 1
+                if depth == 0 { return i }
+            default: break
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Index of the `]` closing the class opened at `start`.
+    private static func skipClass(_ c: ArraySlice<UInt8>, from start: Int) -> Int? {
+        var i = start + 1
+        if i < c.endIndex, c[i] == UInt8(ascii: "^") { i += 1 }
+        if i < c.endIndex, c[i] == UInt8(ascii: "]") { i += 1 }
+        while i < c.endIndex {
+            if c[i] == UInt8(ascii: "\\") { i += 2; continue }
+            if c[i] == UInt8(ascii: "]") { return i }
+            i += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// A loaded ClearURLs rule file (`data.min.json`), applied with the semantics of the ClearURLs
+/// add-on (`clearurls.js`, `removeFieldsFormURL` and `pureCleaning`):
+/// a provider applies when its `urlPattern` matches (case-insensitively, anywhere) and none of its
+/// `exceptions` do; then the first matching `redirections` pattern's first group, percent-decoded,
+/// replaces the URL; a `completeProvider` blocks the URL; `rawRules` are removed from the whole URL;
+/// `rules` (and `referralMarketing`) name parameters, matched as `^(?:rule)$` case-insensitively
+/// against the decoded names of query and fragment items, which are removed. Providers run in
+/// file order and the whole pass repeats until nothing changes.
+///
+/// Unlike the add-on, kept parameters are not re-serialised: every kept byte stays as it was, and a
+/// redirection target must be an absolute http(s) URL to be followed.
+public struct ClearURLsRules: Sendable {
+    /// Why a rule file could not be loaded: names the provider and the field where possible.
+    public struct LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The provider's name, nil for errors about the file as a whole.
+        public var provider: String?
+        /// The field (`urlPattern`, `rules[3]`), nil for errors about the provider as a whole.
+        public var field: String?
+        /// What is wrong.
+        public var message: String
+
+        /// `provider "amazon": urlPattern: missing closing parenthesis at offset 12`.
+        public var description: String {
+            var parts: [String] = []
+            if let provider { parts.append("provider \"\(provider)\"") }
+            if let field { parts.append(field) }
+            parts.append(message)
+            return parts.joined(separator: ": ")
+        }
+    }
+
+    /// One provider, its patterns compiled once.
+    public struct Provider: Sendable {
+        /// The provider's key in `providers`.
+        public let name: String
+        /// Every URL this provider matches is blocked.
+        public let completeProvider: Bool
+        /// Carried from the file; the add-on uses it to force a tab update, we have no tabs.
+        public let forceRedirection: Bool
+        let urlPattern: PatternRegex
+        var urlPatternText: String { urlPattern.pattern }
+        /// `.*` and the like: the pattern needs no matching.
+        let matchesEverything: Bool
+        /// The exceptions; each is tested only when the index says it may match.
+        let exceptions: [PatternRegex]
+        /// Where this provider's exceptions sit among the index's patterns.
+        var exceptionItems: Range<Int> = 0..<0
+        let redirections: [PatternRegex]
+        let rawRules: [PatternRegex]
+        /// All `rules` (plus `referralMarketing` unless allowed) as one `^(?:a|b|...)$` pattern.
+        let parameterNames: PatternRegex?
+    }
+
+    /// What one application did.
+    public struct Outcome: Sendable, Equatable {
+        /// The resulting URL.
+        public var url: String
+        /// Set when a `completeProvider` matched: the provider's name.
+        public var blockedBy: String?
+        /// The steps, in order.
+        public var steps: [HygieneStep]
+    }
+
+    /// The providers in file order.
+    public let providers: [Provider]
+    let index: ClearURLsIndex
+
+    /// Loads a rule file from its JSON bytes. With `allowReferralMarketing`, `referralMarketing`
+    /// parameters are kept (the add-on's "allow referral marketing" option; off by default).
+    public init(json: [UInt8], allowReferralMarketing: Bool = false) throws(LoadError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(json), options: [])
+        } catch {
+            throw LoadError(provider: nil, field: nil, message: "not valid JSON: \(error.localizedDescription)")
+        }
+        guard let root = object as? [String: Any] else {
+            throw LoadError(provider: nil, field: nil, message: "the top level must be an object with \"providers\"")
+        }
+        guard let table = root["providers"] as? [String: Any] else {
+            throw LoadError(provider: nil, field: "providers", message: "missing or not an object")
+        }
+        // JSONSerialization loses key order; the add-on runs providers in file order, so recover it.
+        let names = Self.providerOrder(json: json, keys: Set(table.keys))
+        var providers: [Provider] = []
+        providers.reserveCapacity(names.count)
+        for name in names {
+            guard let body = table[name] as? [String: Any] else {
+                throw LoadError(provider: name, field: nil, message: "must be an object")
+            }
+            providers.append(try Self.provider(name: name, body: body, allowReferralMarketing: allowReferralMarketing))
+        }
+        // Index the URL patterns first (item i is provider i), then every exception.
+        var patterns = providers.map(\.urlPatternText)
+        for i in providers.indices {
+            let start = patterns.count
+            patterns += providers[i].exceptions.map(\.pattern)
+            providers[i].exceptionItems = start..<patterns.count
+        }
+        self.providers = providers
+        index = ClearURLsIndex(patterns: patterns)
+    }
+
+    /// Loads a rule file from its JSON text.
+    public init(jsonText: String, allowReferralMarketing: Bool = false) throws(LoadError) {
+        try self.init(json: Array(jsonText.utf8), allowReferralMarketing: allowReferralMarketing)
+    }
+
+    /// The number of providers whose `urlPattern` has a literal prefilter (for the benchmark).
+    public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
+
+    private static func provider(name: String, body: [String: Any], allowReferralMarketing: Bool) throws(LoadError) -> Provider {
+        func fail(_ field: String, _ message: String) -> LoadError {
+            LoadError(provider: name, field: field, message: message)
+        }
+        func flag(_ key: String) throws(LoadError) -> Bool {
+            guard let value = body[key] else { return false }
+            // corelibs Foundation cannot tell JSON `true` from `1` through casts; accept both.
+            guard let number = value as? NSNumber, number.intValue == 0 || number.intValue == 1 else {
+                throw fail(key, "must be true or false")
+            }
+            return number.boolValue
+        }
+        func strings(_ key: String) throws(LoadError) -> [String] {
+            guard let value = body[key], !(value is NSNull) else { return [] }
+            guard let list = value as? [Any] else { throw fail(key, "must be a list of strings") }
+            var out: [String] = []
+            for (i, item) in list.enumerated() {
+                guard let text = item as? String else { throw fail("\(key)[\(i)]", "must be a string") }
+                out.append(text)
+            }
+            return out
+        }
+        func compile(_ pattern: String, _ field: String) throws(LoadError) -> PatternRegex {
+            do { return try PatternRegex(pattern, caseInsensitive: true) } catch {
+                throw fail(field, error.description)
+            }
+        }
+        func compileAll(_ key: String) throws(LoadError) -> [PatternRegex] {
+            var out: [PatternRegex] = []
+            for (i, pattern) in try strings(key).enumerated() { out.append(try compile(pattern, "\(key)[\(i)]")) }
+            return out
+        }
+        guard let pattern = body["urlPattern"] as? String else { throw fail("urlPattern", "missing or not a string") }
+        let complete = try flag("completeProvider")
+        let force = try flag("forceRedirection")
+        let urlPattern = try compile(pattern, "urlPattern")
+        let exceptions = try compileAll("exceptions")
+        let redirections = try compileAll("redirections")
+        let rawRules = try compileAll("rawRules")
+        var named: [(String, String)] = try strings("rules").enumerated().map { ("rules[\($0.offset)]", $0.element) }
+        let referral = try strings("referralMarketing").enumerated().map { ("referralMarketing[\($0.offset)]", $0.element) }
+        if !allowReferralMarketing { named += referral }
+        var parameterNames: PatternRegex? = nil
+        if !named.isEmpty {
+            let combined = "^(?:" + named.map { "(?:\($0.1))" }.joined(separator: "|") + ")$"
+            do { parameterNames = try PatternRegex(combined, caseInsensitive: true) } catch {
+                // Find the culprit so the message names the rule, not the combined pattern.
+                for (field, rule) in named { _ = try compile("^(?:\(rule))$", field) }
+                throw fail("rules", error.description)
+            }
+            // A rule that closes the group early (`a)|(b`) would compile combined yet mean
+            // something else: check each one alone when it contains a parenthesis.
+            for (field, rule) in named where rule.contains(")") {
+                _ = try compile("^(?:\(rule))$", field)
+            }
+        }
+        return Provider(
+            name: name, completeProvider: complete, forceRedirection: force, urlPattern: urlPattern,
+            matchesEverything: [".*", "", "^", ".*?", "^.*", "^.*$"].contains(pattern),
+            exceptions: exceptions, redirections: redirections, rawRules: rawRules, parameterNames: parameterNames)
+    }
+
+    /// The keys of the `providers` object in the order they appear in the file.
+    private static func providerOrder(json: [UInt8], keys: Set<String>) -> [String] {
+        var seen = Set<String>()
+        var order: [String] = []
+        // Scan top-level keys of the providers object: depth 2 strings followed by `:`.
+        var depth = 0
+        var i = 0
+        var inProviders = false
+        while i < json.count {
+            let b = json[i]
+            if b == UInt8(ascii: "\"") {
+                var j = i + 1
+                while j < json.count, json[j] != UInt8(ascii: "\"") { j += json[j] == UInt8(ascii: "\\") ? 2 : 1 }
+                let end = min(j, json.count)
+                var k = end + 1
+                while k < json.count, json[k] == 0x20 || json[k] == 0x0A || json[k] == 0x0D || json[k] == 0x09 { k += 1 }
+                if k < json.count, json[k] == UInt8(ascii: ":") {
+                    let key = String(decoding: json[(i + 1)..<end], as: UTF8.self)
+                    if depth == 1, key == "providers" { inProviders = true }
+                    else if depth == 2, inProviders, keys.contains(key), seen.insert(key).inserted { order.append(key) }
+                }
+                i = end + 1
+                continue
+            }
+            if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") { depth += 1 }
+            if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 1 { inProviders = false }
+            }
+            i += 1
+        }
+        // Keys with escapes in them are not found by the scan; keep them, sorted, at the end.
+        return order + keys.subtracting(seen).sorted()
+    }
+}

@@ -1,0 +1,75 @@
+/// Strips tracking parameters from a URL's query, leaving every other byte as it was.
+///
+/// The built-in list is ours. It was assembled from, and is checked against, these public lists:
+/// - ClearURLs `globalRules` (the `utm_*`, `fbclid`, `gclid`, `yclid`, `_openstat`, HubSpot
+///   `_hs*`/`__hs*`, Marketo `mkt_tok`, `wickedid`, `oly_*`, `vero_*` families),
+/// - Firefox's query-parameter stripping list (`fbclid`, `gclid`, `dclid`, `msclkid`, `mc_eid`,
+///   `oly_anon_id`, `oly_enc_id`, `_hsenc`, `__hssc`, `__hstc`, `__hsfp`, `hsCtaTracking`,
+///   `mkt_tok`, `vero_id`, `wickedid`, `yclid`, `twclid`, `ttclid`, `igshid`, `_kx`, `ml_subscriber*`),
+/// - Brave's de-AMP/query filter (`gbraid`, `wbraid`, `gclsrc`, `li_fat_id`, `s_cid`, `ref_src`,
+///   `_gl`, `rb_clickid`, `ysclid`, `epik`),
+/// - the AdGuard URL Tracking filter (`mc_cid`, `_ga`, `igsh`, `mtm_*`, `pk_campaign`, `__s`).
+/// Only parameters that are tracking on every site are here; site-specific ones (Amazon `tag`,
+/// YouTube `si`) belong to ClearURLs provider rules, which are scoped by host.
+public enum TrackingCleaner {
+    /// Exact parameter names (compared ASCII case-insensitively after percent-decoding).
+    public static let names: [String] = [
+        "fbclid", "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "msclkid", "mc_eid", "mc_cid",
+        "_ga", "_gl", "igshid", "igsh", "yclid", "ysclid", "twclid", "ttclid", "li_fat_id",
+        "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id", "vero_conv", "_hsenc", "_hsmi",
+        "__hstc", "__hssc", "__hsfp", "hsctatracking", "ref_src", "s_cid", "wickedid",
+        "_openstat", "rb_clickid", "epik", "_kx", "ml_subscriber", "ml_subscriber_hash", "__s",
+        "pk_campaign", "pk_kwd", "pk_source", "pk_medium", "pk_content",
+    ]
+
+    /// Name prefixes: any parameter starting with one of these is tracking.
+    public static let prefixes: [String] = ["utm_", "mtm_"]
+
+    private static let nameSet: Set<String> = Set(names.map { $0.lowercased() })
+    private static let prefixBytes: [[UInt8]] = prefixes.map { Array($0.utf8) }
+
+    /// True when `name` (raw, possibly percent-encoded) is a tracking parameter.
+    public static func isTracking(name: String) -> Bool {
+        isTracking(nameBytes: Array(name.utf8)[...])
+    }
+
+    /// Lower-cased names by length, for comparing without building strings.
+    private static let namesByLength: [[[UInt8]]] = {
+        var table = [[[UInt8]]](repeating: [], count: 65)
+        for name in nameSet { table[name.utf8.count].append(Array(name.utf8)) }
+        return table
+    }()
+
+    static func isTracking(nameBytes raw: ArraySlice<UInt8>) -> Bool {
+        guard !raw.isEmpty, raw.count <= 64 else { return false }
+        if !raw.contains(UInt8(ascii: "%")) {
+            @inline(__always) func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 32 : b }
+            for prefix in prefixBytes where raw.count > prefix.count
+                && zip(raw.prefix(prefix.count), prefix).allSatisfy({ lower($0) == $1 }) {
+                return true
+            }
+            return namesByLength[raw.count].contains { name in zip(raw, name).allSatisfy { lower($0) == $1 } }
+        }
+        var name: [UInt8] = raw.contains(UInt8(ascii: "%"))
+            ? PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)))
+            : Array(raw)
+        for i in name.indices where name[i] >= 0x41 && name[i] <= 0x5A { name[i] += 32 }
+        for prefix in prefixBytes where name.count > prefix.count && name.starts(with: prefix) {
+            return true
+        }
+        return nameSet.contains(String(decoding: name, as: UTF8.self))
+    }
+
+    /// Removes tracking parameters from the query of `url`. The fragment is never touched.
+    /// Returns the new URL and the raw names removed (in order, repeats included).
+    public static func clean(_ url: String) -> (url: String, removed: [String]) {
+        let split = URLSplit(url)
+        guard let range = split.queryRange, !range.isEmpty else { return (url, []) }
+        guard let result = filterItems(split.bytes, range: range, keep: { item in
+            !isTracking(nameBytes: split.bytes[item.nameRange])
+        }) else { return (url, []) }
+        let out = replacing(in: split, query: result.kept, fragment: nil)
+        let removed = result.removed.map { String(decoding: split.bytes[$0.nameRange], as: UTF8.self) }
+        return (String(decoding: out, as: UTF8.self), removed)
+    }
+}

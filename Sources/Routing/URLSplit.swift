@@ -1,0 +1,211 @@
+/// Byte offsets of the parts of an absolute URL, found without decoding or re-encoding, so that
+/// hygiene can cut parameters out of the raw text and leave every other byte as it was.
+struct URLSplit {
+    /// The URL's UTF-8 bytes.
+    let bytes: [UInt8]
+    /// `scheme` ends before this index (the `:`), or -1 when there is no scheme.
+    let schemeEnd: Int
+    /// Byte range of the host (without userinfo, port and a trailing dot); empty without authority.
+    let hostRange: Range<Int>
+    /// Path bytes: `pathStart..<queryStart-or-fragment`.
+    let pathStart: Int
+    /// Index of `?`, or nil.
+    let queryMark: Int?
+    /// Index of `#`, or nil.
+    let fragmentMark: Int?
+
+    init(_ url: String) {
+        self.init(bytes: Array(url.utf8))
+    }
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        let count = bytes.count
+        var fragment: Int? = nil
+        var query: Int? = nil
+        for i in 0..<count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "#") { fragment = i; break }
+            if b == UInt8(ascii: "?"), query == nil { query = i }
+        }
+        queryMark = query
+        fragmentMark = fragment
+        let beforeQuery = query ?? fragment ?? count
+        var scheme = -1
+        for i in 0..<beforeQuery {
+            let b = bytes[i]
+            if b == UInt8(ascii: ":") { scheme = i; break }
+            let isSchemeByte = (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A)
+                || (i > 0 && ((b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E))
+            if !isSchemeByte { break }
+        }
+        schemeEnd = scheme
+        var pathStart = scheme + 1
+        var host = 0..<0
+        if scheme >= 0, pathStart + 1 < beforeQuery,
+           bytes[pathStart] == UInt8(ascii: "/"), bytes[pathStart + 1] == UInt8(ascii: "/") {
+            let authorityStart = pathStart + 2
+            var authorityEnd = authorityStart
+            while authorityEnd < beforeQuery, bytes[authorityEnd] != UInt8(ascii: "/") { authorityEnd += 1 }
+            var hostStart = authorityStart
+            for i in authorityStart..<authorityEnd where bytes[i] == UInt8(ascii: "@") { hostStart = i + 1 }
+            var hostEnd = authorityEnd
+            if hostStart < authorityEnd, bytes[hostStart] == UInt8(ascii: "[") {
+                while hostEnd > hostStart, bytes[hostEnd - 1] != UInt8(ascii: "]") { hostEnd -= 1 }
+            } else {
+                for i in hostStart..<authorityEnd where bytes[i] == UInt8(ascii: ":") { hostEnd = i; break }
+            }
+            hostEnd = max(hostStart, hostEnd)
+            // A trailing dot names the same host.
+            if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
+            host = hostStart..<hostEnd
+            pathStart = authorityEnd
+        }
+        self.pathStart = pathStart
+        self.hostRange = host
+    }
+
+    /// The host, lower-cased.
+    var host: String {
+        String(decoding: bytes[hostRange].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// True when the scheme is `http` or `https` (any case).
+    var isHTTPScheme: Bool {
+        guard schemeEnd == 4 || schemeEnd == 5 else { return false }
+        let h = bytes[0] | 0x20, t1 = bytes[1] | 0x20, t2 = bytes[2] | 0x20, p = bytes[3] | 0x20
+        guard h == 0x68, t1 == 0x74, t2 == 0x74, p == 0x70 else { return false }
+        return schemeEnd == 4 || bytes[4] | 0x20 == 0x73
+    }
+
+    /// Byte range of the path.
+    var pathRange: Range<Int> { pathStart..<max(pathStart, queryMark ?? fragmentMark ?? bytes.count) }
+
+    /// The scheme, lower-cased.
+    var scheme: String {
+        guard schemeEnd > 0 else { return "" }
+        return String(decoding: bytes[0..<schemeEnd], as: UTF8.self).lowercased()
+    }
+
+    /// True for `http` / `https` URLs with a non-empty host.
+    var isWebURL: Bool { isHTTPScheme && !hostRange.isEmpty }
+
+    /// The path, as raw text.
+    var path: Substring {
+        let end = queryMark ?? fragmentMark ?? bytes.count
+        return Substring(String(decoding: bytes[pathStart..<max(pathStart, end)], as: UTF8.self))
+    }
+
+    /// Byte range of the query text (after `?`, before `#`), or nil without a `?`.
+    var queryRange: Range<Int>? {
+        guard let q = queryMark else { return nil }
+        return (q + 1)..<(fragmentMark ?? bytes.count)
+    }
+
+    /// Byte range of the fragment text (after `#`), or nil.
+    var fragmentRange: Range<Int>? {
+        guard let f = fragmentMark else { return nil }
+        return (f + 1)..<bytes.count
+    }
+
+    /// The first raw value of parameter `name` (exact, case-sensitive raw name) in the query.
+    func queryValue(named name: String) -> Substring? {
+        guard let range = queryRange else { return nil }
+        let nameBytes = Array(name.utf8)
+        for item in QueryItems(bytes: bytes, range: range) {
+            guard item.nameRange.count == nameBytes.count, item.valueRange != nil else { continue }
+            if bytes[item.nameRange].elementsEqual(nameBytes), let value = item.valueRange {
+                return Substring(String(decoding: bytes[value], as: UTF8.self))
+            }
+        }
+        return nil
+    }
+}
+
+/// One `name=value` item of a query or fragment, as byte ranges into the URL.
+struct QueryItem {
+    /// The whole item (name, `=` and value).
+    var range: Range<Int>
+    /// The raw name.
+    var nameRange: Range<Int>
+    /// The raw value after `=`, nil when the item has no `=`.
+    var valueRange: Range<Int>?
+}
+
+/// The `&`-separated items of a byte range, empty items included.
+struct QueryItems: Sequence, IteratorProtocol {
+    let bytes: [UInt8]
+    let range: Range<Int>
+    private var position: Int
+    private var finished = false
+
+    init(bytes: [UInt8], range: Range<Int>) {
+        self.bytes = bytes
+        self.range = range
+        self.position = range.lowerBound
+    }
+
+    mutating func next() -> QueryItem? {
+        if finished { return nil }
+        let start = position
+        var end = start
+        while end < range.upperBound, bytes[end] != UInt8(ascii: "&") { end += 1 }
+        if end >= range.upperBound { finished = true } else { position = end + 1 }
+        var equals: Int? = nil
+        for i in start..<end where bytes[i] == UInt8(ascii: "=") { equals = i; break }
+        if let equals {
+            return QueryItem(range: start..<end, nameRange: start..<equals, valueRange: (equals + 1)..<end)
+        }
+        return QueryItem(range: start..<end, nameRange: start..<end, valueRange: nil)
+    }
+}
+
+/// Rebuilds `bytes` with the items of `range` that `keep` accepts, joined by `&` and byte for
+/// byte as they were. Returns nil when every item is kept (nothing to rewrite).
+/// `dropEmpty` drops empty items once something else was removed, so `?a&&b` stays as it was
+/// but `?utm_source=x&&a=1` becomes `?a=1` rather than `?&a=1`.
+func filterItems(
+    _ bytes: [UInt8], range: Range<Int>, keep: (QueryItem) -> Bool
+) -> (kept: [UInt8], removed: [QueryItem])? {
+    var kept: [QueryItem] = []
+    var removed: [QueryItem] = []
+    for item in QueryItems(bytes: bytes, range: range) {
+        if item.range.isEmpty { kept.append(item); continue }
+        if keep(item) { kept.append(item) } else { removed.append(item) }
+    }
+    guard !removed.isEmpty else { return nil }
+    var out: [UInt8] = []
+    out.reserveCapacity(range.count)
+    for item in kept where !item.range.isEmpty {
+        if !out.isEmpty { out.append(UInt8(ascii: "&")) }
+        out.append(contentsOf: bytes[item.range])
+    }
+    return (out, removed)
+}
+
+/// Replaces the query (and its `?`) or the fragment (and its `#`) of `split` with new item bytes,
+/// dropping the mark when nothing is left.
+func replacing(
+    in split: URLSplit, query newQuery: [UInt8]?, fragment newFragment: [UInt8]?
+) -> [UInt8] {
+    let bytes = split.bytes
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    let queryStart = split.queryMark ?? split.fragmentMark ?? bytes.count
+    out.append(contentsOf: bytes[0..<queryStart])
+    if let q = split.queryMark, let range = split.queryRange {
+        if let newQuery {
+            if !newQuery.isEmpty { out.append(UInt8(ascii: "?")); out.append(contentsOf: newQuery) }
+        } else {
+            out.append(contentsOf: bytes[q..<range.upperBound])
+        }
+    }
+    if let f = split.fragmentMark {
+        if let newFragment {
+            if !newFragment.isEmpty { out.append(UInt8(ascii: "#")); out.append(contentsOf: newFragment) }
+        } else {
+            out.append(contentsOf: bytes[f..<bytes.count])
+        }
+    }
+    return out
+}
