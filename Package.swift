@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

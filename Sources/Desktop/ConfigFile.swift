@@ -20,10 +20,25 @@ public enum ConfigFile {
         guard let text = String(validating: Array(data), as: UTF8.self) else {
             return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
         }
+        var config: Config
         do {
-            return .success(try ConfigLoader.load(text: text, path: path))
+            config = try ConfigLoader.load(text: text, path: path)
         } catch {
             return .failure(LoadError(description: error.description))
         }
+        if let rulesPath = config.settings.clearURLsPath {
+            let position = config.settings.clearURLsPosition.map { "\($0.line):\($0.column)" } ?? "1:1"
+            let expanded = rulesPath.hasPrefix("~/") ? NSHomeDirectory() + rulesPath.dropFirst() : rulesPath
+            let resolved = expanded.hasPrefix("/") ? expanded : (path as NSString).deletingLastPathComponent + "/" + expanded
+            guard let bytes = FileManager.default.contents(atPath: resolved) else {
+                return .failure(LoadError(description: "\(path):\(position): settings.clearurls: cannot read \(resolved)"))
+            }
+            do {
+                config.clearURLs = try ClearURLsRules(json: Array(bytes))
+            } catch {
+                return .failure(LoadError(description: "\(path):\(position): settings.clearurls: \(resolved): \(error)"))
+            }
+        }
+        return .success(config)
     }
 }

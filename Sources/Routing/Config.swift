@@ -16,6 +16,15 @@ public struct Config: Sendable {
     public var rewrites: [Rewrite] = []
     /// `[[rules]]`, in order.
     public var rules: [Rule] = []
+    /// `[[redirector]]`: link wrappers to unwrap besides the built-in ones.
+    public var redirectors: [Redirector] = []
+    /// The ClearURLs rules named by `[settings] clearurls`, once the caller has read the file.
+    public var clearURLs: ClearURLsRules?
+
+    /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
+    public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
+        URLHygiene(unwrap: unwrap ?? settings.unwrap, clean: clean ?? settings.clean, extraRedirectors: redirectors, clearURLs: clearURLs)
+    }
 
     /// The built-in defaults used when there is no config file: every link goes to `system`.
     public init(path: String? = nil) { self.path = path }
@@ -32,8 +41,10 @@ public struct Config: Sendable {
         public var unwrap = true
         /// `dedupe_ms`: the same URL twice within this window opens once.
         public var dedupeMilliseconds = 1500
-        /// `clearurls`: path of a ClearURLs rules file.
+        /// `clearurls`: path of a ClearURLs rules file (`~/` expands to the home directory).
         public var clearURLsPath: String?
+        /// Where `clearurls` is set, for errors about the file it names.
+        public var clearURLsPosition: SourcePosition?
         /// Creates the defaults.
         public init() {}
     }

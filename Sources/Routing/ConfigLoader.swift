@@ -1,7 +1,7 @@
 /// Reads a `config.toml` into a `Config`, reporting every problem as `FILE:LINE:COLUMN: message`.
 public enum ConfigLoader {
     /// The keys each table accepts, for unknown-key errors and suggestions.
-    static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules"]
+    static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules", "redirector"]
     static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls"]
     static let actionKeys = ["open", "copy", "ask", "discard", "system"]
     static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap"]
@@ -29,6 +29,7 @@ public enum ConfigLoader {
         if let defaults = root["default"] { reader.readDefault(defaults) }
         if let rewrites = root["rewrite"] { reader.readRewrites(rewrites) }
         if let rules = root["rules"] { reader.readRules(rules) }
+        if let redirectors = root["redirector"] { reader.readRedirectors(redirectors) }
         config = reader.config
         collector = reader.collector
         guard collector.diagnostics.isEmpty else {
@@ -113,7 +114,10 @@ struct ConfigReader {
         if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
             config.settings.dedupeMilliseconds = value
         }
-        if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") { config.settings.clearURLsPath = value }
+        if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") {
+            config.settings.clearURLsPath = value
+            config.settings.clearURLsPosition = clearURLs.position
+        }
     }
 
     mutating func readDefault(_ node: TOMLNode) {
@@ -200,6 +204,25 @@ struct ConfigReader {
         } catch {
             collector.report("rewrite.replace.from: invalid regex: \(error.message) at offset \(error.offset)", at: fromNode.position)
             return nil
+        }
+    }
+
+    mutating func readRedirectors(_ node: TOMLNode) {
+        guard case .array(let items) = node.value else {
+            collector.report("redirector: expected [[redirector]] tables, found \(node.typeDescription)", at: node.position)
+            return
+        }
+        for (offset, item) in items.enumerated() {
+            guard let members = collector.table(item, "[[redirector]] #\(offset + 1)") else { continue }
+            collector.checkKeys(members, known: ["name", "host", "path", "params"], in: "[[redirector]]")
+            guard let hostNode = item["host"], let paramsNode = item["params"] else {
+                collector.report("[[redirector]] #\(offset + 1): expected host = \"go.example.com\" and params = [\"url\"] (path is optional)", at: item.position)
+                continue
+            }
+            guard let host = collector.string(hostNode, "redirector.host"), let params = collector.strings(paramsNode, "redirector.params") else { continue }
+            let path = item["path"].flatMap { collector.string($0, "redirector.path") } ?? "/"
+            let name = item["name"].flatMap { collector.string($0, "redirector.name") } ?? host
+            config.redirectors.append(Redirector(name: name, hostPattern: host.lowercased(), pathPrefix: path, parameters: params.map(\.0)))
         }
     }
 

@@ -11,6 +11,7 @@ public struct RuleEngine: Sendable {
 
     private let index: RuleIndex
     private let routedSchemes: Set<String>
+    private let hygiene: URLHygiene
 
     /// Schemes routed with no rule naming them.
     public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
@@ -24,6 +25,7 @@ public struct RuleEngine: Sendable {
         }
         index = RuleIndex(rules: config.rules)
         routedSchemes = schemes
+        hygiene = config.hygiene()
     }
 
     /// The schemes this config lets through: http, https, mailto and any a rule names.
@@ -39,22 +41,17 @@ public struct RuleEngine: Sendable {
     private func decide(parsed: ParsedURL, original: String, opener: Opener?, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep]) -> Decision {
         var trace = trace
         var current = parsed
-        for rewrite in config.rewrites where rewrite.enabled {
-            let subject = MatchSubject(url: current, opener: opener)
-            guard rewrite.matchers.allSatisfy({ $0.holds(for: subject) }) else { continue }
-            let replaced: String?
-            switch rewrite.replacement {
-            case .regex(let regex, let to): replaced = try? regex.replacing(in: subject.text, with: to)
-            case .template(let template): replaced = Template.expand(template, fields: Template.fields(for: current), context: .url)
+        if depth == 0 {
+            let cleaned = applyHygiene(hygiene, to: parsed, trace: &trace)
+            guard let cleaned else {
+                var decision = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, kind: .discard, target: nil, launch: nil,
+                                        rule: nil, copyText: nil, choices: [], notify: false, error: nil, trace: trace)
+                decision.trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
+                return decision
             }
-            guard let replaced, replaced != subject.text else { continue }
-            do {
-                current = try ParsedURL(replaced)
-                trace.append(.changed(step: "rewritten by rewrite \(rewrite.name ?? "#\(rewrite.index)")", url: current.string))
-            } catch {
-                trace.append(.changed(step: "rewrite \(rewrite.name ?? "#\(rewrite.index)") gave an invalid URL (\(error.message)); kept", url: current.string))
-            }
+            current = cleaned
         }
+        current = applyRewrites(to: current, opener: opener, trace: &trace)
         var decision = Decision(
             url: original, finalURL: current.string, kind: .discard, target: nil, launch: nil, rule: nil,
             copyText: nil, choices: [], notify: false, error: nil, trace: trace)
@@ -71,6 +68,15 @@ public struct RuleEngine: Sendable {
             action = rule.action
             notify = rule.notify
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
+            if depth == 0, rule.clean == false || rule.unwrap == false {
+                // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
+                var redone: [TraceStep] = []
+                if let kept = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: parsed, trace: &redone) {
+                    current = applyRewrites(to: kept, opener: opener, trace: &redone)
+                    decision.finalURL = current.string
+                    decision.trace.append(.changed(step: "rule \(rule.label) keeps \(rule.clean == false ? "tracking parameters" : "redirect wrappers")", url: current.string))
+                }
+            }
         } else {
             decision.trace.append(.defaultAction)
         }
@@ -78,6 +84,40 @@ public struct RuleEngine: Sendable {
             action = .ask(askChoices(for: action))
         }
         return carryOut(action, notify: notify, url: current, decision: decision, opener: opener, explain: explain, depth: depth)
+    }
+
+    /// Unwraps and cleans `url`; nil when a ClearURLs rule blocks it.
+    private func applyHygiene(_ hygiene: URLHygiene, to url: ParsedURL, trace: inout [TraceStep]) -> ParsedURL? {
+        guard hygiene.unwrap || hygiene.clean else { return url }
+        let result = hygiene.apply(to: url.string)
+        for step in result.steps { trace.append(.changed(step: step.summary, url: step.url ?? result.url)) }
+        if result.blocked { return nil }
+        guard result.url != url.string else { return url }
+        do { return try ParsedURL(result.url) } catch {
+            trace.append(.changed(step: "cleaning gave an invalid URL (\(error.message)); kept the original", url: url.string))
+            return url
+        }
+    }
+
+    private func applyRewrites(to url: ParsedURL, opener: Opener?, trace: inout [TraceStep]) -> ParsedURL {
+        var current = url
+        for rewrite in config.rewrites where rewrite.enabled {
+            let subject = MatchSubject(url: current, opener: opener)
+            guard rewrite.matchers.allSatisfy({ $0.holds(for: subject) }) else { continue }
+            let replaced: String?
+            switch rewrite.replacement {
+            case .regex(let regex, let to): replaced = try? regex.replacing(in: subject.text, with: to)
+            case .template(let template): replaced = Template.expand(template, fields: Template.fields(for: current), context: .url)
+            }
+            guard let replaced, replaced != subject.text else { continue }
+            do {
+                current = try ParsedURL(replaced)
+                trace.append(.changed(step: "rewritten by rewrite \(rewrite.name ?? "#\(rewrite.index)")", url: current.string))
+            } catch {
+                trace.append(.changed(step: "rewrite \(rewrite.name ?? "#\(rewrite.index)") gave an invalid URL (\(error.message)); kept", url: current.string))
+            }
+        }
+        return current
     }
 
     /// Turns an action into the decision's kind, target, launch, copy text and choices.

@@ -1,3 +1,5 @@
+import Desktop
+import Foundation
 import Routing
 
 /// Exit codes shared by every command.
@@ -11,13 +13,19 @@ enum ExitCode {
 /// Parses the command line and runs one command.
 struct Client {
     let arguments: [String]
-    let environment: Environment
+    let environment: [String: String]
 
     static let usage = """
-        usage: openurl URL...                 route each URL
+        usage: openurl [-v] URL...             route each URL (through openurld, else in-process)
                openurl test [--json] [--config FILE] [--opener ID] URL
                openurl check [--config FILE]
+               openurl copy URL                copy (the address of a mailto) and notify
+               openurl extract [--open] [--all] [--json] [--selection] [FILE]
+               openurl install | uninstall     become / stop being the default for http, https, mailto
+               openurl status | reload | rules [enable|disable NAME] | recent [N] | reopen N [--with TARGET]
         """
+
+    var paths: XDGPaths { XDGPaths(environment: environment) }
 
     func run() -> Int32 {
         guard let command = arguments.first else {
@@ -28,8 +36,20 @@ struct Client {
         switch command {
         case "test": return runTest(rest)
         case "check": return runCheck(rest)
+        case "copy": return runCopy(rest)
+        case "extract": return runExtract(rest)
+        case "install": return runInstall(rest)
+        case "uninstall": return runUninstall(rest)
+        case "status": return runStatus(rest)
+        case "reload": return runReload(rest)
+        case "rules": return runRules(rest)
+        case "recent": return runRecent(rest)
+        case "reopen": return runReopen(rest)
         case "-h", "--help", "help":
             Output.print(Self.usage)
+            return ExitCode.success
+        case "--version":
+            Output.print("openurl 0.1.0")
             return ExitCode.success
         default:
             return runRoute(arguments)
@@ -37,76 +57,16 @@ struct Client {
     }
 
     /// Loads the config at `path` (or the default path); a missing default file means defaults.
-    func loadConfig(path explicit: String?) -> Result<Config, ClientError> {
-        let path = explicit ?? environment.configPath
-        switch Environment.read(path) {
-        case .missing:
-            if explicit != nil { return .failure(ClientError("\(path): no such file")) }
-            return .success(Config())
-        case .failed(let reason):
-            return .failure(ClientError("\(path): \(reason)"))
-        case .contents(let bytes):
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                return .failure(ClientError("\(path):1:1: the file is not valid UTF-8 text"))
-            }
-            do {
-                return .success(try ConfigLoader.load(text: text, path: path))
-            } catch {
-                return .failure(ClientError(error.description))
-            }
-        }
+    func loadConfig(path explicit: String?) -> Result<Config, ConfigFile.LoadError> {
+        ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil)
     }
 
-    private func runCheck(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let path = options.value("--config")
-        guard options.finish(allowingPositional: 0) else { return ExitCode.usage }
-        switch loadConfig(path: path) {
-        case .success(let config):
-            let source = config.path ?? "built-in defaults (no file at \(environment.configPath))"
-            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps")
-            return ExitCode.success
-        case .failure(let message):
-            Output.error(message.message)
-            return ExitCode.config
-        }
-    }
-
-    private func runTest(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let json = options.flag("--json")
-        let path = options.value("--config")
-        let openerID = options.value("--opener")
-        guard options.finish(allowingPositional: 1), let url = options.positional.first else {
-            Output.error("usage: openurl test [--json] [--config FILE] [--opener ID] URL")
-            return ExitCode.usage
-        }
-        let config: Config
-        switch loadConfig(path: path) {
-        case .success(let loaded): config = loaded
-        case .failure(let message):
-            Output.error(message.message)
-            return ExitCode.config
-        }
-        let opener = openerID.map { Opener(desktopID: $0.hasSuffix(".desktop") ? $0 : nil, flatpakID: $0.contains(".") && !$0.hasSuffix(".desktop") ? $0 : nil, processName: $0) }
-        let decision: Decision
-        do {
-            decision = try RuleEngine(config: config).decide(url, opener: opener, explain: true)
-        } catch {
-            Output.error("openurl: \(error.message)")
-            return ExitCode.usage
-        }
-        if json {
-            Output.print(decision.json.text)
-        } else {
-            Output.print(DecisionText.describe(decision))
-        }
-        return ExitCode.success
-    }
-
-    private func runRoute(_ urls: [String]) -> Int32 {
-        Output.error("openurl: routing is not wired yet; use `openurl test URL`")
-        return ExitCode.notCarriedOut
+    /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),
+    /// as a notification too: a handler has no visible stderr.
+    func fail(_ message: String, code: Int32) -> Int32 {
+        Output.error("openurl: \(message)")
+        if isatty(2) == 0 { Notifier.show(summary: "openurl", body: message, urgent: true) }
+        return code
     }
 }
 
@@ -118,8 +78,8 @@ struct OptionParser {
 
     init(_ arguments: [String]) { remaining = arguments }
 
-    mutating func flag(_ name: String) -> Bool {
-        guard let index = remaining.firstIndex(of: name) else { return false }
+    mutating func flag(_ names: String...) -> Bool {
+        guard let index = remaining.firstIndex(where: { names.contains($0) }) else { return false }
         remaining.remove(at: index)
         return true
     }
@@ -142,27 +102,32 @@ struct OptionParser {
         return value
     }
 
-    /// Checks that only up to `count` positionals are left and no unknown options.
+    /// Checks that at most `count` positionals are left and no unknown options.
     mutating func finish(allowingPositional count: Int) -> Bool {
         var sawDoubleDash = false
         for argument in remaining {
             if !sawDoubleDash, argument == "--" { sawDoubleDash = true; continue }
-            if !sawDoubleDash, argument.hasPrefix("--") {
+            if !sawDoubleDash, argument.hasPrefix("-"), argument.count > 1 {
                 Output.error("openurl: unknown option \(argument)")
                 return false
             }
             positional.append(argument)
         }
         if positional.count > count {
-            Output.error("openurl: expected \(count == 1 ? "one argument" : "\(count) arguments"), got \(positional.count)")
+            Output.error("openurl: expected at most \(count) argument\(count == 1 ? "" : "s"), got \(positional.count)")
             return false
         }
         return !failed
     }
 }
 
-/// A message for the user, already formatted.
-struct ClientError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
+/// Writes to standard output and standard error.
+enum Output {
+    static func print(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
 }

@@ -1,6 +1,4 @@
 // openurl: the XDG handler and the command-line client of openurld.
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
-exit(Client(arguments: Array(CommandLine.arguments.dropFirst()), environment: Environment.current).run())
+exit(Client(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment).run())

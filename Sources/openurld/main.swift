@@ -40,7 +40,7 @@ func start() throws -> Never {
         Log.info("lost the session bus; exiting")
         loop.stop()
     }
-    _ = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
+    let watcher = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
     let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
         switch signal {
         case SIGHUP: daemon.reload()
@@ -52,7 +52,7 @@ func start() throws -> Never {
     }
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
-    withExtendedLifetime(signals) {}
+    withExtendedLifetime((signals, watcher)) {}
     _ = try? connection.releaseName(Daemon.busName)
     connection.flush()
     exit(0)

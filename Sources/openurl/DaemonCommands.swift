@@ -1,0 +1,142 @@
+import DBus
+import Desktop
+import Foundation
+import Routing
+
+/// Commands that talk to the daemon: status, reload, rules, recent, reopen, copy.
+extension Client {
+    /// Calls a `Router1` method, auto-starting the daemon through D-Bus activation.
+    func callDaemon(_ method: String, _ arguments: [DBusValue] = [], interface: String = Client.interface) throws -> [DBusValue] {
+        let connection = try DBusConnection.session()
+        return try connection.call(destination: Self.busName, path: Self.objectPath, interface: interface, method: method,
+                                   arguments: arguments, timeout: 30)
+    }
+
+    func daemonFailure(_ error: Error) -> Int32 {
+        if let error = error as? DBusError {
+            if error.name == "io.github.openurld.Error.ConfigInvalid" { return fail(error.message, code: ExitCode.config) }
+            if error.name == "org.freedesktop.DBus.Error.InvalidArgs" { return fail(error.message, code: ExitCode.usage) }
+            if Self.daemonUnavailable(error) { return fail("openurld is not running (\(error.message))", code: ExitCode.notCarriedOut) }
+            return fail(error.message, code: ExitCode.notCarriedOut)
+        }
+        return fail("cannot reach openurld: \(error)", code: ExitCode.notCarriedOut)
+    }
+
+    func runStatus(_ arguments: [String]) -> Int32 {
+        guard arguments.isEmpty else { return fail("status takes no arguments", code: ExitCode.usage) }
+        let handlers = DefaultHandlers(paths: paths)
+        let defaults = DefaultHandlers.handledTypes.map { "\($0.replacingOccurrences(of: "x-scheme-handler/", with: "")) → \(handlers.currentDefault(for: $0) ?? "none")" }
+        Output.print("default handlers: \(defaults.joined(separator: ", "))")
+        Output.print("clipboard: \(ClientEffects.clipboardDescription(environment: environment, settings: (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()))")
+        do {
+            let connection = try DBusConnection.session()
+            let get = { (name: String) throws -> DBusValue? in
+                try connection.call(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
+                                    method: "Get", arguments: [.string(Self.interface), .string(name)], timeout: 30).first
+            }
+            let version = try get("Version")?.string ?? "?"
+            let path = try get("ConfigPath")?.string ?? "?"
+            let error = try get("ConfigError")?.string ?? ""
+            let pid = try? connection.processID(of: Self.busName)
+            Output.print("openurld \(version) running\(pid.map { " (pid \($0))" } ?? "") on \(Self.busName)")
+            Output.print("config: \(path)\(FileManager.default.fileExists(atPath: path) ? "" : " (missing: built-in defaults)")")
+            if !error.isEmpty {
+                Output.print("config error (the previous rules stay in use):\n\(error)")
+                return ExitCode.config
+            }
+            return ExitCode.success
+        } catch {
+            Output.print("openurld: not running (links are routed in-process): \(error)")
+            return ExitCode.notCarriedOut
+        }
+    }
+
+    func runReload(_ arguments: [String]) -> Int32 {
+        guard arguments.isEmpty else { return fail("reload takes no arguments", code: ExitCode.usage) }
+        do {
+            _ = try callDaemon("Reload")
+            Output.print("reloaded")
+            return ExitCode.success
+        } catch {
+            return daemonFailure(error)
+        }
+    }
+
+    func runRules(_ arguments: [String]) -> Int32 {
+        do {
+            if let verb = arguments.first {
+                guard verb == "enable" || verb == "disable", arguments.count == 2 else {
+                    return fail("usage: openurl rules [enable|disable NAME]", code: ExitCode.usage)
+                }
+                _ = try callDaemon("SetRuleEnabled", [.string(arguments[1]), .bool(verb == "enable")])
+                return ExitCode.success
+            }
+            for rule in try callDaemon("ListRules").first?.array ?? [] {
+                let fields = rule.fields ?? []
+                guard fields.count == 4 else { continue }
+                let name = fields[0].string.flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed)"
+                Output.print("\(fields[1].int32 ?? 0)\t\(fields[3].bool == true ? "on " : "off")\t\(name)\t\(fields[2].string ?? "")")
+            }
+            return ExitCode.success
+        } catch {
+            return daemonFailure(error)
+        }
+    }
+
+    func runRecent(_ arguments: [String]) -> Int32 {
+        guard arguments.count <= 1, let limit = UInt32(arguments.first ?? "20") else {
+            return fail("usage: openurl recent [N]", code: ExitCode.usage)
+        }
+        do {
+            for entry in try callDaemon("Recent", [.uint32(limit)]).first?.array ?? [] {
+                let item = entry.dictionary ?? [:]
+                let target = item["target"]?.string.flatMap { $0.isEmpty ? nil : " → \($0)" } ?? ""
+                Output.print("\(item["id"]?.uint32 ?? 0)\t\(item["decision"]?.string ?? "")\(target)\t\(item["final_url"]?.string ?? "")\t\(item["outcome"]?.string ?? "")")
+            }
+            return ExitCode.success
+        } catch {
+            return daemonFailure(error)
+        }
+    }
+
+    func runReopen(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        let target = options.value("--with") ?? ""
+        guard options.finish(allowingPositional: 1), let text = options.positional.first, let id = UInt32(text) else {
+            return fail("usage: openurl reopen N [--with TARGET]", code: ExitCode.usage)
+        }
+        do {
+            _ = try callDaemon("Reopen", [.uint32(id), .string(target)])
+            return ExitCode.success
+        } catch {
+            return daemonFailure(error)
+        }
+    }
+
+    func runCopy(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 1, let url = arguments.first else { return fail("usage: openurl copy URL", code: ExitCode.usage) }
+        do {
+            _ = try callDaemon("Copy", [.string(url), .vardict([:])])
+            return ExitCode.success
+        } catch let error as DBusError where Self.daemonUnavailable(error) || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
+            return copyEmbedded(url)
+        } catch let error as DBusError {
+            return daemonFailure(error)
+        } catch {
+            return copyEmbedded(url)
+        }
+    }
+
+    private func copyEmbedded(_ url: String) -> Int32 {
+        let config = (try? loadConfig(path: nil).get()) ?? Config()
+        let engine = RuleEngine(config: config)
+        do {
+            let decision = try engine.decide(choice: .copy, for: url)
+            let effects = ClientEffects(environment: environment, settings: config.settings, verbose: false)
+            try effects.copy(decision.copyText ?? decision.finalURL, for: decision)
+            return ExitCode.success
+        } catch {
+            return fail("copy failed: \(error)", code: ExitCode.notCarriedOut)
+        }
+    }
+}

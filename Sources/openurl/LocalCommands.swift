@@ -1,0 +1,111 @@
+import Desktop
+import Foundation
+import Routing
+
+/// Commands that work without the daemon: test, check, extract, install, uninstall.
+extension Client {
+    func runCheck(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        let path = options.value("--config")
+        guard options.finish(allowingPositional: 0) else { return ExitCode.usage }
+        switch loadConfig(path: path) {
+        case .success(let config):
+            let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
+            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps")
+            return ExitCode.success
+        case .failure(let error):
+            Output.error(error.description)
+            return ExitCode.config
+        }
+    }
+
+    func runTest(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        let json = options.flag("--json")
+        let path = options.value("--config")
+        let openerID = options.value("--opener")
+        guard options.finish(allowingPositional: 1), let url = options.positional.first else {
+            Output.error("usage: openurl test [--json] [--config FILE] [--opener ID] URL")
+            return ExitCode.usage
+        }
+        let config: Config
+        switch loadConfig(path: path) {
+        case .success(let loaded): config = loaded
+        case .failure(let error):
+            Output.error(error.description)
+            return ExitCode.config
+        }
+        // --opener stands for every kind of name, so any `match.opener` glob can be tried.
+        let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
+        do {
+            let decision = try RuleEngine(config: config).decide(url, opener: opener, explain: true)
+            Output.print(json ? decision.json.text : DecisionText.describe(decision))
+            return ExitCode.success
+        } catch {
+            Output.error("openurl: \(error.message)")
+            return ExitCode.usage
+        }
+    }
+
+    func runExtract(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        let open = options.flag("--open")
+        let all = options.flag("--all")
+        let json = options.flag("--json")
+        let selection = options.flag("--selection")
+        guard options.finish(allowingPositional: 1) else { return ExitCode.usage }
+        let text: String
+        if selection {
+            guard let selected = PrimarySelection.read(environment: environment) else {
+                return fail("cannot read the primary selection: needs wl-paste (Wayland) or xclip (X11)", code: ExitCode.notCarriedOut)
+            }
+            text = selected
+        } else if let file = options.positional.first, file != "-" {
+            guard let data = FileManager.default.contents(atPath: file) else { return fail("cannot read \(file)", code: ExitCode.usage) }
+            text = String(decoding: data, as: UTF8.self)
+        } else {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let engine = (try? loadConfig(path: nil).get()).map { RuleEngine(config: $0) }
+        let schemes = LinkExtractor.defaultSchemes.union(engine?.allowedSchemes ?? RuleEngine.defaultSchemes)
+        let links = LinkExtractor.extract(from: text, schemes: schemes)
+        if json {
+            for link in links {
+                Output.print(JSONValue.object([("text", .string(link.text)), ("url", .string(link.url)),
+                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound))]).text)
+            }
+        } else if !open {
+            for link in links { Output.print(link.url) }
+        }
+        guard open else { return links.isEmpty ? ExitCode.notCarriedOut : ExitCode.success }
+        if links.isEmpty { return fail("no links found", code: ExitCode.notCarriedOut) }
+        if links.count > 10 && !all {
+            return fail("\(links.count) links found; pass --all to open more than 10", code: ExitCode.usage)
+        }
+        return runRoute(links.map(\.url))
+    }
+
+    func runInstall(_ arguments: [String]) -> Int32 {
+        guard arguments.isEmpty else { return fail("install takes no arguments", code: ExitCode.usage) }
+        let handlers = DefaultHandlers(paths: paths)
+        do {
+            let shadowed = try handlers.install()
+            Output.print("openurld is now the default handler for http, https and mailto (previous defaults saved in \(handlers.recordFile))")
+            for type in shadowed { Output.error("openurl: warning: a desktop-specific mimeapps.list still overrides \(type)") }
+            return ExitCode.success
+        } catch {
+            return fail("install failed: \(error)", code: ExitCode.notCarriedOut)
+        }
+    }
+
+    func runUninstall(_ arguments: [String]) -> Int32 {
+        guard arguments.isEmpty else { return fail("uninstall takes no arguments", code: ExitCode.usage) }
+        do {
+            try DefaultHandlers(paths: paths).uninstall()
+            Output.print("restored the previous default handlers for http, https and mailto")
+            return ExitCode.success
+        } catch {
+            return fail("uninstall failed: \(error)", code: ExitCode.notCarriedOut)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import DBus
+import Desktop
+import Foundation
+import Routing
+
+/// `openurl URL...`: hand each URL to the daemon, or route it in-process when there is none.
+extension Client {
+    static let busName = "io.github.openurld"
+    static let objectPath = "/io/github/openurld"
+    static let interface = "io.github.openurld.Router1"
+
+    func runRoute(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        let verbose = options.flag("-v", "--verbose")
+        let ask = options.flag("--ask")
+        guard options.finish(allowingPositional: Int.max), !options.positional.isEmpty else {
+            Output.error(Self.usage)
+            return ExitCode.usage
+        }
+        let urls = options.positional
+        let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"]
+        let openerProcess = OpenerDetector().detect(pid: getppid())
+        if let connection = try? DBusConnection.session() {
+            var worst = ExitCode.success
+            for (offset, url) in urls.enumerated() {
+                var pairs: [(String, DBusValue)] = []
+                // The token is for one window: only the first link raises it.
+                if let token, offset == 0 { pairs.append(("activation-token", .string(token))) }
+                if let name = openerProcess.processName { pairs.append(("opener", .string(name))) }
+                if let id = openerProcess.desktopID { pairs.append(("opener-desktop-id", .string(id))) }
+                if let id = openerProcess.flatpakID { pairs.append(("opener-flatpak-id", .string(id))) }
+                if ask { pairs.append(("ask", .bool(true))) }
+                do {
+                    let reply = try connection.call(destination: Self.busName, path: Self.objectPath, interface: Self.interface,
+                                                    method: "Open", arguments: [.string(url), .vardict(pairs: pairs)], timeout: 30)
+                    let result = reply.first?.dictionary ?? [:]
+                    let outcome = result["outcome"]?.string ?? ""
+                    if verbose { Output.error("openurl: \(result["decision"]?.string ?? "?") \(result["final_url"]?.string ?? url) (\(outcome), by openurld)") }
+                    if let error = result["error"]?.string {
+                        worst = max(worst, fail("\(url): \(error)", code: ExitCode.notCarriedOut))
+                    } else if outcome.hasPrefix("failed") {
+                        worst = max(worst, fail("\(url): \(outcome)", code: ExitCode.notCarriedOut))
+                    }
+                } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.InvalidArgs" {
+                    worst = max(worst, fail(error.message, code: ExitCode.usage))
+                } catch let error as DBusError where Self.daemonUnavailable(error) {
+                    if verbose { Output.error("openurl: openurld is not available (\(error.message)); routing in-process (embedded mode)") }
+                    return max(worst, routeEmbedded(Array(urls[offset...]), token: offset == 0 ? token : nil, opener: openerProcess.routingOpener, ask: ask, verbose: verbose))
+                } catch {
+                    worst = max(worst, fail("\(url): \(error)", code: ExitCode.notCarriedOut))
+                }
+            }
+            return worst
+        }
+        if verbose { Output.error("openurl: no session bus; routing in-process (embedded mode)") }
+        return routeEmbedded(urls, token: token, opener: openerProcess.routingOpener, ask: ask, verbose: verbose)
+    }
+
+    /// Errors that mean "no daemon to talk to", as opposed to the daemon refusing the call.
+    static func daemonUnavailable(_ error: DBusError) -> Bool {
+        [
+            "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+            "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.ExecFailed",
+            "org.freedesktop.DBus.Error.Spawn.Failed", "org.freedesktop.DBus.Error.Spawn.ServiceNotFound",
+            "org.freedesktop.DBus.Error.Spawn.ChildSignaled", "org.freedesktop.DBus.Error.NoReply",
+            "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.UnknownObject",
+            "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.TimedOut",
+            "org.freedesktop.systemd1.NoSuchUnit",
+        ].contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn")
+    }
+
+    /// Routes in this process with the same engine: a link is never lost for want of a daemon.
+    func routeEmbedded(_ urls: [String], token: String?, opener: Opener?, ask: Bool, verbose: Bool) -> Int32 {
+        let config: Config
+        switch loadConfig(path: nil) {
+        case .success(let loaded): config = loaded
+        case .failure(let error): return fail(error.description, code: ExitCode.config)
+        }
+        let effects = ClientEffects(environment: environment, settings: config.settings, verbose: verbose)
+        let router = LinkRouter(engine: RuleEngine(config: config),
+                                launcher: AppLauncher(paths: paths, environment: environment, launcher: ProcessLauncher(workingDirectory: paths.home)),
+                                handlers: DefaultHandlers(paths: paths), effects: effects)
+        effects.labels = router.label(for:)
+        var worst = ExitCode.success
+        for (offset, url) in urls.enumerated() {
+            do {
+                let decision = try router.engine.decide(url, opener: opener, forceAsk: ask)
+                let outcome = router.carryOut(decision, activationToken: offset == 0 ? token : nil)
+                if verbose { Output.error("openurl: \(decision.kind.rawValue) \(decision.finalURL) (\(outcome), embedded)") }
+                if case .failed = outcome { worst = max(worst, ExitCode.notCarriedOut) }
+            } catch {
+                worst = max(worst, fail("\(url): \(error.message)", code: ExitCode.usage))
+            }
+        }
+        _ = ChildReaper.reapAll()
+        return worst
+    }
+}

@@ -1,0 +1,79 @@
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// One isolated desktop with a private bus on which `io.github.openurld` is D-Bus activatable,
+/// a recording browser as `browser.desktop`, and the built `openurl`/`openurld`.
+final class DaemonHarness {
+    let desktop: IsolatedDesktop
+    let browser: RecordingBrowser
+    let bus: PrivateBus
+    let openurl: String
+    let openurld: String
+    let environment: [String: String]
+
+    static let busName = "io.github.openurld"
+    static let path = "/io/github/openurld"
+    static let interface = "io.github.openurld.Router1"
+
+    var configPath: String { desktop.configHome + "/openurld/config.toml" }
+
+    init(config: String? = nil, name: String = "daemon") throws {
+        desktop = try IsolatedDesktop(name: name)
+        browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
+        openurl = try BuiltProduct.path("openurl")
+        openurld = try BuiltProduct.path("openurld")
+        try desktop.writeDesktopEntry(id: "browser.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Recording Browser", exec: "\(browser.executable) %u",
+            mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto"]))
+        try desktop.writeDesktopEntry(id: "work.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Work Browser", exec: "\(browser.executable) --work %u"))
+        var base = desktop.environment
+        for (key, value) in browser.environment { base[key] = value }
+        bus = try PrivateBus(environment: base)
+        try bus.addService(name: Self.busName, exec: [openurld])
+        environment = bus.environment(base)
+        if let config { try writeConfig(config) }
+    }
+
+    deinit { bus.stop() }
+
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: desktop.configHome + "/openurld", withIntermediateDirectories: true)
+        // Write beside and rename, as editors do.
+        try text.write(toFile: configPath + ".new", atomically: false, encoding: .utf8)
+        guard rename(configPath + ".new", configPath) == 0 else { throw HarnessError("rename failed") }
+    }
+
+    func connect() throws -> DBusConnection { try bus.connect() }
+
+    /// Calls a Router1 method through our own client library.
+    func call(_ method: String, _ arguments: [DBusValue] = [], interface: String = DaemonHarness.interface) throws -> [DBusValue] {
+        try connect().call(destination: Self.busName, path: Self.path, interface: interface, method: method, arguments: arguments, timeout: 20)
+    }
+
+    /// Runs a command in the isolated environment.
+    func run(_ argv: [String], extra: [String: String] = [:], timeout: Double = 20) throws -> ToolResult {
+        try Command.run(argv, environment: environment, extraEnvironment: extra, timeout: timeout)
+    }
+
+    /// `gdbus call` on the daemon.
+    func gdbus(_ method: String, _ arguments: [String], interface: String = DaemonHarness.interface) throws -> ToolResult {
+        try run(["gdbus", "call", "--session", "--dest", Self.busName, "--object-path", Self.path,
+                 "--method", "\(interface).\(method)"] + arguments)
+    }
+
+    /// The daemon's pid, once it runs.
+    func daemonPID() throws -> UInt32 { try connect().processID(of: Self.busName) }
+}
+
+/// Waits until `condition` holds or `timeout` passes.
+func eventually(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}

@@ -1,4 +1,0 @@
-import Testing
-import Routing
-
-@Test func integrationPlaceholder() { #expect(Bool(true)) }
