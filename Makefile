@@ -1,7 +1,14 @@
 # openurld: build, install for the current user, and test.
+#   make install     build (release), install for this user, become the default handler, route a link
+#   make test        the full test suite (what CI runs)
+#   make bench       the release-mode benchmarks
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+CONFIGDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+APPDIR = $(DATADIR)/applications
+DBUSDIR = $(DATADIR)/dbus-1/services
+UNITDIR = $(CONFIGDIR)/systemd/user
 RELEASE = swift build -c release --static-swift-stdlib
 
 .PHONY: build release install uninstall test bench
@@ -14,14 +21,30 @@ release:
 	$(RELEASE) --product openurld
 
 install: release
-	install -d $(BINDIR)
+	install -d $(BINDIR) $(APPDIR) $(DBUSDIR) $(UNITDIR)
 	install -m 755 .build/release/openurl .build/release/openurld $(BINDIR)/
+	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(APPDIR)/io.github.openurld.desktop
+	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DBUSDIR)/io.github.openurld.service
+	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(UNITDIR)/openurld.service
+	-update-desktop-database -q $(APPDIR) 2>/dev/null
+	$(BINDIR)/openurl install
 	$(BINDIR)/openurl check
 	$(BINDIR)/openurl test https://example.org/
+	@echo "Routing https://example.org/ for real (through openurld if a session bus is up, else in-process):"
+	-$(BINDIR)/openurl -v https://example.org/
+
+uninstall:
+	-$(BINDIR)/openurl uninstall
+	rm -f $(BINDIR)/openurl $(BINDIR)/openurld $(APPDIR)/io.github.openurld.desktop \
+	      $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service
 
 test:
 	swift build --build-tests
-	swift test
+	swift test --skip-build
 
-bench:
-	swift build -c release --product bench-routing && .build/release/bench-routing
+bench: release
+	for b in bench-routing bench-hygiene bench-extract bench-daemon; do swift build -c release --product $$b || exit 1; done
+	.build/release/bench-routing
+	.build/release/bench-hygiene
+	.build/release/bench-extract
+	.build/release/bench-daemon
