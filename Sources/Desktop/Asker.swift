@@ -80,16 +80,21 @@ public final class Asker: @unchecked Sendable {
             guard let notifications else { throw AskError(message: "cannot ask: no notification client") }
             let request = NotificationText.ask(url: url, choices: choices, labels: labels)
             let log = self.log
+            let shownID = ShownID()
             notifications.notifyAsync(
                 request,
-                onAction: { key in
+                onAction: { [weak notifications] key in
                     // "default" (a click on the body) is not a choice: wait for a button or the close.
                     guard let choice = choices.first(where: { $0.description == key }) else { return }
                     answer.give(choice)
+                    // Some servers (dunst's context menu) leave the prompt up after an action: it is answered, take it down.
+                    if let id = shownID.id { notifications?.dismiss(id: id) }
                 },
                 onClose: { _ in answer.give(nil) },
                 completion: { result in
-                    if case .failure(let error) = result {
+                    switch result {
+                    case .success(let id): shownID.id = id
+                    case .failure(let error):
                         log("ask: \(error)")
                         answer.give(nil)
                     }
@@ -97,6 +102,11 @@ public final class Asker: @unchecked Sendable {
         }
         return method
     }
+}
+
+/// The id of the shown ask notification; set and read on the loop's thread only.
+private final class ShownID: @unchecked Sendable {
+    var id: UInt32?
 }
 
 /// Calls the completion at most once (an action is followed by its close).

@@ -248,6 +248,12 @@ public final class NotificationClient: @unchecked Sendable {
         _ = try call("CloseNotification", [.uint32(id)])
     }
 
+    /// Asks the server to close notification `id` without waiting for its answer (safe on the loop thread).
+    public func dismiss(id: UInt32) {
+        try? connection.callNoReply(destination: Self.busName, path: Self.objectPath, interface: Self.interface,
+                                    method: "CloseNotification", arguments: [.uint32(id)])
+    }
+
     /// Ids of notifications whose callbacks are still waiting.
     public var pendingIDs: [UInt32] { lock.withLock { pending.keys.sorted() } }
 

@@ -39,17 +39,70 @@ public struct Picker: Sendable {
     }
 
     /// Runs the picker and waits for the answer (blocking: use `pick(labels:loop:completion:)` in the daemon).
+    ///
+    /// The answer is read up to end-of-file on the picker's stdout rather than by waiting for its exit
+    /// status, because the daemon's `ChildReaper.reapAll()` may collect the picker first.
     public func pick(labels: [String]) -> PickerOutcome {
         let shown = labels.map(Self.oneLine)
         let input = Array(shown.map { $0 + "\n" }.joined().utf8)
-        let result: CommandResult
+        let output: [UInt8]
+        let exit: ChildWait
         do {
-            result = try ProcessLauncher().run(argv, environment: environment, stdin: input, timeout: timeout)
+            (output, exit) = try run(input: input)
         } catch {
             return .failed("picker \(argv.first ?? ""): \(error)")
         }
-        guard result.exitCode == 0 else { return .cancelled }
-        return Self.match(output: result.outputText, labels: shown)
+        switch exit {
+        case .stillRunning: return .cancelled  // timed out and killed
+        case .exited(let code) where code != 0: return .cancelled
+        default: return Self.match(output: String(decoding: output, as: UTF8.self), labels: shown)
+        }
+    }
+
+    /// Spawns the picker with `input` on stdin; returns its stdout and how it ended.
+    private func run(input: [UInt8]) throws -> ([UInt8], ChildWait) {
+        var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
+        try ProcessLauncher.makePipe(&inPipe)
+        do { try ProcessLauncher.makePipe(&outPipe) } catch { close(inPipe[0]); close(inPipe[1]); throw error }
+        let pid: pid_t
+        do {
+            pid = try ProcessLauncher().spawnRedirected(argv, environment: environment, stdin: inPipe[0], stdout: outPipe[1])
+        } catch {
+            (inPipe + outPipe).forEach { close($0) }
+            throw error
+        }
+        close(inPipe[0])
+        close(outPipe[1])
+        // A dmenu reads all its input before showing anything, so the labels fit in one pass.
+        ProcessLauncher.writeAll(input, to: inPipe[1])
+        close(inPipe[1])
+        defer { close(outPipe[0]) }
+        var output: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                _ = ChildWait.wait(for: pid, timeout: 1)
+                return (output, .stillRunning)
+            }
+            var entry = pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(remaining, 1) * 1000) + 1)
+            if ready < 0, errno != EINTR { break }
+            guard ready > 0 else { continue }
+            let count = read(outPipe[0], &buffer, buffer.count)
+            if count > 0 {
+                output += buffer[0..<count]
+                if output.count > 65536 { break }  // nobody's choice is that long
+                continue
+            }
+            if count == 0 || errno != EINTR { break }
+        }
+        // Stdout is closed: the answer is in. A picker that lingers after that is left to the reaper.
+        let ended = ChildWait.wait(for: pid, timeout: 2)
+        return (output, ended == .stillRunning ? .reapedElsewhere : ended)
     }
 
     /// Runs the picker on a background thread; `completion` runs on `loop`'s thread.
@@ -66,9 +119,9 @@ public struct Picker: Sendable {
     /// Maps the picker's output back to a label: the first line, exactly, else with surrounding
     /// spaces ignored. Empty output is a cancel.
     static func match(output: String, labels: [String]) -> PickerOutcome {
-        let line = output.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        } ?? ""
+        // "\r\n" is one Character in Swift, so split on any newline character rather than on "\n".
+        let line = output.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .first.map(String.init) ?? ""
         if line.isEmpty { return .cancelled }
         if let index = labels.firstIndex(of: line) { return .chosen(index) }
         let trimmed = line.trimmingCharacters(in: .whitespaces)
