@@ -39,6 +39,7 @@ let package = Package(
         .executableTarget(name: "bench-routing", dependencies: ["Routing"], path: "Benchmarks/Routing"),
         .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
+        .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),

@@ -152,7 +152,7 @@ enum ChildWait: Equatable {
     /// Waits up to `timeout` seconds for `pid` without blocking anything else.
     static func wait(for pid: pid_t, timeout: Double) -> ChildWait {
         let deadline = Date().addingTimeInterval(timeout)
-        var pause: UInt32 = 200
+        var pause: UInt32 = 100
         while true {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -163,7 +163,7 @@ enum ChildWait: Equatable {
             if result < 0, errno != EINTR { return .reapedElsewhere }
             if Date() >= deadline { return .stillRunning }
             usleep(pause)
-            pause = min(pause * 2, 5_000)  // the tools exit within a millisecond or two: start fine-grained
+            pause = min(pause * 2, 2_000)  // the tools exit within a millisecond or two: start fine-grained
         }
     }
 }

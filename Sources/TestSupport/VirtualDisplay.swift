@@ -25,17 +25,15 @@ public final class VirtualDisplay {
     /// Stops the server; safe to call twice.
     public func stop() { server.terminate(grace: 1) }
 
-    /// `base` (default: ours) with `DISPLAY` pointing here, no Wayland display, and a dead bus address
-    /// unless one is given.
+    /// `base` (default: ours) with `DISPLAY` pointing here, no Wayland display, and a dead bus address.
     public func environment(_ base: [String: String]? = nil) -> [String: String] {
         var env = base ?? ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
         env["WAYLAND_DISPLAY"] = nil
-        // Without a bus address, X clients that use D-Bus (weston's helper clients) autolaunch a
-        // session bus through dbus-launch, and it outlives the test. Point them at nothing instead.
-        if env["DBUS_SESSION_BUS_ADDRESS"]?.isEmpty ?? true {
-            env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/openurld-test-no-bus"
-        }
+        // Never the user's bus; and with no address at all, X clients that use D-Bus (weston's helper
+        // clients) autolaunch a session bus through dbus-launch that outlives the test. Point them at
+        // nothing; `PrivateBus.environment(_:)` layered on top gives a real private bus.
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/openurld-test-no-bus"
         return env
     }
 
