@@ -5,7 +5,12 @@ import Foundation
 public struct NotificationRequest: Sendable, Equatable {
     /// How insistent the notification is (the `urgency` hint, a byte).
     public enum Urgency: UInt8, Sendable {
-        case low = 0, normal = 1, critical = 2
+        /// Background information.
+        case low = 0
+        /// The default.
+        case normal = 1
+        /// Errors the user must see; many servers keep these until dismissed.
+        case critical = 2
     }
 
     /// The title line (never markup).
