@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
+        .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),

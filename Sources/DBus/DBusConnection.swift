@@ -18,6 +18,7 @@ public final class DBusConnection: @unchecked Sendable {
         var interface: String?
         var member: String?
         var path: String?
+        var arg0: String?
         var matchRule: String
         var handler: (DBusSignal) -> Void
     }
@@ -157,9 +158,11 @@ public final class DBusConnection: @unchecked Sendable {
     /// Subscribes to signals: adds a bus match rule and runs `handler` for each match during `dispatch()`.
     ///
     /// `sender` is only passed to the bus (signals arrive from unique names, so it is not re-checked locally).
+    /// `arg0` matches signals whose first argument is that string (e.g. one name's `NameOwnerChanged`),
+    /// so the bus does not wake us for the others.
     @discardableResult
     public func onSignal(
-        interface: String?, member: String?, path: String? = nil, sender: String? = nil,
+        interface: String?, member: String?, path: String? = nil, sender: String? = nil, arg0: String? = nil,
         _ handler: @escaping (DBusSignal) -> Void
     ) throws -> DBusSignalSubscription {
         var parts = ["type='signal'"]
@@ -167,13 +170,17 @@ public final class DBusConnection: @unchecked Sendable {
         if let interface { try Names.checkInterface(interface); parts.append("interface='\(interface)'") }
         if let member { try Names.checkMember(member); parts.append("member='\(member)'") }
         if let path { try Names.checkPath(path); parts.append("path='\(path)'") }
+        if let arg0 {
+            guard !arg0.contains("'"), !arg0.utf8.contains(0) else { throw DBusError.invalidArgs("arg0 match contains a quote or NUL") }
+            parts.append("arg0='\(arg0)'")
+        }
         let rule = parts.joined(separator: ",")
         try addMatch(rule)
         let id = state.withLock { () -> Int in
             let id = nextHandlerID
             nextHandlerID += 1
             signalHandlers[id] = SignalHandler(
-                interface: interface, member: member, path: path, matchRule: rule, handler: handler)
+                interface: interface, member: member, path: path, arg0: arg0, matchRule: rule, handler: handler)
             return id
         }
         return DBusSignalSubscription(id: id)
@@ -235,7 +242,7 @@ public final class DBusConnection: @unchecked Sendable {
         let signal = DBusSignal(
             sender: message.sender ?? "", path: path ?? "", interface: interface ?? "", member: member ?? "",
             arguments: arguments)
-        for entry in matching { entry.handler(signal) }
+        for entry in matching where entry.arg0 == nil || entry.arg0 == arguments.first?.string { entry.handler(signal) }
     }
 }
 

@@ -1,0 +1,131 @@
+import Routing
+
+/// The words openurld's notifications say. Pure: no I/O except reading desktop entry names
+/// through a `DesktopEntryDirectory` when one is given.
+public enum NotificationText {
+    /// The action key of the "Open" button on a copy confirmation.
+    public static let openActionKey = "open"
+    /// The longest text shown in a body line; longer URLs are cut in the middle of nowhere useful,
+    /// so they end with an ellipsis (the clipboard still holds all of it).
+    public static let maximumShownLength = 300
+
+    /// Escapes text for a server that reads markup in bodies (`body-markup`): `&`, `<`, `>`, `"`, `'`.
+    public static func escapeMarkup(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The host as a person should read it: `example.org`, or for an IDN host both forms,
+    /// `bücher.de (xn--bcher-kva.de)`, so a look-alike domain is visible. Nil without a host.
+    public static func hostLabel(_ url: ParsedURL) -> String? {
+        guard !url.host.isEmpty else { return nil }
+        return hostLabel(ascii: url.host, unicode: url.unicodeHost)
+    }
+
+    /// `unicode (ascii)` when they differ, else the host.
+    static func hostLabel(ascii: String, unicode: String) -> String {
+        unicode == ascii ? ascii : "\(unicode) (\(ascii))"
+    }
+
+    /// An e-mail address with an IDN domain shown both ways: `a@bücher.de (a@xn--bcher-kva.de)`.
+    public static func addressLabel(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@") else { return address }
+        let local = address[..<at], domain = String(address[address.index(after: at)...])
+        let ascii = Punycode.toASCII(host: domain.lowercased()) ?? domain
+        let unicode = Punycode.toUnicode(host: ascii)
+        return unicode == ascii ? address : "\(local)@\(unicode) (\(local)@\(ascii))"
+    }
+
+    /// The copy confirmation: "Copied address" for a mailto whose recipients were copied,
+    /// "Copied link" otherwise; the body leads with the host, then what was copied; one "Open" action.
+    public static func copied(text: String, url: ParsedURL) -> NotificationRequest {
+        let isAddress = url.scheme == "mailto" && !text.contains(":")
+        var lines: [String] = []
+        if isAddress {
+            lines.append(text.split(separator: ",").map { addressLabel($0.trimmingSpaces) }.joined(separator: ", "))
+        } else {
+            if let host = hostLabel(url) { lines.append(host) }
+            lines.append(shortened(text))
+        }
+        return NotificationRequest(
+            summary: isAddress ? "Copied address" : "Copied link", body: lines.joined(separator: "\n"),
+            actions: [(key: openActionKey, label: "Open")], icon: NotificationClient.Icon.copy)
+    }
+
+    /// A launch that failed: which target, why, and the link (so it is not lost).
+    public static func launchFailed(target: String, url: String, error: String) -> NotificationRequest {
+        NotificationRequest(
+            summary: "Could not open link with \(target)", body: "\(error)\n\(shortened(url))",
+            urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// A config that failed to (re)load; `diagnostic` is `FILE:LINE:COLUMN: message`.
+    public static func configReloadFailed(_ diagnostic: String) -> NotificationRequest {
+        NotificationRequest(
+            summary: "openurld: config not reloaded",
+            body: "\(diagnostic)\nThe previous rules stay in use. Check with: openurl check",
+            urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// The ask prompt: host and link in the body, one action per choice, keyed by the choice as
+    /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled with `labels`.
+    public static func ask(url: ParsedURL, choices: [AskChoice], labels: [String]) -> NotificationRequest {
+        var lines: [String] = []
+        if let host = hostLabel(url) { lines.append(host) }
+        lines.append(shortened(url.string))
+        let actions = zip(choices, labels).map { (key: $0.description, label: $1) }
+        return NotificationRequest(summary: "Open link with…", body: lines.joined(separator: "\n"), actions: actions,
+                                   timeout: 0, icon: NotificationClient.Icon.browser)
+    }
+
+    /// A choice's display name: the desktop entry's `Name` (and action name), a named app or
+    /// webmail capitalised (`Work`, `Gmail`), `Copy`, `Discard`, `Default browser`.
+    public static func choiceLabel(_ choice: AskChoice, entries: DesktopEntryDirectory?) -> String {
+        switch choice {
+        case .copy: return "Copy"
+        case .discard: return "Discard"
+        case .open(.system): return "Default browser"
+        case .open(.app(let name)), .open(.webmail(let name)): return capitalised(name)
+        case .open(.desktopEntry(let id, let action)):
+            let entry = entries?.entry(id: id)
+            let name = entry?.name ?? capitalised(id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id)
+            guard let action else { return name }
+            let actionName = entry?.actions.first { $0.id == action }?.name ?? action
+            return "\(name): \(actionName)"
+        }
+    }
+
+    /// Labels for every choice; duplicates get the config spelling appended so each button is distinct.
+    public static func choiceLabels(_ choices: [AskChoice], entries: DesktopEntryDirectory?) -> [String] {
+        let labels = choices.map { choiceLabel($0, entries: entries) }
+        return zip(choices, labels).map { choice, label in
+            labels.filter { $0 == label }.count > 1 ? "\(label) (\(choice.description))" : label
+        }
+    }
+
+    static func capitalised(_ word: String) -> String {
+        guard let first = word.first else { return word }
+        return first.uppercased() + word.dropFirst()
+    }
+
+    static func shortened(_ text: String) -> String {
+        text.count <= maximumShownLength ? text : String(text.prefix(maximumShownLength - 1)) + "…"
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,139 @@
+import DBus
+import Foundation
+
+/// What a picker run came to.
+public enum PickerOutcome: Equatable, Sendable {
+    /// The user chose the label at this index.
+    case chosen(Int)
+    /// Empty output, a non-zero exit, or the timeout: nothing was chosen.
+    case cancelled
+    /// The picker printed something that is not one of the labels, or could not be started.
+    case failed(String)
+
+    /// The chosen index, nil otherwise.
+    public var index: Int? {
+        if case .chosen(let index) = self { return index }
+        return nil
+    }
+}
+
+/// A dmenu-style chooser (`fuzzel --dmenu`, `wofi --dmenu`, `rofi -dmenu`, `bemenu`,
+/// `zenity --list --column=Open`): one label per line on its stdin, the chosen line on its stdout.
+///
+/// The async form runs the picker on a background thread (it is a blocking child process that
+/// waits for a person) and delivers the result on the daemon's `EventLoop` with `perform`, so the
+/// loop keeps serving D-Bus meanwhile. The picker is killed (its whole process group) at `timeout`.
+public struct Picker: Sendable {
+    /// The command, e.g. `["fuzzel", "--dmenu"]`.
+    public var argv: [String]
+    /// The environment it runs with (`WAYLAND_DISPLAY`/`DISPLAY` matter).
+    public var environment: [String: String]
+    /// Seconds before an unanswered picker is killed and counted as cancelled.
+    public var timeout: Double
+
+    /// A picker running `argv`; the default timeout is two minutes.
+    public init(argv: [String], environment: [String: String], timeout: Double = 120) {
+        self.argv = argv
+        self.environment = environment
+        self.timeout = timeout
+    }
+
+    /// Runs the picker and waits for the answer (blocking: use `pick(labels:loop:completion:)` in the daemon).
+    ///
+    /// The answer is read up to end-of-file on the picker's stdout rather than by waiting for its exit
+    /// status, because the daemon's `ChildReaper.reapAll()` may collect the picker first.
+    public func pick(labels: [String]) -> PickerOutcome {
+        let shown = labels.map(Self.oneLine)
+        let input = Array(shown.map { $0 + "\n" }.joined().utf8)
+        let output: [UInt8]
+        let exit: ChildWait
+        do {
+            (output, exit) = try run(input: input)
+        } catch {
+            return .failed("picker \(argv.first ?? ""): \(error)")
+        }
+        switch exit {
+        case .stillRunning: return .cancelled  // timed out and killed
+        case .exited(let code) where code != 0: return .cancelled
+        default: return Self.match(output: String(decoding: output, as: UTF8.self), labels: shown)
+        }
+    }
+
+    /// Spawns the picker with `input` on stdin; returns its stdout and how it ended.
+    private func run(input: [UInt8]) throws -> ([UInt8], ChildWait) {
+        var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
+        try ProcessLauncher.makePipe(&inPipe)
+        do { try ProcessLauncher.makePipe(&outPipe) } catch { close(inPipe[0]); close(inPipe[1]); throw error }
+        let pid: pid_t
+        do {
+            pid = try ProcessLauncher().spawnRedirected(argv, environment: environment, stdin: inPipe[0], stdout: outPipe[1])
+        } catch {
+            (inPipe + outPipe).forEach { close($0) }
+            throw error
+        }
+        close(inPipe[0])
+        close(outPipe[1])
+        // A dmenu reads all its input before showing anything, so the labels fit in one pass.
+        ProcessLauncher.writeAll(input, to: inPipe[1])
+        close(inPipe[1])
+        defer { close(outPipe[0]) }
+        var output: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                _ = ChildWait.wait(for: pid, timeout: 1)
+                return (output, .stillRunning)
+            }
+            var entry = pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(remaining, 1) * 1000) + 1)
+            if ready < 0, errno != EINTR { break }
+            guard ready > 0 else { continue }
+            let count = read(outPipe[0], &buffer, buffer.count)
+            if count > 0 {
+                output += buffer[0..<count]
+                if output.count > 65536 { break }  // nobody's choice is that long
+                continue
+            }
+            if count == 0 || errno != EINTR { break }
+        }
+        // Stdout is closed: the answer is in. A picker that lingers after that is left to the reaper.
+        let ended = ChildWait.wait(for: pid, timeout: 2)
+        return (output, ended == .stillRunning ? .reapedElsewhere : ended)
+    }
+
+    /// Runs the picker on a background thread; `completion` runs on `loop`'s thread.
+    public func pick(labels: [String], loop: EventLoop, completion: @escaping (PickerOutcome) -> Void) {
+        let picker = self
+        let thread = Thread {
+            let outcome = picker.pick(labels: labels)
+            loop.perform { completion(outcome) }
+        }
+        thread.name = "openurld-picker"
+        thread.start()
+    }
+
+    /// Maps the picker's output back to a label: the first line, exactly, else with surrounding
+    /// spaces ignored. Empty output is a cancel.
+    static func match(output: String, labels: [String]) -> PickerOutcome {
+        // "\r\n" is one Character in Swift, so split on any newline character rather than on "\n".
+        let line = output.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .first.map(String.init) ?? ""
+        if line.isEmpty { return .cancelled }
+        if let index = labels.firstIndex(of: line) { return .chosen(index) }
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return .cancelled }
+        if let index = labels.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == trimmed }) {
+            return .chosen(index)
+        }
+        return .failed("picker printed \(String(reflecting: String(line.prefix(200)))), which is none of the choices")
+    }
+
+    /// A label must be one line for a line-based picker.
+    static func oneLine(_ label: String) -> String {
+        String(label.map { $0.isNewline ? " " : $0 })
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+@testable import Desktop
+import Routing
+import TestSupport
+
+@Suite struct NotificationTextTests {
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("<b>bold</b>", "&lt;b&gt;bold&lt;/b&gt;"),
+        ("a & b", "a &amp; b"),
+        ("&amp; stays visible", "&amp;amp; stays visible"),
+        ("<a href=\"https://evil.example\">x</a>", "&lt;a href=&quot;https://evil.example&quot;&gt;x&lt;/a&gt;"),
+        ("it's", "it&#39;s"),
+        ("bücher ✓", "bücher ✓"),
+    ])
+    func markupIsEscaped(input: String, expected: String) {
+        #expect(NotificationText.escapeMarkup(input) == expected)
+    }
+
+    @Test(arguments: [
+        ("https://example.org/a", "example.org"),
+        ("https://bücher.de/", "bücher.de (xn--bcher-kva.de)"),
+        ("https://xn--bcher-kva.de/x", "bücher.de (xn--bcher-kva.de)"),
+        // Cyrillic "а" in a look-alike of apple.com must show its punycode.
+        ("https://\u{0430}pple.com/", "\u{0430}pple.com (xn--pple-43d.com)"),
+    ])
+    func hostLabelShowsBothFormsForIDN(url: String, expected: String) throws {
+        #expect(NotificationText.hostLabel(try ParsedURL(url)) == expected)
+    }
+
+    @Test func copiedLinkLeadsWithTheHostAndOffersOpen() throws {
+        let url = try ParsedURL("https://bücher.de/kaufen?x=1")
+        let request = NotificationText.copied(text: url.string, url: url)
+        #expect(request.summary == "Copied link")
+        #expect(request.body == "bücher.de (xn--bcher-kva.de)\nhttps://xn--bcher-kva.de/kaufen?x=1")
+        #expect(request.actions.map(\.key) == ["open"])
+        #expect(request.icon == "edit-copy")
+    }
+
+    @Test func copiedAddressShowsTheAddressesWithIDNDomains() throws {
+        let url = try ParsedURL("mailto:a@example.org,b@b%C3%BCcher.de")
+        let request = NotificationText.copied(text: "a@example.org, b@bücher.de", url: url)
+        #expect(request.summary == "Copied address")
+        #expect(request.body == "a@example.org, b@bücher.de (b@xn--bcher-kva.de)")
+    }
+
+    @Test func longLinksAreShortenedForDisplay() throws {
+        let long = "https://example.org/" + String(repeating: "a", count: 5000)
+        let request = NotificationText.copied(text: long, url: try ParsedURL(long))
+        #expect(request.body.count < 400)
+        #expect(request.body.hasSuffix("…"))
+    }
+
+    @Test func errorTexts() {
+        let launch = NotificationText.launchFailed(target: "firefox.desktop", url: "https://example.org/", error: "firefox: command not found")
+        #expect(launch.summary == "Could not open link with firefox.desktop")
+        #expect(launch.body == "firefox: command not found\nhttps://example.org/")
+        let reload = NotificationText.configReloadFailed("/home/u/.config/openurld/config.toml:3:9: unknown key \"opn\"; did you mean \"open\"?")
+        #expect(reload.summary == "openurld: config not reloaded")
+        #expect(reload.body.hasPrefix("/home/u/.config/openurld/config.toml:3:9: unknown key"))
+        #expect(reload.urgency == .critical)
+    }
+
+    @Test func askOffersOneActionPerChoiceKeyedByTheConfigSpelling() throws {
+        let choices: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy]
+        let labels = NotificationText.choiceLabels(choices, entries: nil)
+        #expect(labels == ["Firefox", "Work", "Copy"])
+        let request = NotificationText.ask(url: try ParsedURL("https://example.org/x"), choices: choices, labels: labels)
+        #expect(request.actions.map(\.key) == ["firefox.desktop", "work", "copy"])
+        #expect(request.actions.map(\.label) == ["Firefox", "Work", "Copy"])
+        #expect(request.timeout == 0)
+    }
+
+    @Test func choiceLabelsComeFromDesktopEntries() throws {
+        let desktop = try IsolatedDesktop(name: "labels")
+        try desktop.writeDesktopEntry(id: "browser.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Recording Browser", exec: "true %u",
+            extra: "Actions=private;\n\n[Desktop Action private]\nName=Private Window\nExec=true --private %u\n"))
+        let entries = DesktopEntryDirectory(paths: XDGPaths(environment: desktop.environment))
+        let choices: [AskChoice] = [.open(.desktopEntry(id: "browser.desktop", action: nil)),
+                                    .open(.desktopEntry(id: "browser.desktop", action: "private")),
+                                    .open(.webmail("gmail")), .open(.system), .discard]
+        #expect(NotificationText.choiceLabels(choices, entries: entries)
+            == ["Recording Browser", "Recording Browser: Private Window", "Gmail", "Default browser", "Discard"])
+    }
+
+    @Test func duplicateLabelsAreMadeDistinct() {
+        let choices: [AskChoice] = [.open(.app("work")), .open(.desktopEntry(id: "work.desktop", action: nil))]
+        #expect(NotificationText.choiceLabels(choices, entries: nil) == ["Work (work)", "Work (work.desktop)"])
+    }
+
+    @Test(arguments: [
+        ("Work\n", PickerOutcome.chosen(1)),
+        ("Work", .chosen(1)),
+        ("  Copy  \n", .chosen(2)),
+        ("Firefox\r\n", .chosen(0)),
+        ("", .cancelled),
+        ("\n", .cancelled),
+        ("Something else\n", .failed("picker printed \"Something else\", which is none of the choices")),
+    ])
+    func pickerOutputMapsBackToAChoice(output: String, expected: PickerOutcome) {
+        #expect(Picker.match(output: output, labels: ["Firefox", "Work", "Copy"]) == expected)
+    }
+}
+
