@@ -93,8 +93,7 @@ public final class LinkRouter {
             if decision.notify { effects.confirm(decision) }
             return .done
         case .ask:
-            let labels = decision.choices.map(label(for:))
-            effects.ask(decision, labels: labels) { [weak self] choice in
+            effects.ask(decision, labels: labels(for: decision.choices)) { [weak self] choice in
                 guard let self else { return }
                 guard let choice else {
                     completion?(decision, .done)
@@ -112,18 +111,9 @@ public final class LinkRouter {
         }
     }
 
-    /// A choice as a person reads it: the app's name from its desktop entry where there is one.
-    public func label(for choice: AskChoice) -> String {
-        switch choice {
-        case .copy: return "Copy"
-        case .discard: return "Discard"
-        case .open(.system): return "Default browser"
-        case .open(.desktopEntry(let id, let action)):
-            let name = launcher.entries.entry(id: id)?.name ?? String(id.dropLast(id.hasSuffix(".desktop") ? 8 : 0))
-            return action.map { "\(name) (\($0))" } ?? name
-        case .open(.app(let name)), .open(.webmail(let name)):
-            return name.prefix(1).uppercased() + name.dropFirst()
-        }
+    /// Choices as a person reads them: app names from their desktop entries, each distinct.
+    public func labels(for choices: [AskChoice]) -> [String] {
+        NotificationText.choiceLabels(choices, entries: launcher.entries)
     }
 
     private func perform(_ launch: Decision.Launch, url: String, activationToken: String?) throws {

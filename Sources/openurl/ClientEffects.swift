@@ -8,7 +8,6 @@ final class ClientEffects: DecisionEffects {
     let environment: [String: String]
     let settings: Config.Settings
     let verbose: Bool
-    var labels: ((AskChoice) -> String)?
 
     init(environment: [String: String], settings: Config.Settings, verbose: Bool) {
         self.environment = environment
@@ -17,17 +16,32 @@ final class ClientEffects: DecisionEffects {
     }
 
     static func clipboardDescription(environment: [String: String], settings: Config.Settings) -> String {
-        "not wired yet"
+        ClipboardSelector.describe(setting: settings.clipboard, environment: environment, bus: try? DBusConnection.session())
     }
 
     func copy(_ text: String, for decision: Decision) throws {
-        throw DaemonlessError("no clipboard backend yet")
+        let bus = try? DBusConnection.session()
+        let writer = try ClipboardSelector.writer(setting: settings.clipboard, environment: environment, bus: bus)
+        try writer.copy(text)
+        if verbose { Output.error("openurl: copied with \(writer.name)") }
+        guard decision.notify, let bus, let url = try? ParsedURL(decision.finalURL),
+              let notifications = try? NotificationClient(connection: bus) else { return }
+        // Without the daemon nobody waits for the notification's answer, so it has no buttons.
+        var request = NotificationText.copied(text: text, url: url)
+        request.actions = []
+        _ = try? notifications.notify(request)
     }
 
-    /// Without a daemon there is nobody to receive a notification's answer: use the picker
-    /// when one is set, else take the first choice.
+    /// Without a daemon nobody can receive a notification's answer: use the picker when one is
+    /// set, else take the first choice.
     func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
-        if verbose { Output.error("openurl: no daemon to ask through; taking the first choice") }
+        if let argv = settings.picker {
+            let outcome = Picker(argv: argv, environment: environment).pick(labels: labels)
+            if case .failed(let why) = outcome { Output.error("openurl: picker failed: \(why)") }
+            choose(outcome.index.map { decision.choices[$0] })
+            return
+        }
+        if verbose { Output.error("openurl: no daemon or picker to ask through; taking the first choice") }
         choose(decision.choices.first)
     }
 
@@ -39,11 +53,6 @@ final class ClientEffects: DecisionEffects {
     func confirm(_ decision: Decision) {
         if verbose { Output.error("openurl: \(decision.kind.rawValue) \(decision.finalURL)") }
     }
-}
-
-struct DaemonlessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// One-shot desktop notifications from the client (errors when no terminal is attached).

@@ -80,7 +80,6 @@ extension Client {
         let router = LinkRouter(engine: RuleEngine(config: config),
                                 launcher: AppLauncher(paths: paths, environment: environment, launcher: ProcessLauncher(workingDirectory: paths.home)),
                                 handlers: DefaultHandlers(paths: paths), effects: effects)
-        effects.labels = router.label(for:)
         var worst = ExitCode.success
         for (offset, url) in urls.enumerated() {
             do {

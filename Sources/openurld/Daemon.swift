@@ -22,6 +22,9 @@ final class Daemon {
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
     var object: DBusObject?
+    /// Openers by caller's unique bus name: unique names are never reused, so a caller's
+    /// process is looked up once, not on every call.
+    var openers: [String: Opener] = [:]
 
     init(connection: DBusConnection, loop: EventLoop, environment: [String: String], effects: DecisionEffects) {
         self.connection = connection
@@ -37,6 +40,7 @@ final class Daemon {
             launcher: AppLauncher(paths: paths, environment: launchEnvironment, launcher: ProcessLauncher(workingDirectory: paths.home)),
             handlers: DefaultHandlers(paths: paths), effects: effects)
         router.dbusActivator = { [weak self] request in try self?.activate(request) }
+        recent.scheduleSave = { [weak recent] in _ = loop.addTimer(after: 1) { recent?.save() } }
     }
 
     /// Loads the config; on failure keeps the rules in use and records the error.
@@ -63,10 +67,10 @@ final class Daemon {
     }
 
     /// Decides for `url` and, unless `dryRun`, carries the decision out.
-    func open(_ url: String, options: OpenOptions) throws -> DBusValue {
+    func open(_ url: String, options: OpenOptions, explain: Bool = false) throws -> DBusValue {
         let decision: Decision
         do {
-            decision = try router.engine.decide(url, opener: options.opener, explain: options.dryRun, forceAsk: options.ask)
+            decision = try router.engine.decide(url, opener: options.opener, explain: explain, forceAsk: options.ask)
         } catch {
             throw DBusError.invalidArgs("Open: \(error.message)")
         }

@@ -22,6 +22,10 @@ final class RecentLinks {
     private(set) var entries: [Entry] = []
     private var nextID: UInt32 = 1
     private let path: String?
+    private var dirty = false
+    /// Called when the list changed and should be saved soon; the daemon batches the writes
+    /// off the click path. Without it every change is saved at once.
+    var scheduleSave: (() -> Void)?
 
     /// Loads what the file holds; a missing or unreadable file starts empty.
     init(path: String?) {
@@ -47,7 +51,7 @@ final class RecentLinks {
         nextID &+= 1
         entries.append(entry)
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
-        save()
+        changed()
         return entry.id
     }
 
@@ -57,14 +61,21 @@ final class RecentLinks {
         entries[index].outcome = outcome.description
         entries[index].decision = decision.kind.rawValue
         entries[index].target = decision.target?.description ?? ""
-        save()
+        changed()
+    }
+
+    private func changed() {
+        guard let scheduleSave else { return save() }
+        if !dirty { scheduleSave() }
+        dirty = true
     }
 
     func entry(id: UInt32) -> Entry? { entries.first { $0.id == id } }
 
     /// Writes the whole list to a temporary file and renames it over the old one, so a crash
     /// never leaves a half-written file.
-    private func save() {
+    func save() {
+        dirty = false
         guard let path else { return }
         let text = entries.map { entry in
             ["\(entry.id)", "\(entry.time)", entry.url, entry.finalURL, entry.decision, entry.target, entry.rule, entry.opener, entry.outcome]

@@ -28,7 +28,7 @@ extension Daemon {
                     var options = try OpenOptions(args[1], method: "Explain")
                     if options.opener == nil { options.opener = self.opener(of: context) }
                     options.dryRun = true
-                    return [try self.open(args[0].string ?? "", options: options)]
+                    return [try self.open(args[0].string ?? "", options: options, explain: true)]
                 },
                 DBusMethod("Reload") { [unowned self] _, _ in
                     if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
@@ -109,8 +109,12 @@ extension Daemon {
 
     /// Who made a D-Bus call: the caller's process, walked up past launchers.
     func opener(of context: DBusMessageContext) -> Opener? {
+        if let known = openers[context.sender] { return known }
         guard let pid = try? context.callerProcessID(), pid > 0 else { return nil }
-        return OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener
+        let opener = OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener
+        if openers.count >= 256 { openers.removeAll() }
+        openers[context.sender] = opener
+        return opener
     }
 
     /// Extracts the links in `text` and routes each; returns the URLs routed.

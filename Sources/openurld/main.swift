@@ -21,7 +21,7 @@ func start() throws -> Never {
     _ = ChildReaper.becomeSubreaper()
     let loop = try EventLoop()
     let connection = try DBusConnection.session()
-    let effects = DaemonEffects(connection: connection, environment: environment)
+    let effects = DaemonEffects(connection: connection, loop: loop, environment: environment)
     let daemon = Daemon(connection: connection, loop: loop, environment: environment, effects: effects)
     effects.router = daemon.router
     let object = DBusObject(path: Daemon.objectPath, interfaces: [daemon.routerInterface, daemon.applicationInterface])
@@ -53,6 +53,7 @@ func start() throws -> Never {
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
     withExtendedLifetime((signals, watcher)) {}
+    daemon.recent.save()
     _ = try? connection.releaseName(Daemon.busName)
     connection.flush()
     exit(0)
