@@ -18,11 +18,12 @@ build:
 
 release:
 	$(RELEASE) --product openurl
+	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
 
 install: release
 	install -d $(BINDIR) $(APPDIR) $(DBUSDIR) $(UNITDIR)
-	install -m 755 .build/release/openurl .build/release/openurld $(BINDIR)/
+	install -m 755 .build/release/openurl .build/release/openurl-tool .build/release/openurld $(BINDIR)/
 	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(APPDIR)/io.github.openurld.desktop
 	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DBUSDIR)/io.github.openurld.service
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(UNITDIR)/openurld.service
@@ -35,7 +36,7 @@ install: release
 
 uninstall:
 	-$(BINDIR)/openurl uninstall
-	rm -f $(BINDIR)/openurl $(BINDIR)/openurld $(APPDIR)/io.github.openurld.desktop \
+	rm -f $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(APPDIR)/io.github.openurld.desktop \
 	      $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service
 
 test:

@@ -5,6 +5,7 @@ let package = Package(
     name: "openurld",
     products: [
         .executable(name: "openurl", targets: ["openurl"]),
+        .executable(name: "openurl-tool", targets: ["openurl-tool"]),
         .executable(name: "openurld", targets: ["openurld"]),
     ],
     targets: [
@@ -29,7 +30,10 @@ let package = Package(
         .target(name: "Desktop", dependencies: ["Routing", "DBus", "CGIO"]),
 
         .executableTarget(name: "openurld", dependencies: ["Routing", "DBus", "Desktop"]),
-        .executableTarget(name: "openurl", dependencies: ["Routing", "DBus", "Desktop"]),
+        // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
+        .executableTarget(name: "openurl", dependencies: ["DBus"]),
+        // Every other command and the embedded mode; `openurl` hands over to it with execv.
+        .executableTarget(name: "openurl-tool", dependencies: ["Routing", "DBus", "Desktop"], path: "Sources/OpenurlTool"),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),

@@ -28,6 +28,11 @@ public struct RuleEngine: Sendable {
         hygiene = config.hygiene()
     }
 
+    /// True when some rule matches on the opener, so callers need to find out who opened a link.
+    public var usesOpener: Bool {
+        config.rules.contains { rule in rule.matchers.contains { if case .opener = $0 { return true } else { return false } } }
+    }
+
     /// The schemes this config lets through: http, https, mailto and any a rule names.
     public var allowedSchemes: Set<String> { routedSchemes }
 

@@ -1,4 +1,109 @@
-// openurl: the XDG handler and the command-line client of openurld.
-import Foundation
+// openurl: the XDG handler. Every click that does not come through D-Bus activation runs this,
+// so it links only libdbus: it hands each URL to openurld's Router1.Open and exits. Everything
+// else (the other commands, and routing in-process when there is no daemon) is `openurl-tool`,
+// which it becomes with execv, keeping the same arguments.
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
 
-exit(Client(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment).run())
+let arguments = Array(CommandLine.arguments.dropFirst())
+let toolCommands: Set<String> = [
+    "test", "check", "copy", "extract", "install", "uninstall", "status", "reload", "rules", "recent", "reopen",
+    "help", "-h", "--help", "--version",
+]
+
+/// Replaces this process with `openurl-tool` from the same directory, with `arguments`.
+func becomeTool(_ arguments: [String]) -> Never {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    var directory = length > 0 ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    if let slash = directory.lastIndex(of: "/") { directory = String(directory[..<slash]) } else { directory = "." }
+    let tool = directory + "/openurl-tool"
+    let argv = ["openurl"] + arguments
+    var cArguments = argv.map { strdup($0) } + [nil]
+    execv(tool, &cArguments)
+    let message = "openurl: cannot run \(tool): \(String(cString: strerror(errno))); reinstall openurld (make install)\n"
+    fputs(message, stderr)
+    exit(4)
+}
+
+if arguments.isEmpty || toolCommands.contains(arguments[0]) { becomeTool(arguments) }
+
+var verbose = false
+var ask = false
+var urls: [String] = []
+var optionsEnded = false
+for argument in arguments {
+    if !optionsEnded, argument == "--" { optionsEnded = true; continue }
+    if !optionsEnded, argument == "-v" || argument == "--verbose" { verbose = true; continue }
+    if !optionsEnded, argument == "--ask" { ask = true; continue }
+    if !optionsEnded, argument.hasPrefix("-"), argument.count > 1 { becomeTool(arguments) }
+    urls.append(argument)
+}
+
+/// The flags to pass on when the tool takes over the remaining URLs.
+func flags() -> [String] { (verbose ? ["-v"] : []) + (ask ? ["--ask"] : []) + ["--"] }
+
+/// Errors that mean there is no daemon to talk to (as opposed to the daemon refusing a call).
+func daemonUnavailable(_ error: DBusError) -> Bool {
+    error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn") || [
+        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
+        "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
+        "org.freedesktop.DBus.Error.TimedOut", "org.freedesktop.systemd1.NoSuchUnit",
+    ].contains(error.name)
+}
+
+/// Reports a failure on stderr and, without a terminal (a desktop started us), as a notification.
+func report(_ message: String, on connection: DBusConnection?) {
+    fputs("openurl: \(message)\n", stderr)
+    guard isatty(2) == 0, let connection else { return }
+    _ = try? connection.call(
+        destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+        interface: "org.freedesktop.Notifications", method: "Notify",
+        arguments: [.string("openurld"), .uint32(0), .string("dialog-error"), .string("openurl"), .string(message),
+                    .stringArray([]), .vardict(["urgency": .byte(2), "desktop-entry": .string("io.github.openurld")]), .int32(-1)],
+        timeout: 2)
+}
+
+guard let connection = try? DBusConnection.session() else {
+    if verbose { fputs("openurl: no session bus; routing in-process (embedded mode)\n", stderr) }
+    becomeTool(flags() + urls)
+}
+var status: Int32 = 0
+let token = getenv("XDG_ACTIVATION_TOKEN").map { String(cString: $0) } ?? getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) }
+for (offset, url) in urls.enumerated() {
+    var options: [(String, DBusValue)] = []
+    // A token raises one window: only the first link carries it. The daemon finds the opener
+    // from our process id, walking past us and xdg-open to the app.
+    if let token, offset == 0 { options.append(("activation-token", .string(token))) }
+    if ask { options.append(("ask", .bool(true))) }
+    do {
+        let reply = try connection.call(destination: "io.github.openurld", path: "/io/github/openurld", interface: "io.github.openurld.Router1",
+                                        method: "Open", arguments: [.string(url), .vardict(pairs: options)], timeout: 30)
+        let result = reply.first?.dictionary ?? [:]
+        let outcome = result["outcome"]?.string ?? ""
+        if verbose {
+            fputs("openurl: \(result["decision"]?.string ?? "?") \(result["final_url"]?.string ?? url) (\(outcome), by openurld)\n", stderr)
+        }
+        if let error = result["error"]?.string {
+            report("\(url): \(error)", on: connection)
+            status = max(status, 4)
+        } else if outcome.hasPrefix("failed") {
+            report("\(url): \(outcome)", on: connection)
+            status = max(status, 4)
+        }
+    } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.InvalidArgs" {
+        report(error.message, on: connection)
+        status = max(status, 2)
+    } catch let error as DBusError where daemonUnavailable(error) {
+        if verbose { fputs("openurl: openurld is not available (\(error.message)); routing in-process (embedded mode)\n", stderr) }
+        if status != 0 { fputs("openurl: earlier links failed (exit \(status))\n", stderr) }
+        becomeTool(flags() + Array(urls[offset...]))
+    } catch {
+        report("\(url): \(error)", on: connection)
+        status = max(status, 4)
+    }
+}
+exit(status)

@@ -109,6 +109,8 @@ extension Daemon {
 
     /// Who made a D-Bus call: the caller's process, walked up past launchers.
     func opener(of context: DBusMessageContext) -> Opener? {
+        // Walking /proc costs a bus round trip and several reads: only when a rule looks.
+        guard router.engine.usesOpener else { return nil }
         if let known = openers[context.sender] { return known }
         guard let pid = try? context.callerProcessID(), pid > 0 else { return nil }
         let opener = OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener

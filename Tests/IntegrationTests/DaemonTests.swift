@@ -126,7 +126,7 @@ import Testing
         #expect(records.last == ["--work", "https://example.org/r"])
         let listed = try harness.run([harness.openurl, "recent"])
         #expect(listed.stdout.contains("https://example.org/r"), "\(listed)")
-        #expect(FileManager.default.fileExists(atPath: harness.desktop.stateHome + "/openurld/recent.tsv"))
+        #expect(eventually(timeout: 5) { FileManager.default.fileExists(atPath: harness.desktop.stateHome + "/openurld/recent.tsv") })
     }
 
     @Test func theSameURLTwiceOpensOnce() throws {
