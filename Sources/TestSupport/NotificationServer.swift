@@ -79,6 +79,13 @@ public final class NotificationServer {
         try dunstctl(["context"])
     }
 
+    /// Picks action `key` of whichever displayed notification offers it (for notifications sent
+    /// by another process, whose ids the test does not see).
+    public func chooseAction(key: String) throws {
+        try ",\(key)]".write(toFile: directory + "/want", atomically: true, encoding: .utf8)
+        try dunstctl(["context"])
+    }
+
     /// The lines dunst offered in its last context menu.
     public var lastMenu: [String] {
         ((try? String(contentsOfFile: directory + "/menu.txt", encoding: .utf8)) ?? "")

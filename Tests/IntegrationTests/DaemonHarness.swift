@@ -12,6 +12,9 @@ final class DaemonHarness {
     let openurl: String
     let openurld: String
     let environment: [String: String]
+    /// Xvfb and dunst, when asked for: clipboard tools and notifications work for real.
+    let display: VirtualDisplay?
+    let notifications: NotificationServer?
 
     static let busName = "io.github.openurld"
     static let path = "/io/github/openurld"
@@ -19,7 +22,7 @@ final class DaemonHarness {
 
     var configPath: String { desktop.configHome + "/openurld/config.toml" }
 
-    init(config: String? = nil, name: String = "daemon") throws {
+    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false) throws {
         desktop = try IsolatedDesktop(name: name)
         browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
         openurl = try BuiltProduct.path("openurl")
@@ -29,15 +32,22 @@ final class DaemonHarness {
             mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto"]))
         try desktop.writeDesktopEntry(id: "work.desktop", contents: IsolatedDesktop.desktopEntry(
             name: "Work Browser", exec: "\(browser.executable) --work %u"))
-        var base = desktop.environment
+        display = withDesktopSession ? try VirtualDisplay() : nil
+        var base = display?.environment(desktop.environment) ?? desktop.environment
         for (key, value) in browser.environment { base[key] = value }
-        bus = try PrivateBus(environment: base)
+        let bus = try PrivateBus(environment: base)
+        self.bus = bus
+        notifications = try display.map { try NotificationServer(bus: bus, display: $0) }
         try bus.addService(name: Self.busName, exec: [openurld])
         environment = bus.environment(base)
         if let config { try writeConfig(config) }
     }
 
-    deinit { bus.stop() }
+    deinit {
+        notifications?.stop()
+        bus.stop()
+        display?.stop()
+    }
 
     func writeConfig(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: desktop.configHome + "/openurld", withIntermediateDirectories: true)
