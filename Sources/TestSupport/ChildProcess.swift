@@ -157,3 +157,28 @@ public final class ChildProcess {
         }
     }
 }
+
+extension ChildProcess {
+    /// The first line the child writes to stdout, or nil at the timeout or its exit.
+    public func firstLine(timeout: Double) -> String? {
+        guard let fd = stdoutFD else { return nil }
+        var collected: [UInt8] = []
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            guard Glibc.poll(&fds, 1, 50) >= 0 else { return nil }
+            if fds[0].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                let count = read(fd, &buffer, buffer.count)
+                if count <= 0 { return nil }
+                collected += buffer[0..<count]
+                if let newline = collected.firstIndex(of: 10) {
+                    return String(decoding: collected[..<newline], as: UTF8.self)
+                }
+            } else if poll() != nil {
+                return nil
+            }
+        }
+        return nil
+    }
+}

@@ -37,7 +37,7 @@ public final class PrivateBus {
         daemon = try ChildProcess(
             ["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
             environment: env)
-        guard let line = Self.readLine(from: daemon, timeout: timeout) else {
+        guard let line = daemon.firstLine(timeout: timeout) else {
             let status = daemon.terminate(grace: 0.5)
             try? FileManager.default.removeItem(atPath: directory)
             throw HarnessError("dbus-daemon printed no address within \(timeout) s (exit status \(status.map(String.init) ?? "none"))")
@@ -95,28 +95,5 @@ public final class PrivateBus {
     private static func xmlEscape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    /// The first line of the child's stdout, or nil at the timeout or exit.
-    private static func readLine(from child: ChildProcess, timeout: Double) -> String? {
-        guard let fd = child.stdoutFD else { return nil }
-        var collected: [UInt8] = []
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            guard Glibc.poll(&fds, 1, 50) >= 0 else { return nil }
-            if fds[0].revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 512)
-                let count = read(fd, &buffer, buffer.count)
-                if count <= 0 { return nil }
-                collected += buffer[0..<count]
-                if let newline = collected.firstIndex(of: 10) {
-                    return String(decoding: collected[..<newline], as: UTF8.self)
-                }
-            } else if child.poll() != nil {
-                return nil
-            }
-        }
-        return nil
     }
 }

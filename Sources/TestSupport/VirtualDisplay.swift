@@ -13,7 +13,7 @@ public final class VirtualDisplay {
         try Self.require("Xvfb", package: "xvfb")
         server = try ChildProcess(["Xvfb", "-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "800x600x24"],
                                   environment: ProcessInfo.processInfo.environment)
-        guard let number = Self.readLine(from: server, timeout: timeout), Int(number) != nil else {
+        guard let number = server.firstLine(timeout: timeout), Int(number) != nil else {
             server.terminate(grace: 0.5)
             throw HarnessError("Xvfb did not report a display number within \(timeout) s")
         }
@@ -42,29 +42,6 @@ public final class VirtualDisplay {
         guard ChildProcess.findExecutable(program) != nil else {
             throw HarnessError("\(program) not found in PATH: install \(package) (apt-get install \(package))")
         }
-    }
-
-    /// The first line the child writes to stdout, or nil at the timeout or its exit.
-    static func readLine(from child: ChildProcess, timeout: Double) -> String? {
-        guard let fd = child.stdoutFD else { return nil }
-        var collected: [UInt8] = []
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            guard Glibc.poll(&fds, 1, 50) >= 0 else { return nil }
-            if fds[0].revents != 0 {
-                var buffer = [UInt8](repeating: 0, count: 256)
-                let count = read(fd, &buffer, buffer.count)
-                if count <= 0 { return nil }
-                collected += buffer[0..<count]
-                if let newline = collected.firstIndex(of: 10) {
-                    return String(decoding: collected[..<newline], as: UTF8.self)
-                }
-            } else if child.poll() != nil {
-                return nil
-            }
-        }
-        return nil
     }
 
     /// Polls `condition` every 10 ms until it holds or `timeout` passes.
