@@ -33,6 +33,9 @@ public struct ParsedURL: Sendable, Equatable {
 
     /// The normalised URL.
     public private(set) var string: String = ""
+    /// Set when normalising changed anything; otherwise the input already is the normal form
+    /// and `string` is the input itself, with no re-serialising.
+    private var rewritten = false
 
     private func serialized() -> String {
         var out = scheme + ":"
@@ -58,9 +61,11 @@ public struct ParsedURL: Sendable, Equatable {
     /// Parses and normalises `text`; leading and trailing spaces are ignored.
     public init(_ text: String) throws(URLParseError) {
         var bytes = Array(text.utf8)
+        let untrimmedCount = bytes.count
         while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
         let leading = bytes.prefix(while: { $0 <= 0x20 }).count
         bytes.removeFirst(leading)
+        if bytes.count != untrimmedCount || bytes.contains(UInt8(ascii: " ")) { rewritten = true }
         guard !bytes.isEmpty else { throw URLParseError(message: "empty URL") }
         guard bytes.count <= Self.maximumLength else {
             throw URLParseError(message: "URL is \(bytes.count) bytes long; the limit is \(Self.maximumLength)")
@@ -76,6 +81,7 @@ public struct ParsedURL: Sendable, Equatable {
             throw URLParseError(message: "not a URL: it has no scheme (expected something like https://example.org/)")
         }
         scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+        if bytes[..<colon].contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { rewritten = true }
         var rest = bytes[(colon + 1)...]
         userinfo = nil
         port = nil
@@ -109,9 +115,12 @@ public struct ParsedURL: Sendable, Equatable {
             guard hasAuthority, !host.isEmpty else {
                 throw URLParseError(message: "\(scheme) URL has no host (expected \(scheme)://HOST/...)")
             }
-            if path.isEmpty { path = "/" }
+            if path.isEmpty {
+                path = "/"
+                rewritten = true
+            }
         }
-        string = serialized()
+        string = rewritten ? serialized() : text
     }
 
     private mutating func parseAuthority(_ authority: ArraySlice<UInt8>) throws(URLParseError) {
@@ -140,12 +149,16 @@ public struct ParsedURL: Sendable, Equatable {
                 throw URLParseError(message: "invalid port \"\(String(decoding: portPart, as: UTF8.self))\" (expected a number from 0 to 65535)")
             }
             port = Self.defaultPorts[scheme] == value ? nil : value
+            if port == nil || String(value) != String(decoding: portPart, as: UTF8.self) { rewritten = true }
+        } else if portPart != nil {
+            rewritten = true
         }
         if hostPart.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) {
             // The common case: an ASCII host, checked and lowercased byte by byte.
             if let bad = hostPart.first(where: { Self.forbiddenHostBytes.contains($0) }) {
                 throw URLParseError(message: "invalid host \"\(String(decoding: hostPart, as: UTF8.self))\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
             }
+            if hostPart.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { rewritten = true }
             host = String(decoding: hostPart.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
             unicodeHost = Self.hasPunycodeLabel(hostPart) ? Punycode.toUnicode(host: host) : host
             return
@@ -154,6 +167,7 @@ public struct ParsedURL: Sendable, Equatable {
         if let bad = decoded.utf8.first(where: { Self.forbiddenHostBytes.contains($0) }) {
             throw URLParseError(message: "invalid host \"\(decoded)\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
         }
+        rewritten = true
         let lowered = decoded.lowercased()
         guard let ascii = Punycode.toASCII(host: lowered) else {
             throw URLParseError(message: "invalid host \"\(decoded)\": it cannot be encoded as an IDN")

@@ -1,4 +1,7 @@
 import CPCRE2
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A compiled PCRE2 regular expression (JIT-compiled where available), safe to share.
 ///
@@ -8,6 +11,11 @@ public final class PatternRegex: @unchecked Sendable {
     /// The pattern as written.
     public let pattern: String
     private let code: OpaquePointer
+    private let jitted: Bool
+    /// One match block kept for reuse: allocating one per match cost about as much as the
+    /// match itself. A thread that finds it in use allocates its own.
+    private let spareData: OpaquePointer?
+    private let spareLock: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Why a pattern did not compile, with the 0-based offset in the pattern.
     public struct CompileError: Error, Sendable, CustomStringConvertible {
@@ -39,10 +47,33 @@ public final class PatternRegex: @unchecked Sendable {
                 offset: errorOffset)
         }
         code = compiled
-        _ = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE))
+        jitted = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        spareData = pcre2_match_data_create_from_pattern_8(code, nil)
+        spareLock = .allocate(capacity: 1)
+        pthread_mutex_init(spareLock, nil)
     }
 
-    deinit { pcre2_code_free_8(code) }
+    deinit {
+        if let spareData { pcre2_match_data_free_8(spareData) }
+        pthread_mutex_destroy(spareLock)
+        spareLock.deallocate()
+        pcre2_code_free_8(code)
+    }
+
+    /// Runs `body` with a match block: the spare one when free, else a fresh one.
+    private func withMatchData<T>(_ body: (OpaquePointer) -> T) -> T? {
+        if let spareData, pthread_mutex_trylock(spareLock) == 0 {
+            defer { pthread_mutex_unlock(spareLock) }
+            return body(spareData)
+        }
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
+        defer { pcre2_match_data_free_8(data) }
+        return body(data)
+    }
+
+    private func match(_ subject: UnsafePointer<UInt8>, _ length: Int, _ data: OpaquePointer) -> Int32 {
+        jitted ? pcre2_jit_match_8(code, subject, length, 0, 0, data, nil) : pcre2_match_8(code, subject, length, 0, 0, data, nil)
+    }
 
     /// True when the pattern matches anywhere in `subject`.
     public func matches(_ subject: String) -> Bool {
@@ -52,11 +83,9 @@ public final class PatternRegex: @unchecked Sendable {
 
     /// True when the pattern matches anywhere in the UTF-8 bytes.
     public func matches(utf8 subject: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return false }
-        defer { pcre2_match_data_free_8(data) }
         let empty: UInt8 = 0
         return withUnsafePointer(to: empty) { emptyPointer in
-            pcre2_match_8(code, subject.baseAddress ?? emptyPointer, subject.count, 0, 0, data, nil) >= 0
+            withMatchData { match(subject.baseAddress ?? emptyPointer, subject.count, $0) >= 0 } ?? false
         }
     }
 

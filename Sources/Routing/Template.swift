@@ -91,21 +91,27 @@ public enum Template {
     }
 
     private static func substitute(_ template: Substring, fields: Fields, context: Context) -> String {
+        // Braces are ASCII, so scanning the UTF-8 bytes finds them without walking Characters.
+        let bytes = template.utf8
+        guard bytes.contains(UInt8(ascii: "{")) else { return String(template) }
         var out = ""
-        var rest = template
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let name = String(rest[rest.index(after: open)..<close])
+        var rest = bytes[...]
+        while let open = rest.firstIndex(of: UInt8(ascii: "{")) {
+            out += Substring(rest[rest.startIndex..<open])
+            guard let close = rest[open...].firstIndex(of: UInt8(ascii: "}")) else {
+                rest = rest[open...]
+                break
+            }
+            let name = String(Substring(rest[rest.index(after: open)..<close]))
             if let value = fields[name] {
                 out += context == .url && name != "path" && name != "host" && name != "scheme"
                     ? PercentEncoding.encode(value) : value
             } else {
-                out += rest[open...close]
+                out += Substring(rest[open...close])
             }
             rest = rest[rest.index(after: close)...]
         }
-        out += rest
+        out += Substring(rest)
         return out
     }
 

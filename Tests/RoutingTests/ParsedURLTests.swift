@@ -134,3 +134,21 @@ import Testing
         #expect(throws: Glob.SyntaxError.self) { try Glob("abc\\") }
     }
 }
+
+@Suite struct NormalisationTests {
+    /// Normalising twice changes nothing, and a URL already in normal form comes back as it was.
+    @Test(arguments: [
+        "https://example.org/", "HTTPS://EXAMPLE.org:443", "http://a.b:8080/x y?q#f", "https://bücher.de/",
+        "mailto:A@B.org?subject=x", "https://[::1]:443/", "https://u:p@Host.example:0080/", " https://x.org ", "https://x.org:/",
+        "ftp://X.org:21/a", "zoommtg://zoom.us/join?confno=1",
+    ])
+    func isIdempotent(input: String) throws {
+        let once = try ParsedURL(input).string
+        #expect(try ParsedURL(once).string == once)
+    }
+
+    @Test(arguments: ["https://example.org/a?b=1#c", "mailto:a@example.org", "https://xn--bcher-kva.de/x", "https://x.org:8443/"])
+    func normalFormIsKept(input: String) throws {
+        #expect(try ParsedURL(input).string == input)
+    }
+}
