@@ -13,8 +13,8 @@ func now() -> Double {
 }
 
 /// A realistic mix: 80% domain rules (a tenth with a path), 8% path-only, 2% regex, 5% mailto `to`, 5% opener.
-func makeConfig(rules: Int) -> String {
-    var text = "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n"
+func makeConfig(rules: Int, hygiene: Bool = true) -> String {
+    var text = (hygiene ? "" : "[settings]\nclean = false\nunwrap = false\n") + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n"
     for i in 0..<rules {
         text += "[[rules]]\nname = \"rule \(i)\"\n"
         switch i % 100 {
@@ -57,10 +57,12 @@ if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: valu
     exit(0)
 }
 print("openurld routing benchmark (release, one core)")
+for hygiene in [false, true] {
+print(hygiene ? "\nwith URL hygiene (unwrap + clean, the default)" : "rules only (clean = false, unwrap = false)")
 print("rules   | load ms | decisions/s | µs/decision | vs 10 rules")
 var baseline = 0.0
 for count in [10, 100, 1_000, 10_000] {
-    let text = makeConfig(rules: count)
+    let text = makeConfig(rules: count, hygiene: hygiene)
     var loadTimes: [Double] = []
     var engine = RuleEngine(config: Config())
     for _ in 0..<5 {
@@ -85,6 +87,7 @@ for count in [10, 100, 1_000, 10_000] {
     let pad = { (s: String, n: Int) in s + String(repeating: " ", count: max(0, n - s.count)) }
     print(pad("\(count)", 8) + "| " + pad(String(format1(loadTimes[2] * 1000)), 8) + "| " + pad("\(Int(rate))", 12) + "| "
           + pad(format2(1e6 / rate), 12) + "| " + format2(baseline / rate) + "× slower (sink \(sink % 10))")
+}
 }
 
 func format1(_ x: Double) -> String { String(Double(Int(x * 10)) / 10) }
