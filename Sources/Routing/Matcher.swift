@@ -14,12 +14,12 @@ public struct Opener: Sendable, Equatable {
         self.processName = processName
     }
 
-    /// Every name the opener is known by; a desktop id also counts without `.desktop`.
+    /// Every name the opener is known by; a desktop id counts with and without `.desktop`.
     public var names: [String] {
         var names: [String] = []
         if let desktopID {
             names.append(desktopID)
-            if desktopID.hasSuffix(".desktop") { names.append(String(desktopID.dropLast(8))) }
+            names.append(desktopID.hasSuffix(".desktop") ? String(desktopID.dropLast(8)) : desktopID + ".desktop")
         }
         if let flatpakID { names.append(flatpakID) }
         if let processName { names.append(processName) }

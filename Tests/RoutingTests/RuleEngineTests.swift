@@ -145,6 +145,53 @@ import Testing
         #expect(try RuleEngine(config: config).decide(url).kind == (expected ? .discard : .system))
     }
 
+    @Test(arguments: [
+        (Opener(desktopID: "org.gnome.Evolution"), true), (Opener(desktopID: "org.gnome.Evolution.desktop"), true),
+        (Opener(flatpakID: "org.gnome.Evolution"), true), (Opener(processName: "evolution"), false),
+    ])
+    func openerMatchesDesktopIDsWithOrWithoutSuffix(opener: Opener, expected: Bool) throws {
+        for pattern in ["org.gnome.Evolution", "org.gnome.Evolution.desktop"] where !(pattern.hasSuffix(".desktop") && opener.flatpakID != nil) {
+            let config = try ConfigLoader.load(text: "[[rules]]\nmatch.opener = \"\(pattern)\"\ndiscard = true\n", path: "c")
+            #expect(try RuleEngine(config: config).decide("https://x.org/", opener: opener).kind == (expected ? .discard : .system), "\(pattern)")
+        }
+    }
+
+    /// Hygiene runs before the rules, so a wrapped, tracked Zoom link still reaches the Zoom rule.
+    @Test(arguments: [
+        ("", "https://us04web.zoom.us/j/5?pwd=x", "Zoom.desktop"),
+        ("[settings]\nclean = false\n", "https://us04web.zoom.us/j/5?utm_source=mail&pwd=x", "Zoom.desktop"),
+        ("[settings]\nunwrap = false\n", "https://www.google.com/url?q=https%3A%2F%2Fus04web.zoom.us%2Fj%2F5%3Futm_source%3Dmail%26pwd%3Dx", "firefox.desktop"),
+    ])
+    func hygieneRunsBeforeTheRules(settings: String, finalURL: String, target: String) throws {
+        let text = settings + "[default]\nopen = \"firefox.desktop\"\n[[rules]]\nmatch.domain = \"zoom.us\"\nmatch.path = \"/j/*\"\nopen = \"Zoom.desktop\"\n"
+        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let wrapped = "https://www.google.com/url?q=https%3A%2F%2Fus04web.zoom.us%2Fj%2F5%3Futm_source%3Dmail%26pwd%3Dx"
+        let decision = try engine.decide(wrapped, explain: true)
+        #expect(decision.finalURL == finalURL)
+        #expect(decision.target?.description == target)
+    }
+
+    @Test func aRuleCanKeepTrackingParameters() throws {
+        let text = "[[rules]]\nname = \"keep\"\nmatch.domain = \"shop.example\"\nclean = false\nopen = \"b.desktop\"\n"
+        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let kept = try engine.decide("https://shop.example/p?utm_source=x&id=1", explain: true)
+        #expect(kept.finalURL == "https://shop.example/p?utm_source=x&id=1")
+        #expect(kept.trace.contains { $0.text.contains("keeps tracking parameters") })
+        let other = try engine.decide("https://other.example/p?utm_source=x&id=1")
+        #expect(other.finalURL == "https://other.example/p?id=1")
+    }
+
+    @Test func traceShowsEveryHygieneAndRewriteStep() throws {
+        let text = "[[rewrite]]\nmatch.domain = \"twitter.com\"\nreplace = { from = \"^https://twitter\\\\.com/\", to = \"https://x.com/\" }\n"
+        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let decision = try engine.decide("https://l.facebook.com/l.php?u=https%3A%2F%2Ftwitter.com%2Fa%3Ffbclid%3D1", explain: true)
+        let steps = decision.trace.map(\.text)
+        #expect(steps.contains { $0.hasPrefix("unwrapped (via facebook)") }, "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("cleaned [fbclid]") }, "\(steps)")
+        #expect(steps.contains("rewritten by rewrite #1: https://x.com/a"), "\(steps)")
+        #expect(decision.finalURL == "https://x.com/a")
+    }
+
     @Test func disabledRulesAreSkippedAndToggleable() throws {
         let config = try ConfigLoader.load(text: "[[rules]]\nname = \"drop\"\nenabled = false\nmatch.domain = \"x.org\"\ndiscard = true\n", path: "c")
         let engine = RuleEngine(config: config)
