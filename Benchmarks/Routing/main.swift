@@ -48,7 +48,7 @@ func corpus(rules: Int) -> [String] {
 
 // OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules and stop (for callgrind).
 if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
-   let config = try? ConfigLoader.load(text: makeConfig(rules: 10), path: "p") {
+   let config = try? ConfigLoader.load(text: makeConfig(rules: 10, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
     let engine = RuleEngine(config: config)
     let urls = corpus(rules: 10)
     var sink = 0

@@ -155,16 +155,19 @@ public struct ParsedURL: Sendable, Equatable {
         }
         if hostPart.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) {
             // The common case: an ASCII host, checked and lowercased byte by byte.
-            if let bad = hostPart.first(where: { Self.forbiddenHostBytes.contains($0) }) {
+            if let bad = hostPart.first(where: Self.isForbiddenInHost) {
                 throw URLParseError(message: "invalid host \"\(String(decoding: hostPart, as: UTF8.self))\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
             }
-            if hostPart.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { rewritten = true }
-            host = String(decoding: hostPart.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+            host = String(decoding: hostPart, as: UTF8.self)
+            if hostPart.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+                rewritten = true
+                host = host.lowercased()
+            }
             unicodeHost = Self.hasPunycodeLabel(hostPart) ? Punycode.toUnicode(host: host) : host
             return
         }
         let decoded = String(decoding: PercentEncoding.decodeBytes(Substring(String(decoding: hostPart, as: UTF8.self))), as: UTF8.self)
-        if let bad = decoded.utf8.first(where: { Self.forbiddenHostBytes.contains($0) }) {
+        if let bad = decoded.utf8.first(where: Self.isForbiddenInHost) {
             throw URLParseError(message: "invalid host \"\(decoded)\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
         }
         rewritten = true
@@ -189,7 +192,17 @@ public struct ParsedURL: Sendable, Equatable {
         return false
     }
 
-    private static let forbiddenHostBytes: Set<UInt8> = Set(" <>\\^|\"`{}%/?#@".utf8)
+    /// Bytes a host may not contain (checked per byte on every URL, so a switch, not a set).
+    private static func isForbiddenInHost(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "|"),
+             UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "%"), UInt8(ascii: "/"),
+             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"):
+            return true
+        default:
+            return false
+        }
+    }
 
     private static func isSchemeStart(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))

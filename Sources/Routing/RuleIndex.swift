@@ -6,8 +6,10 @@
 /// A rule filed anywhere can only match URLs that reach it there, so the candidates in file
 /// order give the same first match as scanning every rule.
 struct RuleIndex: Sendable {
-    private var byDomain: [String: [Int]] = [:]
-    private var byPathSegment: [String: [Int]] = [:]
+    // Keyed by Substring so a host's parent domains and a path's first segment are looked up
+    // as slices of the URL, without allocating a String each.
+    private var byDomain: [Substring: [Int]] = [:]
+    private var byPathSegment: [Substring: [Int]] = [:]
     private var byScheme: [String: [Int]] = [:]
     private var byRecipientDomain: [String: [Int]] = [:]
     private var needingOpener: [Int] = []
@@ -16,15 +18,17 @@ struct RuleIndex: Sendable {
     /// when it finds nothing, none of them can match.
     private var regexGated: Set<Int> = []
     private var regexGate: PatternRegex?
+    /// `always` without the regex-gated rules, for URLs the gate rejects.
+    private var alwaysUngated: [Int] = []
 
     init(rules: [Rule]) {
         for (position, rule) in rules.enumerated() {
             if let domains = rule.matchers.lazy.compactMap({ if case .domain(let d) = $0 { return d } else { return nil } }).first {
-                for domain in Set(domains) { byDomain[domain, default: []].append(position) }
+                for domain in Set(domains) { byDomain[Substring(domain), default: []].append(position) }
             } else if let domains = Self.literalRecipientDomains(rule.matchers) {
                 for domain in domains { byRecipientDomain[domain, default: []].append(position) }
             } else if let segments = Self.literalFirstSegments(rule.matchers) {
-                for segment in segments { byPathSegment[segment, default: []].append(position) }
+                for segment in segments { byPathSegment[Substring(segment), default: []].append(position) }
             } else if let schemes = rule.matchers.lazy.compactMap({ if case .scheme(let s) = $0 { return s } else { return nil } }).first {
                 for scheme in schemes { byScheme[scheme, default: []].append(position) }
             } else if rule.matchers.contains(where: { if case .opener = $0 { return true } else { return false } }) {
@@ -34,6 +38,7 @@ struct RuleIndex: Sendable {
             }
         }
         buildRegexGate(rules)
+        alwaysUngated = always.filter { !regexGated.contains($0) }
     }
 
     private mutating func buildRegexGate(_ rules: [Rule]) {
@@ -65,11 +70,12 @@ struct RuleIndex: Sendable {
     func candidates(for url: ParsedURL, text: String, mailto: MailtoURL?, hasOpener: Bool) -> [Int] {
         var hits: [Int] = []
         if !byDomain.isEmpty, !url.host.isEmpty {
-            var suffix = Substring(url.host)
+            let host = url.host
+            var start = host.startIndex
             while true {
-                if let positions = byDomain[String(suffix)] { hits += positions }
-                guard let dot = suffix.firstIndex(of: ".") else { break }
-                suffix = suffix[suffix.index(after: dot)...]
+                if let positions = byDomain[host[start...]] { hits += positions }
+                guard let dot = host.utf8[start...].firstIndex(of: UInt8(ascii: ".")) else { break }
+                start = host.utf8.index(after: dot)
             }
         }
         if !byPathSegment.isEmpty, let positions = byPathSegment[Self.firstSegment(of: url.path)] { hits += positions }
@@ -82,8 +88,7 @@ struct RuleIndex: Sendable {
             }
         }
         if hasOpener { hits += needingOpener }
-        var always = self.always
-        if let regexGate, !regexGate.matches(text) { always.removeAll(where: { regexGated.contains($0) }) }
+        let always = regexGate.map { $0.matches(text) ? self.always : alwaysUngated } ?? self.always
         if hits.isEmpty { return always }
         hits.sort()
         if always.isEmpty { return hits }
@@ -103,9 +108,11 @@ struct RuleIndex: Sendable {
     }
 
     /// The first segment of a path (`/j/123` → `j`).
-    static func firstSegment(of path: String) -> String {
-        let trimmed = path.utf8.first == UInt8(ascii: "/") ? Substring(path).dropFirst() : Substring(path)
-        return String(trimmed.prefix(while: { $0 != "/" }))
+    static func firstSegment(of path: String) -> Substring {
+        let bytes = path.utf8
+        let start = bytes.first == UInt8(ascii: "/") ? bytes.index(after: bytes.startIndex) : bytes.startIndex
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        return path[start..<end]
     }
 
     /// The literal domains of a rule's `to` globs (`*@corp.example.com`), when every glob has one.
