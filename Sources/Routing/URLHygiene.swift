@@ -57,6 +57,9 @@ public struct URLHygiene: Sendable {
     /// Applies hygiene: unwrap (repeatedly, up to `maxDepth` layers), then ClearURLs, then the
     /// built-in tracking list; repeats when ClearURLs uncovered another wrapped link.
     public func apply(to url: String) -> HygieneResult {
+        // Built-in redirectors and tracking parameters live in the query: without one there is
+        // nothing to do (ClearURLs rules may also look at the path and fragment).
+        if clearURLs == nil, !url.utf8.contains(UInt8(ascii: "?")) { return HygieneResult(url: url, blocked: false, steps: []) }
         var current = url
         var steps: [HygieneStep] = []
         var layers = 0
