@@ -67,10 +67,8 @@ func report(_ message: String, on connection: DBusConnection?) {
         timeout: 2)
 }
 
-guard let connection = try? DBusConnection.session() else {
-    if verbose { fputs("openurl: no session bus; routing in-process (embedded mode)\n", stderr) }
-    becomeTool(flags() + urls)
-}
+// Without a bus or a daemon the tool takes over, and it says so with -v.
+guard let connection = try? DBusConnection.session() else { becomeTool(flags() + urls) }
 var status: Int32 = 0
 let token = getenv("XDG_ACTIVATION_TOKEN").map { String(cString: $0) } ?? getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) }
 for (offset, url) in urls.enumerated() {
@@ -98,7 +96,6 @@ for (offset, url) in urls.enumerated() {
         report(error.message, on: connection)
         status = max(status, 2)
     } catch let error as DBusError where daemonUnavailable(error) {
-        if verbose { fputs("openurl: openurld is not available (\(error.message)); routing in-process (embedded mode)\n", stderr) }
         if status != 0 { fputs("openurl: earlier links failed (exit \(status))\n", stderr) }
         becomeTool(flags() + Array(urls[offset...]))
     } catch {
