@@ -116,12 +116,12 @@ for c in 0..<clients {
     group.enter()
     Thread.detachNewThread {
         defer { group.leave() }
-        guard let own = try? bus.connect() else { errors.add(perClient); return }
+        guard let own = try? bus.connect() else { errors.update { $0 += perClient }; return }
         for i in 0..<perClient {
             do {
                 _ = try own.call(destination: "io.github.openurld", path: "/io/github/openurld", interface: "io.github.openurld.Router1",
                                  method: "Open", arguments: [.string("https://site\((i + c) % 1000).example/\(i)"), .vardict(["dry-run": .bool(true)])], timeout: 20)
-            } catch { errors.add(1) }
+            } catch { errors.update { $0 += 1 } }
         }
     }
 }
@@ -155,12 +155,3 @@ let addedGio = median(clicks[3].1) - median(clicks[1].1)
 print("  openurld adds \(ms(addedXdg)) to xdg-open and \(ms(addedGio)) to gio open (goal ≤ 3 ms each → \(addedXdg <= 0.003 && addedGio <= 0.003 ? "met" : "missed"))")
 print("  D-Bus path vs xdg-open without openurld: \(String(format: "%.2f", median(clicks[0].1) / median(clicks[3].1)))× faster (goal > 1 → \(median(clicks[3].1) < median(clicks[0].1) ? "met" : "missed"))")
 bus.stop()
-
-/// A counter shared by the client threads.
-final class Locked: @unchecked Sendable {
-    private var count: Int
-    private let lock = NSLock()
-    init(_ value: Int) { count = value }
-    func add(_ n: Int) { lock.lock(); count += n; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}

@@ -8,7 +8,7 @@ import Testing
         let bus = try PrivateBus()
         let watcher = try bus.connect()
         let owner = try bus.connect()
-        let seen = Box<[String]>([])
+        let seen = Locked<[String]>([])
         try watcher.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
                              sender: "org.freedesktop.DBus", arg0: "io.github.openurld.Watched") { signal in
             seen.value.append(signal.arguments.first?.string ?? "")

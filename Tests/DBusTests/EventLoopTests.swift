@@ -36,7 +36,7 @@ import Testing
 
         loop.remove(token)
         _ = write(ends[1], &byte, 1)
-        let performed = Box<[String]>([])
+        let performed = Locked<[String]>([])
         Thread.detachNewThread { loop.perform { performed.value.append("performed"); loop.stop() } }
         #expect(loop.run(timeout: 5))
         #expect(events == ["fd 7", "timer"])  // the removed watch no longer fires

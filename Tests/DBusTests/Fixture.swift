@@ -67,13 +67,3 @@ final class ServiceFixture {
     }
 }
 
-/// Thread-safe box for values handed from the loop thread to the test.
-final class Box<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}

@@ -9,7 +9,7 @@ struct Oops: Error, CustomStringConvertible {
 }
 
 /// A Router1-like interface exercising every dispatch path.
-func routerInterface(counter: Box<UInt32>, object: @escaping () -> DBusObject?) -> DBusInterface {
+func routerInterface(counter: Locked<UInt32>, object: @escaping () -> DBusObject?) -> DBusInterface {
     DBusInterface(
         name: TestService.interface,
         methods: [
@@ -63,8 +63,8 @@ func routerInterface(counter: Box<UInt32>, object: @escaping () -> DBusObject?) 
         ])
 }
 
-func makeRouterFixture(counter: Box<UInt32> = Box(0)) throws -> ServiceFixture {
-    let holder = Box<DBusObject?>(nil)
+func makeRouterFixture(counter: Locked<UInt32> = Locked(0)) throws -> ServiceFixture {
+    let holder = Locked<DBusObject?>(nil)
     let fixture = try ServiceFixture(interfaces: [routerInterface(counter: counter) { holder.value }])
     holder.value = fixture.object
     return fixture
@@ -151,7 +151,7 @@ struct ErrorCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func propertiesGetGetAllSet() throws {
-        let counter = Box<UInt32>(4)
+        let counter = Locked<UInt32>(4)
         let fixture = try makeRouterFixture(counter: counter)
         let props = "org.freedesktop.DBus.Properties"
         #expect(try fixture.call("Get", [.string(TestService.interface), .string("Version")], interface: props)
@@ -191,7 +191,7 @@ struct ErrorCase: CustomTestStringConvertible, Sendable {
         let openArgs = try nodes("\(base)/method[@name='Open']/arg")
         #expect(openArgs.map { $0.attribute(forName: "type")?.stringValue } == ["s", "a{sv}", "a{sv}"])
         #expect(openArgs.map { $0.attribute(forName: "direction")?.stringValue } == ["in", "in", "out"])
-        #expect(try nodes("\(base)/method").count == routerInterface(counter: Box(0)) { nil }.methods.count)
+        #expect(try nodes("\(base)/method").count == routerInterface(counter: Locked(0)) { nil }.methods.count)
         #expect(try nodes("\(base)/signal[@name='Routed']/arg").count == 4)
         #expect(try nodes("\(base)/property[@name='Counter']").first?.attribute(forName: "access")?.stringValue == "readwrite")
         #expect(try nodes("/node/interface[@name='org.freedesktop.DBus.Properties']/method").count == 3)
@@ -228,7 +228,7 @@ struct ErrorCase: CustomTestStringConvertible, Sendable {
     @Test func serviceReceivesSignalsThroughItsLoop() throws {
         // The daemon's case: ActionInvoked from a notification server arrives on the loop thread.
         let fixture = try makeRouterFixture()
-        let got = Box<[DBusValue]>([])
+        let got = Locked<[DBusValue]>([])
         let arrived = DispatchSemaphore(value: 0)
         try fixture.service.onSignal(interface: "org.freedesktop.Notifications", member: "ActionInvoked") { signal in
             got.value = signal.arguments

@@ -90,7 +90,7 @@ struct GVariantCase: CustomTestStringConvertible, Sendable {
     }
 
     @Test func gdbusPropertiesAndPing() throws {
-        let counter = Box<UInt32>(1)
+        let counter = Locked<UInt32>(1)
         let fixture = try makeRouterFixture(counter: counter)
         func gdbus(_ method: String, _ args: [String]) throws -> ToolResult {
             try fixture.run(["gdbus", "call", "--session", "--dest", TestService.name, "--object-path", TestService.path,

@@ -18,16 +18,6 @@ func readClipboard(_ argv: [String], environment: [String: String], expecting te
     return last
 }
 
-/// A value handed between the loop thread and the test.
-final class Locked<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: T
-    init(_ value: T) { stored = value }
-    var value: T {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
 
 /// Serves `connection` from an `EventLoop` on its own thread until deinit.
 final class LoopThread {
