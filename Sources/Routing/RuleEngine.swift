@@ -88,7 +88,8 @@ public struct RuleEngine: Sendable {
         if forceAsk, case .ask = action {} else if forceAsk {
             action = .ask(askChoices(for: action))
         }
-        return carryOut(action, notify: notify, url: current, decision: decision, opener: opener, explain: explain, depth: depth)
+        carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
+        return decision
     }
 
     /// Unwraps and cleans `url`; nil when a ClearURLs rule blocks it.
@@ -126,13 +127,13 @@ public struct RuleEngine: Sendable {
     }
 
     /// Turns an action into the decision's kind, target, launch, copy text and choices.
-    private func carryOut(_ action: Action, notify: Bool?, url: ParsedURL, decision: Decision, opener: Opener?, explain: Bool, depth: Int) -> Decision {
-        var decision = decision
+    /// Works on the decision in place: it is large, and copies of it showed in profiles.
+    private func carryOut(_ action: Action, notify: Bool?, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
         decision.kind = action.kind
         decision.notify = notify ?? (action.kind == .copy)
         switch action {
         case .open(let target):
-            return open(target, url: url, decision: decision, opener: opener, explain: explain, depth: depth)
+            open(target, url: url, decision: &decision, opener: opener, explain: explain, depth: depth)
         case .system:
             decision.launch = .system(url: url.string)
         case .copy(let template):
@@ -142,11 +143,9 @@ public struct RuleEngine: Sendable {
         case .discard:
             break
         }
-        return decision
     }
 
-    private func open(_ target: OpenTarget, url: ParsedURL, decision: Decision, opener: Opener?, explain: Bool, depth: Int) -> Decision {
-        var decision = decision
+    private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
         decision.target = target
         switch target {
         case .desktopEntry(let id, let action):
@@ -177,7 +176,7 @@ public struct RuleEngine: Sendable {
                 decision.target = nil
                 decision.launch = .system(url: url.string)
                 decision.trace.append(.refused("webmail \(name) only composes mailto links; handing \(url.scheme) to system"))
-                return decision
+                return
             }
             let compose = Template.expand(template, fields: Template.fields(for: url, context: .url), context: .url)
             decision.trace.append(.webmail(name: name, url: compose))
@@ -186,19 +185,18 @@ public struct RuleEngine: Sendable {
                 decision.target = nil
                 decision.error = "routing loop: webmail targets were followed \(Self.maximumDepth) times"
                 decision.trace.append(.refused(decision.error ?? ""))
-                return decision
+                return
             }
             guard let composeURL = try? ParsedURL(compose) else {
                 decision.kind = .discard
                 decision.error = "webmail \(name) produced an invalid URL: \(compose)"
                 decision.trace.append(.refused(decision.error ?? ""))
-                return decision
+                return
             }
             var next = decide(parsed: composeURL, original: decision.url, opener: opener, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
             if next.rule == nil { next.rule = decision.rule }
-            return next
+            decision = next
         }
-        return decision
     }
 
     /// The text a copy puts on the clipboard: the template, else the recipients of a mailto,
@@ -224,7 +222,9 @@ public struct RuleEngine: Sendable {
         case .copy: action = .copy(template: nil)
         case .discard: action = .discard
         }
-        return carryOut(action, notify: nil, url: parsed, decision: base, opener: opener, explain: false, depth: 0)
+        var decision = base
+        carryOut(action, notify: nil, url: parsed, decision: &decision, opener: opener, explain: false, depth: 0)
+        return decision
     }
 
     private func askChoices(for action: Action) -> [AskChoice] {
