@@ -18,6 +18,17 @@ if fd < 0 { perror("openurl-fake-browser"); exit(1) }
 _ = record.withUTF8 { write(fd, $0.baseAddress, $0.count) }
 close(fd)
 
+// The activation token the launcher passed, one line per launch in LOG.tokens, so tests can
+// check that a browser window would be raised.
+let token = getenv("XDG_ACTIVATION_TOKEN").map { String(cString: $0) } ?? "-"
+let startupID = getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) } ?? "-"
+var tokenLine = "\(token) \(startupID)\n"
+let tokenFD = open(path + ".tokens", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+if tokenFD >= 0 {
+    _ = tokenLine.withUTF8 { write(tokenFD, $0.baseAddress, $0.count) }
+    close(tokenFD)
+}
+
 extension String {
     func replacingAll(_ target: String, _ replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)

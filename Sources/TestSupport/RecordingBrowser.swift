@@ -36,6 +36,15 @@ public struct RecordingBrowser: Sendable {
     /// The environment entry the fake browser needs.
     public var environment: [String: String] { ["OPENURL_FAKE_BROWSER_LOG": logFile] }
 
+    /// The `XDG_ACTIVATION_TOKEN` and `DESKTOP_STARTUP_ID` of each launch so far (`-` when unset).
+    public func activationTokens() -> [(activation: String, startup: String)] {
+        let text = (try? String(contentsOfFile: logFile + ".tokens", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            return (parts.first ?? "-", parts.count > 1 ? parts[1] : "-")
+        }
+    }
+
     /// Every recorded launch so far, each as its argv without argv[0].
     public func records() -> [[String]] {
         guard let data = FileManager.default.contents(atPath: logFile) else { return [] }

@@ -91,6 +91,8 @@ extension Daemon {
                     var failures: [String] = []
                     for uri in args[0].stringArray ?? [] {
                         do { _ = try self.open(uri, options: options) } catch let error as DBusError { failures.append(error.message) }
+                        // A token raises one window: only the first link carries it.
+                        options.activationToken = nil
                     }
                     if !failures.isEmpty { throw DBusError.invalidArgs(failures.joined(separator: "\n")) }
                     return []

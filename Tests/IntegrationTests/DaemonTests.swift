@@ -49,6 +49,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("by openurld"), "\(result.stderr)")
         #expect(harness.browser.waitForRecords(1) == [[hostile]])
+        #expect(harness.browser.activationTokens().map { "\($0.activation) \($0.startup)" } == ["token-123 token-123"])
         #expect(!FileManager.default.fileExists(atPath: harness.desktop.home + "/pwned"))
         #expect(!FileManager.default.fileExists(atPath: "pwned"))
     }
@@ -69,6 +70,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let records = harness.browser.waitForRecords(2)
         #expect(Set(records) == [["https://example.org/1"], ["--work", "https://work.example/2"]])
+        #expect(harness.browser.activationTokens().map(\.activation).sorted() == ["-", "t"])
     }
 
     @Test func reloadKeepsTheOldRulesWhenTheNewConfigIsBroken() throws {
