@@ -83,7 +83,7 @@ if let dumpPath {
         for url in urls { lines.append("\(name)\t\(url)\t\(hygiene.apply(to: url))") }
     }
     for url in urls { lines.append("engine\t\(url)\t\(rules.apply(to: url))") }
-    FileManager.default.createFile(atPath: dumpPath, contents: Data(lines.joined(separator: "\n").utf8))
+    _ = FileManager.default.createFile(atPath: dumpPath, contents: Data(lines.joined(separator: "\n").utf8))
     exit(0)
 }
 

@@ -1,7 +1,11 @@
 /// Picks, for a URL, the ClearURLs patterns (providers' `urlPattern`s and `exceptions`) that can
 /// possibly match, so that only those run their regex. Checking all ~200 patterns per URL costs
 /// several microseconds; most patterns require a literal host word (`amazon`, `hh.ru`), so
-/// patterns are bucketed by the first three bytes of that word and a URL is scanned once.
+/// patterns are bucketed by three bytes of that word and a URL is scanned once.
+///
+/// The three bytes are a run of letters and digits that is not common in URLs, not simply the
+/// first three: some 30 literals start with `://` and one is `com`, which made every byte of
+/// every URL compare a dozen literals.
 struct ClearURLsIndex: Sendable {
     private static let tableBits = 12
     /// Literal ids per 3-byte hash, flattened: bucket `h` is `bucketIds[bucketStart[h]..<bucketStart[h+1]]`.
@@ -11,6 +15,8 @@ struct ClearURLsIndex: Sendable {
     /// All literals' bytes (lower-cased), literal `i` at `literalBytes[literalStart[i]..<literalStart[i+1]]`.
     private let literalBytes: [UInt8]
     private let literalStart: [Int32]
+    /// Where in literal `i` its three hashed bytes start.
+    private let literalKeyOffset: [Int32]
     /// The provider each literal belongs to.
     private let literalProvider: [Int32]
     /// Providers without a usable literal: always candidates.
@@ -27,12 +33,15 @@ struct ClearURLsIndex: Sendable {
         var literalBytes: [UInt8] = []
         var literalStart: [Int32] = [0]
         var literalProvider: [Int32] = []
+        var literalKeyOffset: [Int32] = []
         var unindexed: [Int] = []
         var indexed = 0
         for (provider, pattern) in patterns.enumerated() {
             guard let required = Self.requiredLiterals(pattern) else { unindexed.append(provider); continue }
             for literal in required {
-                buckets[Self.hash(literal[0], literal[1], literal[2])].append(Int32(literalProvider.count))
+                let key = Self.keyOffset(literal)
+                buckets[Self.hash(literal[key], literal[key + 1], literal[key + 2])].append(Int32(literalProvider.count))
+                literalKeyOffset.append(Int32(key))
                 literalBytes += literal
                 literalStart.append(Int32(literalBytes.count))
                 literalProvider.append(Int32(provider))
@@ -49,10 +58,27 @@ struct ClearURLsIndex: Sendable {
         self.bucketIds = bucketIds
         self.literalBytes = literalBytes
         self.literalStart = literalStart
+        self.literalKeyOffset = literalKeyOffset
         self.literalProvider = literalProvider
         self.unindexed = unindexed
         self.providerCount = patterns.count
         self.indexedCount = indexed
+    }
+
+    /// Trigrams found in most URLs, worth avoiding as a key.
+    private static let commonTrigrams: Set<[UInt8]> = Set(
+        ["com", "www", "htt", "ttp", "tps", "org", "net", "utm"].map { Array($0.utf8) })
+
+    /// The offset of the three bytes that key `literal` (3+ bytes): the first run of three letters
+    /// or digits that is not a common trigram, else the first such run, else the start.
+    static func keyOffset(_ literal: [UInt8]) -> Int {
+        func isAlphanumeric(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
+        var firstAlphanumeric: Int? = nil
+        for start in 0...(literal.count - 3) where literal[start..<(start + 3)].allSatisfy(isAlphanumeric) {
+            if !commonTrigrams.contains(Array(literal[start..<(start + 3)])) { return start }
+            if firstAlphanumeric == nil { firstAlphanumeric = start }
+        }
+        return firstAlphanumeric ?? 0
     }
 
     @inline(__always)
@@ -74,41 +100,52 @@ struct ClearURLsIndex: Sendable {
 
     /// For each pattern, whether it may match `url` (false: it certainly does not).
     func flags(for url: String) -> [Bool] {
-        var flags = [Bool](repeating: false, count: providerCount)
-        for provider in unindexed { flags[provider] = true }
+        var flags: [Bool] = []
         var url = url
-        url.withUTF8 { text in
-            let count = text.count
-            guard count >= 3 else { return }
-            bucketStart.withUnsafeBufferPointer { starts in
-            bucketIds.withUnsafeBufferPointer { ids in
-            literalBytes.withUnsafeBufferPointer { bytes in
-            literalStart.withUnsafeBufferPointer { literalStarts in
-            literalProvider.withUnsafeBufferPointer { owners in
-            flags.withUnsafeMutableBufferPointer { flags in
-                var a = Self.lower(text[0]), b = Self.lower(text[1])
-                for position in 0...(count - 3) {
-                    let c = Self.lower(text[position + 2])
-                    let h = Self.hash(a, b, c)
-                    a = b
-                    b = c
-                    let first = Int(starts[h]), end = Int(starts[h + 1])
-                    if first == end { continue }
-                    for slot in first..<end {
-                        let id = Int(ids[slot])
-                        let provider = Int(owners[id])
-                        if flags[provider] { continue }
-                        let from = Int(literalStarts[id]), to = Int(literalStarts[id + 1])
-                        let length = to - from
-                        if position + length > count { continue }
-                        var equal = true
-                        for k in 0..<length where Self.lower(text[position + k]) != bytes[from + k] { equal = false; break }
-                        if equal { flags[provider] = true }
-                    }
-                }
-            }}}}}}
-        }
+        url.withUTF8 { fill(&flags, for: $0) }
         return flags
+    }
+
+    /// Fills `flags` (reusing its storage) with, for each pattern, whether it may match the URL
+    /// bytes `text`.
+    func fill(_ flags: inout [Bool], for text: UnsafeBufferPointer<UInt8>) {
+        if flags.count == providerCount {
+            flags.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        } else {
+            flags = [Bool](repeating: false, count: providerCount)
+        }
+        for provider in unindexed { flags[provider] = true }
+        let count = text.count
+        guard count >= 3 else { return }
+        bucketStart.withUnsafeBufferPointer { starts in
+        bucketIds.withUnsafeBufferPointer { ids in
+        literalBytes.withUnsafeBufferPointer { bytes in
+        literalStart.withUnsafeBufferPointer { literalStarts in
+        literalKeyOffset.withUnsafeBufferPointer { keyOffsets in
+        literalProvider.withUnsafeBufferPointer { owners in
+        flags.withUnsafeMutableBufferPointer { flags in
+            var a = Self.lower(text[0]), b = Self.lower(text[1])
+            for position in 0...(count - 3) {
+                let c = Self.lower(text[position + 2])
+                let h = Self.hash(a, b, c)
+                a = b
+                b = c
+                let first = Int(starts[h]), end = Int(starts[h + 1])
+                if first == end { continue }
+                for slot in first..<end {
+                    let id = Int(ids[slot])
+                    let provider = Int(owners[id])
+                    if flags[provider] { continue }
+                    let start = position - Int(keyOffsets[id])
+                    let from = Int(literalStarts[id]), to = Int(literalStarts[id + 1])
+                    let length = to - from
+                    if start < 0 || start + length > count { continue }
+                    var equal = true
+                    for k in 0..<length where Self.lower(text[start + k]) != bytes[from + k] { equal = false; break }
+                    if equal { flags[provider] = true }
+                }
+            }
+        }}}}}}}
     }
 
     /// Literals (lower-cased, ASCII, 3+ bytes) of which every match of `pattern` contains at least
