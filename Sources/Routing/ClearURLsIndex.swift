@@ -101,20 +101,27 @@ struct ClearURLsIndex: Sendable {
     /// For each pattern, whether it may match `url` (false: it certainly does not).
     func flags(for url: String) -> [Bool] {
         var flags: [Bool] = []
+        var candidates: [Int] = []
         var url = url
-        url.withUTF8 { fill(&flags, for: $0) }
+        url.withUTF8 { fill(&flags, candidates: &candidates, below: 0, for: $0) }
         return flags
     }
 
     /// Fills `flags` (reusing its storage) with, for each pattern, whether it may match the URL
-    /// bytes `text`.
-    func fill(_ flags: inout [Bool], for text: UnsafeBufferPointer<UInt8>) {
+    /// bytes `text`, and `candidates` with the flagged patterns below `limit`, ascending: walking
+    /// a short list is cheaper than testing ~200 flags.
+    func fill(_ flags: inout [Bool], candidates: inout [Int], below limit: Int, for text: UnsafeBufferPointer<UInt8>) {
         if flags.count == providerCount {
             flags.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
         } else {
             flags = [Bool](repeating: false, count: providerCount)
         }
-        for provider in unindexed { flags[provider] = true }
+        candidates.removeAll(keepingCapacity: true)
+        for provider in unindexed {
+            flags[provider] = true
+            if provider < limit { candidates.append(provider) }
+        }
+        defer { if candidates.count > 1 { candidates.sort() } }
         let count = text.count
         guard count >= 3 else { return }
         bucketStart.withUnsafeBufferPointer { starts in
@@ -142,7 +149,10 @@ struct ClearURLsIndex: Sendable {
                     if start < 0 || start + length > count { continue }
                     var equal = true
                     for k in 0..<length where Self.lower(text[start + k]) != bytes[from + k] { equal = false; break }
-                    if equal { flags[provider] = true }
+                    if equal {
+                        flags[provider] = true
+                        if provider < limit { candidates.append(provider) }
+                    }
                 }
             }
         }}}}}}}

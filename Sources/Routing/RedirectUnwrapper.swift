@@ -129,7 +129,11 @@ public struct RedirectUnwrapper: Sendable {
     /// Unwraps one layer: the target and the redirector's name, or nil when `url` is not a known
     /// redirector or its target is not an absolute http(s) URL (then the wrapper stays).
     public func unwrapOnce(_ url: String) -> (target: String, via: String)? {
-        let split = URLSplit(url)
+        unwrapOnce(URLSplit(url))
+    }
+
+    /// `unwrapOnce(_:)` for a URL already split.
+    func unwrapOnce(_ split: URLSplit) -> (target: String, via: String)? {
         guard split.isWebURL, split.queryMark != nil else { return nil }
         let host = split.bytes[split.hostRange]
         let path = split.bytes[split.pathRange]

@@ -63,7 +63,11 @@ public enum TrackingCleaner {
     /// Removes tracking parameters from the query of `url`. The fragment is never touched.
     /// Returns the new URL and the raw names removed (in order, repeats included).
     public static func clean(_ url: String) -> (url: String, removed: [String]) {
-        let split = URLSplit(url)
+        clean(url, split: URLSplit(url))
+    }
+
+    /// `clean(_:)` for a URL already split (`split` is `URLSplit(url)`).
+    static func clean(_ url: String, split: URLSplit) -> (url: String, removed: [String]) {
         guard let range = split.queryRange, !range.isEmpty else { return (url, []) }
         guard let result = filterItems(split.bytes, range: range, keep: { item in
             !isTracking(nameBytes: split.bytes[item.nameRange])

@@ -15,11 +15,18 @@ struct URLSplit {
     let fragmentMark: Int?
 
     init(_ url: String) {
-        self.init(bytes: Array(url.utf8))
+        // Through `withUTF8`: `Array(url.utf8)` copies byte by byte.
+        var url = url
+        self.init(bytes: url.withUTF8 { Array($0) })
     }
 
     init(bytes: [UInt8]) {
-        self.bytes = bytes
+        self = bytes.withUnsafeBufferPointer { URLSplit(bytes: bytes, buffer: $0) }
+    }
+
+    /// Splits `bytes`, read through `buffer` (the same bytes) without bounds checks.
+    private init(bytes array: [UInt8], buffer bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = array
         let count = bytes.count
         var fragment: Int? = nil
         var query: Int? = nil
@@ -111,11 +118,11 @@ struct URLSplit {
     /// The first raw value of parameter `name` (exact, case-sensitive raw name) in the query.
     func queryValue(named name: String) -> Substring? {
         guard let range = queryRange else { return nil }
-        let nameBytes = Array(name.utf8)
+        let nameCount = name.utf8.count
         for item in QueryItems(bytes: bytes, range: range) {
-            guard item.nameRange.count == nameBytes.count, item.valueRange != nil else { continue }
-            if bytes[item.nameRange].elementsEqual(nameBytes), let value = item.valueRange {
-                return Substring(String(decoding: bytes[value], as: UTF8.self))
+            guard item.nameRange.count == nameCount, let value = item.valueRange else { continue }
+            if bytes[item.nameRange].elementsEqual(name.utf8) {
+                return String(decoding: bytes[value], as: UTF8.self)[...]
             }
         }
         return nil
@@ -167,16 +174,17 @@ struct QueryItems: Sequence, IteratorProtocol {
 func filterItems(
     _ bytes: [UInt8], range: Range<Int>, keep: (QueryItem) -> Bool
 ) -> (kept: [UInt8], removed: [QueryItem])? {
-    var kept: [QueryItem] = []
+    // Nothing is allocated unless something is removed (the usual case is nothing).
     var removed: [QueryItem] = []
-    for item in QueryItems(bytes: bytes, range: range) {
-        if item.range.isEmpty { kept.append(item); continue }
-        if keep(item) { kept.append(item) } else { removed.append(item) }
+    for item in QueryItems(bytes: bytes, range: range) where !item.range.isEmpty && !keep(item) {
+        removed.append(item)
     }
     guard !removed.isEmpty else { return nil }
     var out: [UInt8] = []
     out.reserveCapacity(range.count)
-    for item in kept where !item.range.isEmpty {
+    var nextRemoved = 0
+    for item in QueryItems(bytes: bytes, range: range) where !item.range.isEmpty {
+        if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; continue }
         if !out.isEmpty { out.append(UInt8(ascii: "&")) }
         out.append(contentsOf: bytes[item.range])
     }
