@@ -121,9 +121,54 @@ public struct RedirectUnwrapper: Sendable {
     /// The redirectors tried, built-in first, then extras from the config.
     public let redirectors: [Redirector]
 
+    /// Per redirector, a cheap necessary condition on the host, as lower-cased bytes: most URLs
+    /// fail it for every redirector, and the full test runs only when it holds.
+    private let hostFilters: [HostFilter]
+
+    private enum HostFilter: Sendable {
+        /// The host ends with these bytes.
+        case suffix([UInt8])
+        /// The host is one of these.
+        case oneOf([[UInt8]])
+        /// The host contains these bytes.
+        case contains([UInt8])
+
+        init(_ pattern: Redirector.HostPattern) {
+            func lowered(_ text: String) -> [UInt8] { text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 } }
+            switch pattern {
+            case .domain(let domain): self = .suffix(lowered(domain))
+            case .exact(let hosts): self = .oneOf(hosts.map(lowered))
+            case .anyTLD(let base): self = .contains(lowered(base))
+            }
+        }
+
+        @inline(__always)
+        private static func equal(_ host: UnsafeBufferPointer<UInt8>, at start: Int, _ lowered: [UInt8]) -> Bool {
+            for k in 0..<lowered.count {
+                let b = host[start + k]
+                if (b >= 0x41 && b <= 0x5A ? b + 32 : b) != lowered[k] { return false }
+            }
+            return true
+        }
+
+        func mayMatch(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch self {
+            case .suffix(let tail):
+                return host.count >= tail.count && Self.equal(host, at: host.count - tail.count, tail)
+            case .oneOf(let hosts):
+                return hosts.contains { $0.count == host.count && Self.equal(host, at: 0, $0) }
+            case .contains(let needle):
+                guard host.count >= needle.count else { return needle.isEmpty }
+                for start in 0...(host.count - needle.count) where Self.equal(host, at: start, needle) { return true }
+                return false
+            }
+        }
+    }
+
     /// Creates an unwrapper with the built-in redirectors plus `extra`.
     public init(extra: [Redirector] = []) {
         redirectors = Redirector.builtIn + extra
+        hostFilters = redirectors.map { HostFilter($0.host) }
     }
 
     /// Unwraps one layer: the target and the redirector's name, or nil when `url` is not a known
@@ -137,7 +182,11 @@ public struct RedirectUnwrapper: Sendable {
         guard split.isWebURL, split.queryMark != nil else { return nil }
         let host = split.bytes[split.hostRange]
         let path = split.bytes[split.pathRange]
-        for redirector in redirectors where redirector.matches(hostBytes: host) {
+        let candidates = host.withUnsafeBufferPointer { host in
+            hostFilters.indices.filter { hostFilters[$0].mayMatch(host) }
+        }
+        for number in candidates where redirectors[number].matches(hostBytes: host) {
+            let redirector = redirectors[number]
             guard redirector.matches(pathBytes: path) else { continue }
             for parameter in redirector.parameters {
                 guard let raw = split.queryValue(named: parameter),
