@@ -17,6 +17,9 @@ struct ClearURLsIndex: Sendable {
     private let literalStart: [Int32]
     /// Where in literal `i` its three hashed bytes start.
     private let literalKeyOffset: [Int32]
+    /// One bit per pair of (lower-cased) bytes that starts some literal's key: most positions of
+    /// a URL are ruled out by one bit test, before hashing.
+    private let keyPairs: [UInt64]
     /// The provider each literal belongs to.
     private let literalProvider: [Int32]
     /// Providers without a usable literal: always candidates.
@@ -34,6 +37,7 @@ struct ClearURLsIndex: Sendable {
         var literalStart: [Int32] = [0]
         var literalProvider: [Int32] = []
         var literalKeyOffset: [Int32] = []
+        var keyPairs = [UInt64](repeating: 0, count: 65536 / 64)
         var unindexed: [Int] = []
         var indexed = 0
         for (provider, pattern) in patterns.enumerated() {
@@ -42,6 +46,8 @@ struct ClearURLsIndex: Sendable {
                 let key = Self.keyOffset(literal)
                 buckets[Self.hash(literal[key], literal[key + 1], literal[key + 2])].append(Int32(literalProvider.count))
                 literalKeyOffset.append(Int32(key))
+                let pair = Int(literal[key]) << 8 | Int(literal[key + 1])
+                keyPairs[pair >> 6] |= 1 << UInt64(pair & 63)
                 literalBytes += literal
                 literalStart.append(Int32(literalBytes.count))
                 literalProvider.append(Int32(provider))
@@ -59,6 +65,7 @@ struct ClearURLsIndex: Sendable {
         self.literalBytes = literalBytes
         self.literalStart = literalStart
         self.literalKeyOffset = literalKeyOffset
+        self.keyPairs = keyPairs
         self.literalProvider = literalProvider
         self.unindexed = unindexed
         self.providerCount = patterns.count
@@ -130,13 +137,16 @@ struct ClearURLsIndex: Sendable {
         literalStart.withUnsafeBufferPointer { literalStarts in
         literalKeyOffset.withUnsafeBufferPointer { keyOffsets in
         literalProvider.withUnsafeBufferPointer { owners in
+        keyPairs.withUnsafeBufferPointer { keyPairs in
         flags.withUnsafeMutableBufferPointer { flags in
-            var a = Self.lower(text[0]), b = Self.lower(text[1])
+            var b = Self.lower(text[0])
             for position in 0...(count - 3) {
+                let a = b
+                b = Self.lower(text[position + 1])
+                let pair = Int(a) << 8 | Int(b)
+                if keyPairs[pair >> 6] & (1 << UInt64(pair & 63)) == 0 { continue }
                 let c = Self.lower(text[position + 2])
                 let h = Self.hash(a, b, c)
-                a = b
-                b = c
                 let first = Int(starts[h]), end = Int(starts[h + 1])
                 if first == end { continue }
                 for slot in first..<end {
@@ -155,7 +165,7 @@ struct ClearURLsIndex: Sendable {
                     }
                 }
             }
-        }}}}}}}
+        }}}}}}}}
     }
 
     /// Literals (lower-cased, ASCII, 3+ bytes) of which every match of `pattern` contains at least
