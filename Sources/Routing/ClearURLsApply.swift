@@ -16,10 +16,12 @@ extension ClearURLsRules {
         var steps: [HygieneStep] = []
         var flags: [Bool] = []
         var candidates: [Int] = []
+        candidates.reserveCapacity(32)
         // Providers whose parameter filter ran since the URL last changed other than by parameter
         // filters. Such a filter would remove nothing now (every item left is one it kept, byte
         // for byte), so the confirming pass does not run it again.
         var filtered: [Int] = []
+        filtered.reserveCapacity(8)
         passes: for _ in 0..<Self.maxPasses {
             split.bytes.withUnsafeBufferPointer {
                 index.fill(&flags, candidates: &candidates, below: providers.count, for: $0)

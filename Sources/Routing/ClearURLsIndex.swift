@@ -95,7 +95,7 @@ struct ClearURLsIndex: Sendable {
     }
 
     @inline(__always)
-    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+    private static func lower(_ byte: UInt8) -> UInt8 { byte | (byte &- 0x41 < 26 ? 0x20 : 0) }
 
     /// Indices, ascending, of the patterns that may match `url`.
     func candidates(for url: String) -> [Int] {

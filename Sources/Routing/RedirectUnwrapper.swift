@@ -143,23 +143,30 @@ public struct RedirectUnwrapper: Sendable {
         }
 
         @inline(__always)
-        private static func equal(_ host: UnsafeBufferPointer<UInt8>, at start: Int, _ lowered: [UInt8]) -> Bool {
-            for k in 0..<lowered.count {
-                let b = host[start + k]
-                if (b >= 0x41 && b <= 0x5A ? b + 32 : b) != lowered[k] { return false }
+        private static func equal(_ host: ArraySlice<UInt8>, at start: Int, _ lowered: [UInt8]) -> Bool {
+            var i = start
+            for b in lowered {
+                let h = host[i]
+                if (h >= 0x41 && h <= 0x5A ? h + 32 : h) != b { return false }
+                i += 1
             }
             return true
         }
 
-        func mayMatch(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        func mayMatch(_ host: ArraySlice<UInt8>) -> Bool {
             switch self {
             case .suffix(let tail):
-                return host.count >= tail.count && Self.equal(host, at: host.count - tail.count, tail)
+                return host.count >= tail.count && Self.equal(host, at: host.endIndex - tail.count, tail)
             case .oneOf(let hosts):
-                return hosts.contains { $0.count == host.count && Self.equal(host, at: 0, $0) }
+                for candidate in hosts where candidate.count == host.count && Self.equal(host, at: host.startIndex, candidate) {
+                    return true
+                }
+                return false
             case .contains(let needle):
                 guard host.count >= needle.count else { return needle.isEmpty }
-                for start in 0...(host.count - needle.count) where Self.equal(host, at: start, needle) { return true }
+                for start in host.startIndex...(host.endIndex - needle.count) where Self.equal(host, at: start, needle) {
+                    return true
+                }
                 return false
             }
         }
@@ -182,10 +189,8 @@ public struct RedirectUnwrapper: Sendable {
         guard split.isWebURL, split.queryMark != nil else { return nil }
         let host = split.bytes[split.hostRange]
         let path = split.bytes[split.pathRange]
-        let candidates = host.withUnsafeBufferPointer { host in
-            hostFilters.indices.filter { hostFilters[$0].mayMatch(host) }
-        }
-        for number in candidates where redirectors[number].matches(hostBytes: host) {
+        for number in redirectors.indices
+        where hostFilters[number].mayMatch(host) && redirectors[number].matches(hostBytes: host) {
             let redirector = redirectors[number]
             guard redirector.matches(pathBytes: path) else { continue }
             for parameter in redirector.parameters {
@@ -224,7 +229,8 @@ public struct RedirectUnwrapper: Sendable {
     /// True for `http(s)://host...` with no whitespace or control bytes and a host made of
     /// letters, digits, `-`, `.`, `_` (or an IP literal in brackets, or non-ASCII IDN labels).
     public static func isAbsoluteWebURL(_ text: String) -> Bool {
-        guard text.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return false }
+        var text = text
+        guard text.withUTF8({ $0.allSatisfy { $0 > 0x20 && $0 != 0x7F } }) else { return false }
         let split = URLSplit(text)
         guard split.isWebURL else { return false }
         return split.bytes[split.hostRange].allSatisfy { byte in

@@ -43,12 +43,19 @@ public enum TrackingCleaner {
     static func isTracking(nameBytes raw: ArraySlice<UInt8>) -> Bool {
         guard !raw.isEmpty, raw.count <= 64 else { return false }
         if !raw.contains(UInt8(ascii: "%")) {
-            @inline(__always) func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 32 : b }
-            for prefix in prefixBytes where raw.count > prefix.count
-                && zip(raw.prefix(prefix.count), prefix).allSatisfy({ lower($0) == $1 }) {
+            // Index loops: `zip(...).allSatisfy` costs an iterator copy and release per name.
+            @inline(__always) func startsWith(_ lowered: [UInt8]) -> Bool {
+                var i = raw.startIndex
+                for b in lowered {
+                    let r = raw[i]
+                    if (r >= 0x41 && r <= 0x5A ? r + 32 : r) != b { return false }
+                    i += 1
+                }
                 return true
             }
-            return namesByLength[raw.count].contains { name in zip(raw, name).allSatisfy { lower($0) == $1 } }
+            for prefix in prefixBytes where raw.count > prefix.count && startsWith(prefix) { return true }
+            for name in namesByLength[raw.count] where startsWith(name) { return true }
+            return false
         }
         var name: [UInt8] = raw.contains(UInt8(ascii: "%"))
             ? PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)))
