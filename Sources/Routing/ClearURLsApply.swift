@@ -11,31 +11,47 @@ extension ClearURLsRules {
     /// `apply(to:unwrap:clean:)` for a URL already split (`split` is `URLSplit(url)`); also returns
     /// the split of the resulting URL, so that the caller need not split it again.
     func apply(to url: String, split: URLSplit, unwrap: Bool, clean: Bool) -> (outcome: Outcome, split: URLSplit) {
+        // Scratch lists on the stack: three heap arrays per URL cost more than the scan that fills them.
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: index.patternCount) { flags in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * providers.count) { scratch in
+                apply(to: url, split: split, unwrap: unwrap, clean: clean, flags: flags,
+                      candidates: UnsafeMutableBufferPointer(rebasing: scratch[0..<providers.count]),
+                      filtered: UnsafeMutableBufferPointer(rebasing: scratch[providers.count...]))
+            }
+        }
+    }
+
+    private func apply(
+        to url: String, split: URLSplit, unwrap: Bool, clean: Bool, flags: UnsafeMutableBufferPointer<Bool>,
+        candidates: UnsafeMutableBufferPointer<Int32>, filtered: UnsafeMutableBufferPointer<Int32>
+    ) -> (outcome: Outcome, split: URLSplit) {
         var current = url
         var split = split
         var steps: [HygieneStep] = []
-        var flags: [Bool] = []
-        var candidates: [Int] = []
-        candidates.reserveCapacity(32)
         // Providers whose parameter filter ran since the URL last changed other than by parameter
-        // filters. Such a filter would remove nothing now (every item left is one it kept, byte
-        // for byte), so the confirming pass does not run it again.
-        var filtered: [Int] = []
-        filtered.reserveCapacity(8)
+        // filters (the first `filteredCount` of `filtered`). Such a filter would remove nothing
+        // now (every item left is one it kept, byte for byte), so the confirming pass does not
+        // run it again.
+        var filteredCount = 0
+        func isFiltered(_ number: Int32) -> Bool {
+            for i in 0..<filteredCount where filtered[i] == number { return true }
+            return false
+        }
         passes: for _ in 0..<Self.maxPasses {
-            split.bytes.withUnsafeBufferPointer {
-                index.fill(&flags, candidates: &candidates, below: providers.count, for: $0)
+            let candidateCount = split.bytes.withUnsafeBufferPointer {
+                index.fill(flags, candidates: candidates, below: providers.count, for: $0)
             }
             var changedInPass = false
-            for number in candidates {
-                let provider = providers[number]
+            for slot in 0..<candidateCount {
+                let number = candidates[slot]
+                let provider = providers[Int(number)]
                 guard provider.matchesEverything || provider.urlPattern.matches(current),
-                      !provider.isException(current, flags: flags) else { continue }
+                      !provider.isException(current, flags: UnsafeBufferPointer(flags)) else { continue }
                 if unwrap, let target = provider.redirectionTarget(current) {
                     steps.append(.unwrapped(from: current, to: target, via: "clearurls:" + provider.name))
                     current = target
                     split = URLSplit(current)
-                    filtered.removeAll()
+                    filteredCount = 0
                     continue passes
                 }
                 guard clean else { continue }
@@ -43,17 +59,20 @@ extension ClearURLsRules {
                     steps.append(.blocked(provider: provider.name))
                     return (Outcome(url: current, blockedBy: provider.name, steps: steps), split)
                 }
-                let filterKnownClean = filtered.contains(number)
+                let filterKnownClean = isFiltered(number)
                 if let change = provider.clean(current, split: split, filterKnownClean: filterKnownClean) {
                     steps.append(.clearURLs(provider: provider.name, removed: change.removed))
                     current = change.url
                     split = change.split
-                    if change.rawRuleChanged { filtered.removeAll() }
+                    if change.rawRuleChanged { filteredCount = 0 }
                     // Removing text cannot usually add a provider's host literal; the next pass,
                     // which a change always triggers, recomputes the candidates anyway.
                     changedInPass = true
                 }
-                if provider.parameterNames != nil, !filtered.contains(number) { filtered.append(number) }
+                if provider.parameterNames != nil, !isFiltered(number) {
+                    filtered[filteredCount] = number
+                    filteredCount += 1
+                }
             }
             if !changedInPass { break }
         }
@@ -74,7 +93,7 @@ struct ClearURLsChange {
 
 extension ClearURLsRules.Provider {
     /// True when an exception matches; exceptions the index ruled out are not run.
-    func isException(_ url: String, flags: [Bool]) -> Bool {
+    func isException(_ url: String, flags: UnsafeBufferPointer<Bool>) -> Bool {
         for (offset, exception) in exceptions.enumerated() where flags[exceptionItems.lowerBound + offset] {
             if exception.matches(url) { return true }
         }

@@ -107,30 +107,41 @@ struct ClearURLsIndex: Sendable {
 
     /// For each pattern, whether it may match `url` (false: it certainly does not).
     func flags(for url: String) -> [Bool] {
-        var flags: [Bool] = []
-        var candidates: [Int] = []
+        var flags = [Bool](repeating: false, count: providerCount)
         var url = url
-        url.withUTF8 { fill(&flags, candidates: &candidates, below: 0, for: $0) }
+        url.withUTF8 { text in
+            flags.withUnsafeMutableBufferPointer { flags in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 0) { _ = fill(flags, candidates: $0, below: 0, for: text) }
+            }
+        }
         return flags
     }
 
-    /// Fills `flags` (reusing its storage) with, for each pattern, whether it may match the URL
-    /// bytes `text`, and `candidates` with the flagged patterns below `limit`, ascending: walking
-    /// a short list is cheaper than testing ~200 flags.
-    func fill(_ flags: inout [Bool], candidates: inout [Int], below limit: Int, for text: UnsafeBufferPointer<UInt8>) {
-        if flags.count == providerCount {
-            flags.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
-        } else {
-            flags = [Bool](repeating: false, count: providerCount)
-        }
-        candidates.removeAll(keepingCapacity: true)
+    /// The number of patterns: the size of the flags `fill` sets.
+    var patternCount: Int { providerCount }
+
+    /// Sets `flags` (`patternCount` of them) to, for each pattern, whether it may match the URL
+    /// bytes `text`, and puts the flagged patterns below `limit` in `candidates` (room for
+    /// `limit`), ascending; returns how many. Walking a short list is cheaper than testing ~200
+    /// flags, and the caller keeps both buffers on the stack.
+    func fill(
+        _ flags: UnsafeMutableBufferPointer<Bool>, candidates: UnsafeMutableBufferPointer<Int32>,
+        below limit: Int, for text: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        flags.update(repeating: false)
+        var candidateCount = 0
         for provider in unindexed {
             flags[provider] = true
-            if provider < limit { candidates.append(provider) }
+            if provider < limit { candidates[candidateCount] = Int32(provider); candidateCount += 1 }
         }
-        defer { if candidates.count > 1 { candidates.sort() } }
+        defer {
+            if candidateCount > 1 {
+                var found = UnsafeMutableBufferPointer(rebasing: candidates[0..<candidateCount])
+                found.sort()
+            }
+        }
         let count = text.count
-        guard count >= 3 else { return }
+        guard count >= 3 else { return candidateCount }
         bucketStart.withUnsafeBufferPointer { starts in
         bucketIds.withUnsafeBufferPointer { ids in
         literalBytes.withUnsafeBufferPointer { bytes in
@@ -138,7 +149,6 @@ struct ClearURLsIndex: Sendable {
         literalKeyOffset.withUnsafeBufferPointer { keyOffsets in
         literalProvider.withUnsafeBufferPointer { owners in
         keyPairs.withUnsafeBufferPointer { keyPairs in
-        flags.withUnsafeMutableBufferPointer { flags in
             var b = Self.lower(text[0])
             for position in 0...(count - 3) {
                 let a = b
@@ -161,11 +171,12 @@ struct ClearURLsIndex: Sendable {
                     for k in 0..<length where Self.lower(text[start + k]) != bytes[from + k] { equal = false; break }
                     if equal {
                         flags[provider] = true
-                        if provider < limit { candidates.append(provider) }
+                        if provider < limit { candidates[candidateCount] = Int32(provider); candidateCount += 1 }
                     }
                 }
             }
-        }}}}}}}}
+        }}}}}}}
+        return candidateCount
     }
 
     /// Literals (lower-cased, ASCII, 3+ bytes) of which every match of `pattern` contains at least

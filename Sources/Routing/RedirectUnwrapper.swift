@@ -212,6 +212,11 @@ public struct RedirectUnwrapper: Sendable {
     /// unencoded target) are escaped again, as a browser would; nil unless the result is an
     /// absolute http(s) URL with a plausible host.
     static func webTarget(decoded: String) -> String? {
+        var decoded = decoded
+        // Usually there is nothing to escape, and the text stays as it is.
+        if decoded.withUTF8({ !$0.contains { $0 <= 0x20 || $0 == 0x7F } }) {
+            return isAbsoluteWebURL(decoded) ? decoded : nil
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(decoded.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
