@@ -160,12 +160,12 @@ extension ClearURLsRules.Provider {
             let bytes = split.bytes
             var newQuery: [UInt8]? = nil
             var newFragment: [UInt8]? = nil
-            let keep: (QueryItem) -> Bool = { item in !Self.nameMatches(names, bytes[item.nameRange]) }
-            if let range = split.queryRange, !range.isEmpty, let result = filterItems(bytes, range: range, keep: keep) {
+            let keep: (UnsafeBufferPointer<UInt8>) -> Bool = { !Self.nameMatches(names, $0) }
+            if let range = split.queryRange, !range.isEmpty, let result = filterItems(bytes, range: range, keepName: keep) {
                 newQuery = result.kept
                 removed += result.removed.map { String(decoding: bytes[$0.nameRange], as: UTF8.self) }
             }
-            if let range = split.fragmentRange, !range.isEmpty, let result = filterItems(bytes, range: range, keep: keep) {
+            if let range = split.fragmentRange, !range.isEmpty, let result = filterItems(bytes, range: range, keepName: keep) {
                 newFragment = result.kept
                 removed += result.removed.map { "#" + String(decoding: bytes[$0.nameRange], as: UTF8.self) }
             }
@@ -184,9 +184,9 @@ extension ClearURLsRules.Provider {
     }
 
     /// Matches a raw parameter name, decoded as `URLSearchParams` decodes it (`+` is a space).
-    static func nameMatches(_ names: PatternRegex, _ raw: ArraySlice<UInt8>) -> Bool {
-        let needsDecoding = raw.contains(UInt8(ascii: "%")) || raw.contains(UInt8(ascii: "+"))
-        guard needsDecoding else { return raw.withUnsafeBufferPointer { names.matches(utf8: $0) } }
+    static func nameMatches(_ names: PatternRegex, _ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        let needsDecoding = raw.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+        guard needsDecoding else { return names.matches(utf8: raw) }
         let bytes = PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)), plusAsSpace: true)
         return bytes.withUnsafeBufferPointer { names.matches(utf8: $0) }
     }

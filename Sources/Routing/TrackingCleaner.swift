@@ -40,7 +40,7 @@ public enum TrackingCleaner {
         return table
     }()
 
-    static func isTracking(nameBytes raw: ArraySlice<UInt8>) -> Bool {
+    static func isTracking<Name: RandomAccessCollection<UInt8>>(nameBytes raw: Name) -> Bool where Name.Index == Int {
         guard !raw.isEmpty, raw.count <= 64 else { return false }
         if !raw.contains(UInt8(ascii: "%")) {
             // Index loops: `zip(...).allSatisfy` costs an iterator copy and release per name.
@@ -76,9 +76,8 @@ public enum TrackingCleaner {
     /// `clean(_:)` for a URL already split (`split` is `URLSplit(url)`).
     static func clean(_ url: String, split: URLSplit) -> (url: String, removed: [String]) {
         guard let range = split.queryRange, !range.isEmpty else { return (url, []) }
-        guard let result = filterItems(split.bytes, range: range, keep: { item in
-            !isTracking(nameBytes: split.bytes[item.nameRange])
-        }) else { return (url, []) }
+        guard let result = filterItems(split.bytes, range: range, keepName: { !isTracking(nameBytes: $0) })
+        else { return (url, []) }
         let out = replacing(in: split, query: result.kept, fragment: nil)
         let removed = result.removed.map { String(decoding: split.bytes[$0.nameRange], as: UTF8.self) }
         return (String(decoding: out, as: UTF8.self), removed)

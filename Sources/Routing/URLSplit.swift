@@ -172,23 +172,50 @@ struct QueryItems: Sequence, IteratorProtocol {
 /// `dropEmpty` drops empty items once something else was removed, so `?a&&b` stays as it was
 /// but `?utm_source=x&&a=1` becomes `?a=1` rather than `?&a=1`.
 func filterItems(
-    _ bytes: [UInt8], range: Range<Int>, keep: (QueryItem) -> Bool
+    _ bytes: [UInt8], range: Range<Int>, keepName: (UnsafeBufferPointer<UInt8>) -> Bool
 ) -> (kept: [UInt8], removed: [QueryItem])? {
-    // Nothing is allocated unless something is removed (the usual case is nothing).
-    var removed: [QueryItem] = []
-    for item in QueryItems(bytes: bytes, range: range) where !item.range.isEmpty && !keep(item) {
-        removed.append(item)
+    bytes.withUnsafeBufferPointer { buffer in
+        // Nothing is allocated unless something is removed (the usual case is nothing).
+        var removed: [QueryItem] = []
+        forEachItem(buffer, range) { item in
+            if !keepName(UnsafeBufferPointer(rebasing: buffer[item.nameRange])) { removed.append(item) }
+        }
+        guard !removed.isEmpty else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var nextRemoved = 0
+        forEachItem(buffer, range) { item in
+            if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; return }
+            if !out.isEmpty { out.append(UInt8(ascii: "&")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[item.range]))
+        }
+        return (out, removed)
     }
-    guard !removed.isEmpty else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(range.count)
-    var nextRemoved = 0
-    for item in QueryItems(bytes: bytes, range: range) where !item.range.isEmpty {
-        if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; continue }
-        if !out.isEmpty { out.append(UInt8(ascii: "&")) }
-        out.append(contentsOf: bytes[item.range])
+}
+
+/// Calls `body` with each non-empty `&`-separated item of `range` (the items `QueryItems` yields,
+/// less the empty ones), in one pass over the bytes.
+@inline(__always)
+private func forEachItem(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (QueryItem) -> Void) {
+    var start = range.lowerBound
+    let end = range.upperBound
+    while true {
+        var i = start
+        var equals = -1
+        while i < end {
+            let b = buffer[i]
+            if b == UInt8(ascii: "&") { break }
+            if b == UInt8(ascii: "="), equals < 0 { equals = i }
+            i += 1
+        }
+        if i > start {
+            body(equals >= 0
+                ? QueryItem(range: start..<i, nameRange: start..<equals, valueRange: (equals + 1)..<i)
+                : QueryItem(range: start..<i, nameRange: start..<i, valueRange: nil))
+        }
+        if i >= end { return }
+        start = i + 1
     }
-    return (out, removed)
 }
 
 /// Replaces the query (and its `?`) or the fragment (and its `#`) of `split` with new item bytes,
