@@ -17,9 +17,11 @@ struct ClearURLsIndex: Sendable {
     private let literalStart: [Int32]
     /// Where in literal `i` its three hashed bytes start.
     private let literalKeyOffset: [Int32]
-    /// One bit per pair of (lower-cased) bytes that starts some literal's key: most positions of
-    /// a URL are ruled out by one bit test, before hashing.
-    private let keyPairs: [UInt64]
+    /// A 65,536-bit filter of the literals' (lower-cased) key trigrams: nearly every position of
+    /// a URL is ruled out by one bit test on a rolling value, before the bucket lookup.
+    private let keyTrigrams: [UInt64]
+    /// ASCII lower-casing as a table: one load per byte in the scan.
+    private let lowerTable: [UInt8] = (0...255).map { UInt8($0) >= 0x41 && UInt8($0) <= 0x5A ? UInt8($0) + 32 : UInt8($0) }
     /// The provider each literal belongs to.
     private let literalProvider: [Int32]
     /// Providers without a usable literal: always candidates.
@@ -37,7 +39,7 @@ struct ClearURLsIndex: Sendable {
         var literalStart: [Int32] = [0]
         var literalProvider: [Int32] = []
         var literalKeyOffset: [Int32] = []
-        var keyPairs = [UInt64](repeating: 0, count: 65536 / 64)
+        var keyTrigrams = [UInt64](repeating: 0, count: 65536 / 64)
         var unindexed: [Int] = []
         var indexed = 0
         for (provider, pattern) in patterns.enumerated() {
@@ -46,8 +48,8 @@ struct ClearURLsIndex: Sendable {
                 let key = Self.keyOffset(literal)
                 buckets[Self.hash(literal[key], literal[key + 1], literal[key + 2])].append(Int32(literalProvider.count))
                 literalKeyOffset.append(Int32(key))
-                let pair = Int(literal[key]) << 8 | Int(literal[key + 1])
-                keyPairs[pair >> 6] |= 1 << UInt64(pair & 63)
+                let bit = Self.trigramBit(UInt32(literal[key]) << 16 | UInt32(literal[key + 1]) << 8 | UInt32(literal[key + 2]))
+                keyTrigrams[bit >> 6] |= 1 << UInt64(bit & 63)
                 literalBytes += literal
                 literalStart.append(Int32(literalBytes.count))
                 literalProvider.append(Int32(provider))
@@ -65,7 +67,7 @@ struct ClearURLsIndex: Sendable {
         self.literalBytes = literalBytes
         self.literalStart = literalStart
         self.literalKeyOffset = literalKeyOffset
-        self.keyPairs = keyPairs
+        self.keyTrigrams = keyTrigrams
         self.literalProvider = literalProvider
         self.unindexed = unindexed
         self.providerCount = patterns.count
@@ -87,6 +89,10 @@ struct ClearURLsIndex: Sendable {
         }
         return firstAlphanumeric ?? 0
     }
+
+    /// The filter bit of a trigram packed as `a << 16 | b << 8 | c`.
+    @inline(__always)
+    private static func trigramBit(_ trigram: UInt32) -> Int { Int((trigram &* 0x9E37_79B1) >> 16) }
 
     @inline(__always)
     private static func hash(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
@@ -148,34 +154,39 @@ struct ClearURLsIndex: Sendable {
         literalStart.withUnsafeBufferPointer { literalStarts in
         literalKeyOffset.withUnsafeBufferPointer { keyOffsets in
         literalProvider.withUnsafeBufferPointer { owners in
-        keyPairs.withUnsafeBufferPointer { keyPairs in
-            var b = Self.lower(text[0])
-            for position in 0...(count - 3) {
-                let a = b
-                b = Self.lower(text[position + 1])
-                let pair = Int(a) << 8 | Int(b)
-                if keyPairs[pair >> 6] & (1 << UInt64(pair & 63)) == 0 { continue }
-                let c = Self.lower(text[position + 2])
-                let h = Self.hash(a, b, c)
-                let first = Int(starts[h]), end = Int(starts[h + 1])
-                if first == end { continue }
-                for slot in first..<end {
-                    let id = Int(ids[slot])
-                    let provider = Int(owners[id])
-                    if flags[provider] { continue }
-                    let start = position - Int(keyOffsets[id])
-                    let from = Int(literalStarts[id]), to = Int(literalStarts[id + 1])
-                    let length = to - from
-                    if start < 0 || start + length > count { continue }
-                    var equal = true
-                    for k in 0..<length where Self.lower(text[start + k]) != bytes[from + k] { equal = false; break }
-                    if equal {
-                        flags[provider] = true
-                        if provider < limit { candidates[candidateCount] = Int32(provider); candidateCount += 1 }
+        keyTrigrams.withUnsafeBufferPointer { keyTrigrams in
+        lowerTable.withUnsafeBufferPointer { lowerTable in
+            // The hot loop: wrapping arithmetic and a raw pointer, one bit test per byte.
+            guard let base = text.baseAddress else { return }
+            var trigram = UInt32(Self.lower(base[0])) &<< 8 | UInt32(Self.lower(base[1]))
+            var position = 0
+            let last = count &- 3
+            while position <= last {
+                trigram = (trigram &<< 8 | UInt32(lowerTable[Int(base[position &+ 2])])) & 0xFF_FFFF
+                let bit = Self.trigramBit(trigram)
+                if keyTrigrams[bit &>> 6] & (1 &<< UInt64(truncatingIfNeeded: bit & 63)) != 0 {
+                    let h = Self.hash(
+                        UInt8(truncatingIfNeeded: trigram &>> 16), UInt8(truncatingIfNeeded: trigram &>> 8),
+                        UInt8(truncatingIfNeeded: trigram))
+                    for slot in Int(starts[h])..<Int(starts[h + 1]) {
+                        let id = Int(ids[slot])
+                        let provider = Int(owners[id])
+                        if flags[provider] { continue }
+                        let start = position - Int(keyOffsets[id])
+                        let from = Int(literalStarts[id]), to = Int(literalStarts[id + 1])
+                        let length = to - from
+                        if start < 0 || start + length > count { continue }
+                        var equal = true
+                        for k in 0..<length where Self.lower(text[start + k]) != bytes[from + k] { equal = false; break }
+                        if equal {
+                            flags[provider] = true
+                            if provider < limit { candidates[candidateCount] = Int32(provider); candidateCount += 1 }
+                        }
                     }
                 }
+                position &+= 1
             }
-        }}}}}}}
+        }}}}}}}}
         return candidateCount
     }
 
