@@ -60,6 +60,8 @@ extension ClearURLsRules {
                     return (Outcome(url: current, blockedBy: provider.name, steps: steps), split)
                 }
                 let filterKnownClean = isFiltered(number)
+                // Nothing left for this provider to do: its filter ran and it has no raw rules.
+                if filterKnownClean, provider.rawRules.isEmpty { continue }
                 if let change = provider.clean(current, split: split, filterKnownClean: filterKnownClean) {
                     steps.append(.clearURLs(provider: provider.name, removed: change.removed))
                     current = change.url
@@ -170,9 +172,8 @@ extension ClearURLsRules.Provider {
                 removed += result.removed.map { "#" + String(decoding: bytes[$0.nameRange], as: UTF8.self) }
             }
             if newQuery != nil || newFragment != nil {
-                let rebuilt = replacing(in: split, query: newQuery, fragment: newFragment)
-                current = String(decoding: rebuilt, as: UTF8.self)
-                split = URLSplit(bytes: rebuilt)
+                split = split.replacing(query: newQuery, fragment: newFragment)
+                current = String(decoding: split.bytes, as: UTF8.self)
             }
         }
         return removed.isEmpty ? nil : ClearURLsChange(url: current, split: split, removed: removed, rawRuleChanged: rawRuleChanged)

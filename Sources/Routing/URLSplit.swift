@@ -20,6 +20,36 @@ struct URLSplit {
         self.init(bytes: url.withUTF8 { Array($0) })
     }
 
+    /// A split whose parts are already known.
+    private init(bytes: [UInt8], schemeEnd: Int, hostRange: Range<Int>, pathStart: Int, queryMark: Int?, fragmentMark: Int?) {
+        self.bytes = bytes
+        self.schemeEnd = schemeEnd
+        self.hostRange = hostRange
+        self.pathStart = pathStart
+        self.queryMark = queryMark
+        self.fragmentMark = fragmentMark
+    }
+
+    /// `replacing(in: self, query:fragment:)`, split. Everything before the query is unchanged
+    /// (and the scheme, host and path are found there alone), so only the marks move.
+    func replacing(query newQuery: [UInt8]?, fragment newFragment: [UInt8]?) -> URLSplit {
+        let rebuilt = Routing.replacing(in: self, query: newQuery, fragment: newFragment)
+        var position = queryMark ?? fragmentMark ?? bytes.count
+        var newQueryMark: Int? = nil
+        if let q = queryMark, let range = queryRange {
+            if let newQuery {
+                if !newQuery.isEmpty { newQueryMark = q; position += 1 + newQuery.count }
+            } else {
+                newQueryMark = q
+                position += range.upperBound - q
+            }
+        }
+        let newFragmentMark = fragmentMark != nil && position < rebuilt.count ? position : nil
+        return URLSplit(
+            bytes: rebuilt, schemeEnd: schemeEnd, hostRange: hostRange, pathStart: pathStart,
+            queryMark: newQueryMark, fragmentMark: newFragmentMark)
+    }
+
     init(bytes: [UInt8]) {
         self = bytes.withUnsafeBufferPointer { URLSplit(bytes: bytes, buffer: $0) }
     }
