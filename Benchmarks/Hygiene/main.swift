@@ -26,9 +26,14 @@ guard let ruleData = FileManager.default.contents(atPath: rulesPath) else { fail
 let ruleBytes = [UInt8](ruleData)
 
 // 1. Load time of the full rule file (JSON parse, compile every pattern, build the index).
+// OPENURL_BENCH_PROFILE=N (with `--corpus FILE`): load once, apply hygiene to N URLs and stop (for
+// callgrind). OPENURL_BENCH_DUMP=FILE (with `--corpus FILE`): write every URL's result to FILE
+// and stop, to compare two builds byte for byte.
+let profileCount = getenv("OPENURL_BENCH_PROFILE").flatMap { Int(String(cString: $0)) }
+let dumpPath = getenv("OPENURL_BENCH_DUMP").map { String(cString: $0) }
 var loadTimes: [Double] = []
 var loaded: ClearURLsRules?
-for _ in 0..<15 {
+for _ in 0..<(profileCount != nil || dumpPath != nil ? 1 : 15) {
     let start = nanoseconds()
     do { loaded = try ClearURLsRules(json: ruleBytes) } catch { fail("\(error)") }
     loadTimes.append(Double(nanoseconds() - start) / 1e6)
@@ -61,6 +66,26 @@ func loadReport() -> Report {
 let report = loadReport()
 let pythonMedian = report.median_us ?? .nan
 let urls = report.corpus.map(\.url)
+
+if let n = profileCount {
+    let hygiene = URLHygiene(unwrap: true, clean: true, clearURLs: rules)
+    var sink = 0
+    for i in 0..<n { sink &+= hygiene.apply(to: urls[i % urls.count]).url.utf8.count }
+    print(sink)
+    exit(0)
+}
+if let dumpPath {
+    var lines: [String] = []
+    for (name, hygiene) in [("full", URLHygiene(unwrap: true, clean: true, clearURLs: rules)),
+                            ("unwrap-only", URLHygiene(unwrap: true, clean: false, clearURLs: rules)),
+                            ("clean-only", URLHygiene(unwrap: false, clean: true, clearURLs: rules)),
+                            ("built-in", URLHygiene(unwrap: true, clean: true))] {
+        for url in urls { lines.append("\(name)\t\(url)\t\(hygiene.apply(to: url))") }
+    }
+    for url in urls { lines.append("engine\t\(url)\t\(rules.apply(to: url))") }
+    _ = FileManager.default.createFile(atPath: dumpPath, contents: Data(lines.joined(separator: "\n").utf8))
+    exit(0)
+}
 
 // 3. Ours, per URL, on the same corpus: the median over URLs of each URL's best of 5 runs.
 func measure(_ body: (String) -> Int) -> Double {

@@ -1,7 +1,11 @@
 /// Picks, for a URL, the ClearURLs patterns (providers' `urlPattern`s and `exceptions`) that can
 /// possibly match, so that only those run their regex. Checking all ~200 patterns per URL costs
 /// several microseconds; most patterns require a literal host word (`amazon`, `hh.ru`), so
-/// patterns are bucketed by the first three bytes of that word and a URL is scanned once.
+/// patterns are bucketed by three bytes of that word and a URL is scanned once.
+///
+/// The three bytes are a run of letters and digits that is not common in URLs, not simply the
+/// first three: some 30 literals start with `://` and one is `com`, which made every byte of
+/// every URL compare a dozen literals.
 struct ClearURLsIndex: Sendable {
     private static let tableBits = 12
     /// Literal ids per 3-byte hash, flattened: bucket `h` is `bucketIds[bucketStart[h]..<bucketStart[h+1]]`.
@@ -11,6 +15,13 @@ struct ClearURLsIndex: Sendable {
     /// All literals' bytes (lower-cased), literal `i` at `literalBytes[literalStart[i]..<literalStart[i+1]]`.
     private let literalBytes: [UInt8]
     private let literalStart: [Int32]
+    /// Where in literal `i` its three hashed bytes start.
+    private let literalKeyOffset: [Int32]
+    /// A 65,536-bit filter of the literals' (lower-cased) key trigrams: nearly every position of
+    /// a URL is ruled out by one bit test on a rolling value, before the bucket lookup.
+    private let keyTrigrams: [UInt64]
+    /// ASCII lower-casing as a table: one load per byte in the scan.
+    private let lowerTable: [UInt8] = (0...255).map { UInt8($0) >= 0x41 && UInt8($0) <= 0x5A ? UInt8($0) + 32 : UInt8($0) }
     /// The provider each literal belongs to.
     private let literalProvider: [Int32]
     /// Providers without a usable literal: always candidates.
@@ -27,12 +38,18 @@ struct ClearURLsIndex: Sendable {
         var literalBytes: [UInt8] = []
         var literalStart: [Int32] = [0]
         var literalProvider: [Int32] = []
+        var literalKeyOffset: [Int32] = []
+        var keyTrigrams = [UInt64](repeating: 0, count: 65536 / 64)
         var unindexed: [Int] = []
         var indexed = 0
         for (provider, pattern) in patterns.enumerated() {
             guard let required = Self.requiredLiterals(pattern) else { unindexed.append(provider); continue }
             for literal in required {
-                buckets[Self.hash(literal[0], literal[1], literal[2])].append(Int32(literalProvider.count))
+                let key = Self.keyOffset(literal)
+                buckets[Self.hash(literal[key], literal[key + 1], literal[key + 2])].append(Int32(literalProvider.count))
+                literalKeyOffset.append(Int32(key))
+                let bit = Self.trigramBit(UInt32(literal[key]) << 16 | UInt32(literal[key + 1]) << 8 | UInt32(literal[key + 2]))
+                keyTrigrams[bit >> 6] |= 1 << UInt64(bit & 63)
                 literalBytes += literal
                 literalStart.append(Int32(literalBytes.count))
                 literalProvider.append(Int32(provider))
@@ -49,11 +66,33 @@ struct ClearURLsIndex: Sendable {
         self.bucketIds = bucketIds
         self.literalBytes = literalBytes
         self.literalStart = literalStart
+        self.literalKeyOffset = literalKeyOffset
+        self.keyTrigrams = keyTrigrams
         self.literalProvider = literalProvider
         self.unindexed = unindexed
         self.providerCount = patterns.count
         self.indexedCount = indexed
     }
+
+    /// Trigrams found in most URLs, worth avoiding as a key.
+    private static let commonTrigrams: Set<[UInt8]> = Set(
+        ["com", "www", "htt", "ttp", "tps", "org", "net", "utm"].map { Array($0.utf8) })
+
+    /// The offset of the three bytes that key `literal` (3+ bytes): the first run of three letters
+    /// or digits that is not a common trigram, else the first such run, else the start.
+    static func keyOffset(_ literal: [UInt8]) -> Int {
+        func isAlphanumeric(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) }
+        var firstAlphanumeric: Int? = nil
+        for start in 0...(literal.count - 3) where literal[start..<(start + 3)].allSatisfy(isAlphanumeric) {
+            if !commonTrigrams.contains(Array(literal[start..<(start + 3)])) { return start }
+            if firstAlphanumeric == nil { firstAlphanumeric = start }
+        }
+        return firstAlphanumeric ?? 0
+    }
+
+    /// The filter bit of a trigram packed as `a << 16 | b << 8 | c`.
+    @inline(__always)
+    private static func trigramBit(_ trigram: UInt32) -> Int { Int((trigram &* 0x9E37_79B1) >> 16) }
 
     @inline(__always)
     private static func hash(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
@@ -62,7 +101,7 @@ struct ClearURLsIndex: Sendable {
     }
 
     @inline(__always)
-    private static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+    private static func lower(_ byte: UInt8) -> UInt8 { byte | (byte &- 0x41 < 26 ? 0x20 : 0) }
 
     /// Indices, ascending, of the patterns that may match `url`.
     func candidates(for url: String) -> [Int] {
@@ -75,40 +114,80 @@ struct ClearURLsIndex: Sendable {
     /// For each pattern, whether it may match `url` (false: it certainly does not).
     func flags(for url: String) -> [Bool] {
         var flags = [Bool](repeating: false, count: providerCount)
-        for provider in unindexed { flags[provider] = true }
         var url = url
         url.withUTF8 { text in
-            let count = text.count
-            guard count >= 3 else { return }
-            bucketStart.withUnsafeBufferPointer { starts in
-            bucketIds.withUnsafeBufferPointer { ids in
-            literalBytes.withUnsafeBufferPointer { bytes in
-            literalStart.withUnsafeBufferPointer { literalStarts in
-            literalProvider.withUnsafeBufferPointer { owners in
             flags.withUnsafeMutableBufferPointer { flags in
-                var a = Self.lower(text[0]), b = Self.lower(text[1])
-                for position in 0...(count - 3) {
-                    let c = Self.lower(text[position + 2])
-                    let h = Self.hash(a, b, c)
-                    a = b
-                    b = c
-                    let first = Int(starts[h]), end = Int(starts[h + 1])
-                    if first == end { continue }
-                    for slot in first..<end {
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 0) { _ = fill(flags, candidates: $0, below: 0, for: text) }
+            }
+        }
+        return flags
+    }
+
+    /// The number of patterns: the size of the flags `fill` sets.
+    var patternCount: Int { providerCount }
+
+    /// Sets `flags` (`patternCount` of them) to, for each pattern, whether it may match the URL
+    /// bytes `text`, and puts the flagged patterns below `limit` in `candidates` (room for
+    /// `limit`), ascending; returns how many. Walking a short list is cheaper than testing ~200
+    /// flags, and the caller keeps both buffers on the stack.
+    func fill(
+        _ flags: UnsafeMutableBufferPointer<Bool>, candidates: UnsafeMutableBufferPointer<Int32>,
+        below limit: Int, for text: UnsafeBufferPointer<UInt8>
+    ) -> Int {
+        flags.update(repeating: false)
+        var candidateCount = 0
+        for provider in unindexed {
+            flags[provider] = true
+            if provider < limit { candidates[candidateCount] = Int32(provider); candidateCount += 1 }
+        }
+        defer {
+            if candidateCount > 1 {
+                var found = UnsafeMutableBufferPointer(rebasing: candidates[0..<candidateCount])
+                found.sort()
+            }
+        }
+        let count = text.count
+        guard count >= 3 else { return candidateCount }
+        bucketStart.withUnsafeBufferPointer { starts in
+        bucketIds.withUnsafeBufferPointer { ids in
+        literalBytes.withUnsafeBufferPointer { bytes in
+        literalStart.withUnsafeBufferPointer { literalStarts in
+        literalKeyOffset.withUnsafeBufferPointer { keyOffsets in
+        literalProvider.withUnsafeBufferPointer { owners in
+        keyTrigrams.withUnsafeBufferPointer { keyTrigrams in
+        lowerTable.withUnsafeBufferPointer { lowerTable in
+            // The hot loop: wrapping arithmetic and a raw pointer, one bit test per byte.
+            guard let base = text.baseAddress else { return }
+            var trigram = UInt32(Self.lower(base[0])) &<< 8 | UInt32(Self.lower(base[1]))
+            var position = 0
+            let last = count &- 3
+            while position <= last {
+                trigram = (trigram &<< 8 | UInt32(lowerTable[Int(base[position &+ 2])])) & 0xFF_FFFF
+                let bit = Self.trigramBit(trigram)
+                if keyTrigrams[bit &>> 6] & (1 &<< UInt64(truncatingIfNeeded: bit & 63)) != 0 {
+                    let h = Self.hash(
+                        UInt8(truncatingIfNeeded: trigram &>> 16), UInt8(truncatingIfNeeded: trigram &>> 8),
+                        UInt8(truncatingIfNeeded: trigram))
+                    for slot in Int(starts[h])..<Int(starts[h + 1]) {
                         let id = Int(ids[slot])
                         let provider = Int(owners[id])
                         if flags[provider] { continue }
+                        let start = position - Int(keyOffsets[id])
                         let from = Int(literalStarts[id]), to = Int(literalStarts[id + 1])
                         let length = to - from
-                        if position + length > count { continue }
+                        if start < 0 || start + length > count { continue }
                         var equal = true
-                        for k in 0..<length where Self.lower(text[position + k]) != bytes[from + k] { equal = false; break }
-                        if equal { flags[provider] = true }
+                        for k in 0..<length where Self.lower(text[start + k]) != bytes[from + k] { equal = false; break }
+                        if equal {
+                            flags[provider] = true
+                            if provider < limit { candidates[candidateCount] = Int32(provider); candidateCount += 1 }
+                        }
                     }
                 }
-            }}}}}}
-        }
-        return flags
+                position &+= 1
+            }
+        }}}}}}}}
+        return candidateCount
     }
 
     /// Literals (lower-cased, ASCII, 3+ bytes) of which every match of `pattern` contains at least

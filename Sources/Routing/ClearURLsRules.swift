@@ -31,8 +31,9 @@ public struct ClearURLsRules: Sendable {
         }
     }
 
-    /// One provider, its patterns compiled once.
-    public struct Provider: Sendable {
+    /// One provider, its patterns compiled once. A class: the apply loop reads many providers per
+    /// URL, and copying a struct of arrays cost a retain and release per field.
+    public final class Provider: Sendable {
         /// The provider's key in `providers`.
         public let name: String
         /// Every URL this provider matches is blocked.
@@ -46,11 +47,28 @@ public struct ClearURLsRules: Sendable {
         /// The exceptions; each is tested only when the index says it may match.
         let exceptions: [PatternRegex]
         /// Where this provider's exceptions sit among the index's patterns.
-        var exceptionItems: Range<Int> = 0..<0
+        let exceptionItems: Range<Int>
         let redirections: [PatternRegex]
         let rawRules: [PatternRegex]
         /// All `rules` (plus `referralMarketing` unless allowed) as one `^(?:a|b|...)$` pattern.
         let parameterNames: PatternRegex?
+
+        init(
+            name: String, completeProvider: Bool, forceRedirection: Bool, urlPattern: PatternRegex,
+            matchesEverything: Bool, exceptions: [PatternRegex], exceptionItems: Range<Int>,
+            redirections: [PatternRegex], rawRules: [PatternRegex], parameterNames: PatternRegex?
+        ) {
+            self.name = name
+            self.completeProvider = completeProvider
+            self.forceRedirection = forceRedirection
+            self.urlPattern = urlPattern
+            self.matchesEverything = matchesEverything
+            self.exceptions = exceptions
+            self.exceptionItems = exceptionItems
+            self.redirections = redirections
+            self.rawRules = rawRules
+            self.parameterNames = parameterNames
+        }
     }
 
     /// What one application did.
@@ -86,19 +104,19 @@ public struct ClearURLsRules: Sendable {
         let names = Self.providerOrder(json: json, keys: Set(table.keys))
         var providers: [Provider] = []
         providers.reserveCapacity(names.count)
+        // Index the URL patterns first (item i is provider i), then every exception.
+        var exceptionStart = names.count
         for name in names {
             guard let body = table[name] as? [String: Any] else {
                 throw LoadError(provider: name, field: nil, message: "must be an object")
             }
-            providers.append(try Self.provider(name: name, body: body, allowReferralMarketing: allowReferralMarketing))
+            let provider = try Self.provider(
+                name: name, body: body, allowReferralMarketing: allowReferralMarketing, exceptionStart: exceptionStart)
+            exceptionStart = provider.exceptionItems.upperBound
+            providers.append(provider)
         }
-        // Index the URL patterns first (item i is provider i), then every exception.
         var patterns = providers.map(\.urlPatternText)
-        for i in providers.indices {
-            let start = patterns.count
-            patterns += providers[i].exceptions.map(\.pattern)
-            providers[i].exceptionItems = start..<patterns.count
-        }
+        for provider in providers { patterns += provider.exceptions.map(\.pattern) }
         self.providers = providers
         index = ClearURLsIndex(patterns: patterns)
     }
@@ -111,7 +129,9 @@ public struct ClearURLsRules: Sendable {
     /// The number of providers whose `urlPattern` has a literal prefilter (for the benchmark).
     public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
 
-    private static func provider(name: String, body: [String: Any], allowReferralMarketing: Bool) throws(LoadError) -> Provider {
+    private static func provider(
+        name: String, body: [String: Any], allowReferralMarketing: Bool, exceptionStart: Int
+    ) throws(LoadError) -> Provider {
         func fail(_ field: String, _ message: String) -> LoadError {
             LoadError(provider: name, field: field, message: message)
         }
@@ -170,7 +190,8 @@ public struct ClearURLsRules: Sendable {
         return Provider(
             name: name, completeProvider: complete, forceRedirection: force, urlPattern: urlPattern,
             matchesEverything: [".*", "", "^", ".*?", "^.*", "^.*$"].contains(pattern),
-            exceptions: exceptions, redirections: redirections, rawRules: rawRules, parameterNames: parameterNames)
+            exceptions: exceptions, exceptionItems: exceptionStart..<(exceptionStart + exceptions.count),
+            redirections: redirections, rawRules: rawRules, parameterNames: parameterNames)
     }
 
     /// The keys of the `providers` object in the order they appear in the file.

@@ -92,22 +92,23 @@ public final class PatternRegex: @unchecked Sendable {
     /// The first match's capture groups (index 0 is the whole match), or nil without a match.
     /// A group that did not take part is nil.
     public func firstMatch(in subject: String) -> [String?]? {
-        let bytes = Array(subject.utf8)
-        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
-        defer { pcre2_match_data_free_8(data) }
-        let result = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+        // JIT and the spare match block, as `matches`: most calls find no match, and a fresh
+        // block plus a copy of the subject cost more than the match.
+        var subject = subject
+        return subject.withUTF8 { bytes -> [String?]? in
             let empty: UInt8 = 0
-            return withUnsafePointer(to: empty) { emptyPointer in
-                pcre2_match_8(code, buffer.baseAddress ?? emptyPointer, buffer.count, 0, 0, data, nil)
+            return withUnsafePointer(to: empty) { emptyPointer -> [String?]? in
+                withMatchData { data -> [String?]? in
+                    guard match(bytes.baseAddress ?? emptyPointer, bytes.count, data) >= 0 else { return nil }
+                    let pairs = Int(pcre2_get_ovector_count_8(data))
+                    guard let vector = pcre2_get_ovector_pointer_8(data) else { return nil }
+                    return (0..<pairs).map { group in
+                        let start = vector[2 * group], end = vector[2 * group + 1]
+                        guard start != pcre2Unset, end != pcre2Unset, start <= end, end <= bytes.count else { return nil }
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    }
+                } ?? nil
             }
-        }
-        guard result >= 0 else { return nil }
-        let pairs = Int(pcre2_get_ovector_count_8(data))
-        guard let vector = pcre2_get_ovector_pointer_8(data) else { return nil }
-        return (0..<pairs).map { group in
-            let start = vector[2 * group], end = vector[2 * group + 1]
-            guard start != pcre2Unset, end != pcre2Unset, start <= end, end <= bytes.count else { return nil }
-            return String(decoding: bytes[start..<end], as: UTF8.self)
         }
     }
 

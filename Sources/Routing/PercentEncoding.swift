@@ -34,7 +34,13 @@ public enum PercentEncoding {
 
     /// Decodes `%XX` escapes into raw bytes, keeping malformed escapes as they are.
     public static func decodeBytes(_ text: Substring, plusAsSpace: Bool = false) -> [UInt8] {
-        let input = Array(text.utf8)
+        // Through `withUTF8`: `Array(text.utf8)` copies a substring byte by byte.
+        var text = text
+        return text.withUTF8 { decodeBytes($0, plusAsSpace: plusAsSpace) }
+    }
+
+    /// `decodeBytes(_:plusAsSpace:)` for raw bytes.
+    static func decodeBytes(_ input: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(input.count)
         var i = 0

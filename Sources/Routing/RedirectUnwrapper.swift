@@ -121,19 +121,77 @@ public struct RedirectUnwrapper: Sendable {
     /// The redirectors tried, built-in first, then extras from the config.
     public let redirectors: [Redirector]
 
+    /// Per redirector, a cheap necessary condition on the host, as lower-cased bytes: most URLs
+    /// fail it for every redirector, and the full test runs only when it holds.
+    private let hostFilters: [HostFilter]
+
+    private enum HostFilter: Sendable {
+        /// The host ends with these bytes.
+        case suffix([UInt8])
+        /// The host is one of these.
+        case oneOf([[UInt8]])
+        /// The host contains these bytes.
+        case contains([UInt8])
+
+        init(_ pattern: Redirector.HostPattern) {
+            func lowered(_ text: String) -> [UInt8] { text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 } }
+            switch pattern {
+            case .domain(let domain): self = .suffix(lowered(domain))
+            case .exact(let hosts): self = .oneOf(hosts.map(lowered))
+            case .anyTLD(let base): self = .contains(lowered(base))
+            }
+        }
+
+        @inline(__always)
+        private static func equal(_ host: ArraySlice<UInt8>, at start: Int, _ lowered: [UInt8]) -> Bool {
+            var i = start
+            for b in lowered {
+                let h = host[i]
+                if (h >= 0x41 && h <= 0x5A ? h + 32 : h) != b { return false }
+                i += 1
+            }
+            return true
+        }
+
+        func mayMatch(_ host: ArraySlice<UInt8>) -> Bool {
+            switch self {
+            case .suffix(let tail):
+                return host.count >= tail.count && Self.equal(host, at: host.endIndex - tail.count, tail)
+            case .oneOf(let hosts):
+                for candidate in hosts where candidate.count == host.count && Self.equal(host, at: host.startIndex, candidate) {
+                    return true
+                }
+                return false
+            case .contains(let needle):
+                guard host.count >= needle.count else { return needle.isEmpty }
+                for start in host.startIndex...(host.endIndex - needle.count) where Self.equal(host, at: start, needle) {
+                    return true
+                }
+                return false
+            }
+        }
+    }
+
     /// Creates an unwrapper with the built-in redirectors plus `extra`.
     public init(extra: [Redirector] = []) {
         redirectors = Redirector.builtIn + extra
+        hostFilters = redirectors.map { HostFilter($0.host) }
     }
 
     /// Unwraps one layer: the target and the redirector's name, or nil when `url` is not a known
     /// redirector or its target is not an absolute http(s) URL (then the wrapper stays).
     public func unwrapOnce(_ url: String) -> (target: String, via: String)? {
-        let split = URLSplit(url)
+        unwrapOnce(URLSplit(url))
+    }
+
+    /// `unwrapOnce(_:)` for a URL already split.
+    func unwrapOnce(_ split: URLSplit) -> (target: String, via: String)? {
         guard split.isWebURL, split.queryMark != nil else { return nil }
         let host = split.bytes[split.hostRange]
         let path = split.bytes[split.pathRange]
-        for redirector in redirectors where redirector.matches(hostBytes: host) {
+        for number in redirectors.indices
+        where hostFilters[number].mayMatch(host) && redirectors[number].matches(hostBytes: host) {
+            let redirector = redirectors[number]
             guard redirector.matches(pathBytes: path) else { continue }
             for parameter in redirector.parameters {
                 guard let raw = split.queryValue(named: parameter),
@@ -154,6 +212,11 @@ public struct RedirectUnwrapper: Sendable {
     /// unencoded target) are escaped again, as a browser would; nil unless the result is an
     /// absolute http(s) URL with a plausible host.
     static func webTarget(decoded: String) -> String? {
+        var decoded = decoded
+        // Usually there is nothing to escape, and the text stays as it is.
+        if decoded.withUTF8({ !$0.contains { $0 <= 0x20 || $0 == 0x7F } }) {
+            return isAbsoluteWebURL(decoded) ? decoded : nil
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(decoded.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -171,7 +234,8 @@ public struct RedirectUnwrapper: Sendable {
     /// True for `http(s)://host...` with no whitespace or control bytes and a host made of
     /// letters, digits, `-`, `.`, `_` (or an IP literal in brackets, or non-ASCII IDN labels).
     public static func isAbsoluteWebURL(_ text: String) -> Bool {
-        guard text.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else { return false }
+        var text = text
+        guard text.withUTF8({ $0.allSatisfy { $0 > 0x20 && $0 != 0x7F } }) else { return false }
         let split = URLSplit(text)
         guard split.isWebURL else { return false }
         return split.bytes[split.hostRange].allSatisfy { byte in

@@ -40,15 +40,22 @@ public enum TrackingCleaner {
         return table
     }()
 
-    static func isTracking(nameBytes raw: ArraySlice<UInt8>) -> Bool {
+    static func isTracking<Name: RandomAccessCollection<UInt8>>(nameBytes raw: Name) -> Bool where Name.Index == Int {
         guard !raw.isEmpty, raw.count <= 64 else { return false }
         if !raw.contains(UInt8(ascii: "%")) {
-            @inline(__always) func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 32 : b }
-            for prefix in prefixBytes where raw.count > prefix.count
-                && zip(raw.prefix(prefix.count), prefix).allSatisfy({ lower($0) == $1 }) {
+            // Index loops: `zip(...).allSatisfy` costs an iterator copy and release per name.
+            @inline(__always) func startsWith(_ lowered: [UInt8]) -> Bool {
+                var i = raw.startIndex
+                for b in lowered {
+                    let r = raw[i]
+                    if (r >= 0x41 && r <= 0x5A ? r + 32 : r) != b { return false }
+                    i += 1
+                }
                 return true
             }
-            return namesByLength[raw.count].contains { name in zip(raw, name).allSatisfy { lower($0) == $1 } }
+            for prefix in prefixBytes where raw.count > prefix.count && startsWith(prefix) { return true }
+            for name in namesByLength[raw.count] where startsWith(name) { return true }
+            return false
         }
         var name: [UInt8] = raw.contains(UInt8(ascii: "%"))
             ? PercentEncoding.decodeBytes(Substring(String(decoding: raw, as: UTF8.self)))
@@ -63,11 +70,14 @@ public enum TrackingCleaner {
     /// Removes tracking parameters from the query of `url`. The fragment is never touched.
     /// Returns the new URL and the raw names removed (in order, repeats included).
     public static func clean(_ url: String) -> (url: String, removed: [String]) {
-        let split = URLSplit(url)
+        clean(url, split: URLSplit(url))
+    }
+
+    /// `clean(_:)` for a URL already split (`split` is `URLSplit(url)`).
+    static func clean(_ url: String, split: URLSplit) -> (url: String, removed: [String]) {
         guard let range = split.queryRange, !range.isEmpty else { return (url, []) }
-        guard let result = filterItems(split.bytes, range: range, keep: { item in
-            !isTracking(nameBytes: split.bytes[item.nameRange])
-        }) else { return (url, []) }
+        guard let result = filterItems(split.bytes, range: range, keepName: { !isTracking(nameBytes: $0) })
+        else { return (url, []) }
         let out = replacing(in: split, query: result.kept, fragment: nil)
         let removed = result.removed.map { String(decoding: split.bytes[$0.nameRange], as: UTF8.self) }
         return (String(decoding: out, as: UTF8.self), removed)

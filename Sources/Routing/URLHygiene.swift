@@ -61,34 +61,40 @@ public struct URLHygiene: Sendable {
         // nothing to do (ClearURLs rules may also look at the path and fragment).
         if clearURLs == nil, !url.utf8.contains(UInt8(ascii: "?")) { return HygieneResult(url: url, blocked: false, steps: []) }
         var current = url
+        // Split once per URL seen, and handed from stage to stage.
+        var split = URLSplit(url)
         var steps: [HygieneStep] = []
         var layers = 0
         for _ in 0..<Self.maxDepth {
             if unwrap {
-                while layers < Self.maxDepth, let (target, via) = unwrapper.unwrapOnce(current) {
+                while layers < Self.maxDepth, let (target, via) = unwrapper.unwrapOnce(split) {
                     steps.append(.unwrapped(from: current, to: target, via: via))
                     current = target
+                    split = URLSplit(current)
                     layers += 1
                 }
             }
             var unwrappedByRules = false
             if let rules = clearURLs, unwrap || clean {
-                let outcome = rules.apply(to: current, unwrap: unwrap && layers < Self.maxDepth, clean: clean)
+                let (outcome, newSplit) = rules.apply(
+                    to: current, split: split, unwrap: unwrap && layers < Self.maxDepth, clean: clean)
                 steps += outcome.steps
-                let unwrapCount = outcome.steps.filter(\.isUnwrap).count
+                var unwrapCount = 0
+                for step in outcome.steps where step.isUnwrap { unwrapCount += 1 }
                 layers += unwrapCount
                 unwrappedByRules = unwrapCount > 0
                 if outcome.blockedBy != nil {
                     return HygieneResult(url: outcome.url, blocked: true, steps: steps)
                 }
                 current = outcome.url
+                split = newSplit
             }
             // A target uncovered by ClearURLs may itself be a known redirector.
-            if unwrappedByRules, unwrap, layers < Self.maxDepth, unwrapper.unwrapOnce(current) != nil { continue }
+            if unwrappedByRules, unwrap, layers < Self.maxDepth, unwrapper.unwrapOnce(split) != nil { continue }
             break
         }
         if clean {
-            let (cleaned, removed) = TrackingCleaner.clean(current)
+            let (cleaned, removed) = TrackingCleaner.clean(current, split: split)
             if !removed.isEmpty {
                 steps.append(.cleaned(removed: removed))
                 current = cleaned

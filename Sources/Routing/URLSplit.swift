@@ -15,11 +15,48 @@ struct URLSplit {
     let fragmentMark: Int?
 
     init(_ url: String) {
-        self.init(bytes: Array(url.utf8))
+        // Through `withUTF8`: `Array(url.utf8)` copies byte by byte.
+        var url = url
+        self.init(bytes: url.withUTF8 { Array($0) })
+    }
+
+    /// A split whose parts are already known.
+    private init(bytes: [UInt8], schemeEnd: Int, hostRange: Range<Int>, pathStart: Int, queryMark: Int?, fragmentMark: Int?) {
+        self.bytes = bytes
+        self.schemeEnd = schemeEnd
+        self.hostRange = hostRange
+        self.pathStart = pathStart
+        self.queryMark = queryMark
+        self.fragmentMark = fragmentMark
+    }
+
+    /// `replacing(in: self, query:fragment:)`, split. Everything before the query is unchanged
+    /// (and the scheme, host and path are found there alone), so only the marks move.
+    func replacing(query newQuery: [UInt8]?, fragment newFragment: [UInt8]?) -> URLSplit {
+        let rebuilt = Routing.replacing(in: self, query: newQuery, fragment: newFragment)
+        var position = queryMark ?? fragmentMark ?? bytes.count
+        var newQueryMark: Int? = nil
+        if let q = queryMark, let range = queryRange {
+            if let newQuery {
+                if !newQuery.isEmpty { newQueryMark = q; position += 1 + newQuery.count }
+            } else {
+                newQueryMark = q
+                position += range.upperBound - q
+            }
+        }
+        let newFragmentMark = fragmentMark != nil && position < rebuilt.count ? position : nil
+        return URLSplit(
+            bytes: rebuilt, schemeEnd: schemeEnd, hostRange: hostRange, pathStart: pathStart,
+            queryMark: newQueryMark, fragmentMark: newFragmentMark)
     }
 
     init(bytes: [UInt8]) {
-        self.bytes = bytes
+        self = bytes.withUnsafeBufferPointer { URLSplit(bytes: bytes, buffer: $0) }
+    }
+
+    /// Splits `bytes`, read through `buffer` (the same bytes) without bounds checks.
+    private init(bytes array: [UInt8], buffer bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = array
         let count = bytes.count
         var fragment: Int? = nil
         var query: Int? = nil
@@ -111,11 +148,11 @@ struct URLSplit {
     /// The first raw value of parameter `name` (exact, case-sensitive raw name) in the query.
     func queryValue(named name: String) -> Substring? {
         guard let range = queryRange else { return nil }
-        let nameBytes = Array(name.utf8)
+        let nameCount = name.utf8.count
         for item in QueryItems(bytes: bytes, range: range) {
-            guard item.nameRange.count == nameBytes.count, item.valueRange != nil else { continue }
-            if bytes[item.nameRange].elementsEqual(nameBytes), let value = item.valueRange {
-                return Substring(String(decoding: bytes[value], as: UTF8.self))
+            guard item.nameRange.count == nameCount, let value = item.valueRange else { continue }
+            if bytes[item.nameRange].elementsEqual(name.utf8) {
+                return String(decoding: bytes[value], as: UTF8.self)[...]
             }
         }
         return nil
@@ -165,22 +202,50 @@ struct QueryItems: Sequence, IteratorProtocol {
 /// `dropEmpty` drops empty items once something else was removed, so `?a&&b` stays as it was
 /// but `?utm_source=x&&a=1` becomes `?a=1` rather than `?&a=1`.
 func filterItems(
-    _ bytes: [UInt8], range: Range<Int>, keep: (QueryItem) -> Bool
+    _ bytes: [UInt8], range: Range<Int>, keepName: (UnsafeBufferPointer<UInt8>) -> Bool
 ) -> (kept: [UInt8], removed: [QueryItem])? {
-    var kept: [QueryItem] = []
-    var removed: [QueryItem] = []
-    for item in QueryItems(bytes: bytes, range: range) {
-        if item.range.isEmpty { kept.append(item); continue }
-        if keep(item) { kept.append(item) } else { removed.append(item) }
+    bytes.withUnsafeBufferPointer { buffer in
+        // Nothing is allocated unless something is removed (the usual case is nothing).
+        var removed: [QueryItem] = []
+        forEachItem(buffer, range) { item in
+            if !keepName(UnsafeBufferPointer(rebasing: buffer[item.nameRange])) { removed.append(item) }
+        }
+        guard !removed.isEmpty else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var nextRemoved = 0
+        forEachItem(buffer, range) { item in
+            if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; return }
+            if !out.isEmpty { out.append(UInt8(ascii: "&")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[item.range]))
+        }
+        return (out, removed)
     }
-    guard !removed.isEmpty else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(range.count)
-    for item in kept where !item.range.isEmpty {
-        if !out.isEmpty { out.append(UInt8(ascii: "&")) }
-        out.append(contentsOf: bytes[item.range])
+}
+
+/// Calls `body` with each non-empty `&`-separated item of `range` (the items `QueryItems` yields,
+/// less the empty ones), in one pass over the bytes.
+@inline(__always)
+private func forEachItem(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (QueryItem) -> Void) {
+    var start = range.lowerBound
+    let end = range.upperBound
+    while true {
+        var i = start
+        var equals = -1
+        while i < end {
+            let b = buffer[i]
+            if b == UInt8(ascii: "&") { break }
+            if b == UInt8(ascii: "="), equals < 0 { equals = i }
+            i += 1
+        }
+        if i > start {
+            body(equals >= 0
+                ? QueryItem(range: start..<i, nameRange: start..<equals, valueRange: (equals + 1)..<i)
+                : QueryItem(range: start..<i, nameRange: start..<i, valueRange: nil))
+        }
+        if i >= end { return }
+        start = i + 1
     }
-    return (out, removed)
 }
 
 /// Replaces the query (and its `?`) or the fragment (and its `#`) of `split` with new item bytes,
