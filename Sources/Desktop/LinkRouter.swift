@@ -140,14 +140,18 @@ public final class LoggingEffects: DecisionEffects {
     /// Logs through `log`.
     public init(log: @escaping (String) -> Void) { self.log = log }
 
+    /// Logs the text it would copy.
     public func copy(_ text: String, for decision: Decision) throws { log("would copy: \(text)") }
 
+    /// Logs the choices and takes the first.
     public func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
         log("would ask about \(decision.finalURL): \(labels.joined(separator: ", ")); taking the first choice")
         choose(decision.choices.first)
     }
 
+    /// Logs the error.
     public func reportError(_ message: String, for decision: Decision?) { log("error: \(message)") }
 
+    /// Logs the decision.
     public func confirm(_ decision: Decision) { log("\(decision.kind.rawValue): \(decision.finalURL)") }
 }

@@ -60,6 +60,7 @@ public enum JSONValue: Sendable, Equatable {
         out += "\""
     }
 
+    /// Equal when the JSON texts are equal (object members compare in order).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }
 }
 
