@@ -115,9 +115,10 @@ public enum Matcher: Sendable {
     /// True for `domain` itself or any subdomain of it; never for `notdomain`.
     public static func host(_ host: String, isWithin domain: String) -> Bool {
         let hostBytes = host.utf8, domainBytes = domain.utf8
-        guard hostBytes.count >= domainBytes.count, hostBytes.reversed().starts(with: domainBytes.reversed()) else { return false }
-        if hostBytes.count == domainBytes.count { return true }
-        let boundary = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count - 1)
-        return hostBytes[boundary] == UInt8(ascii: ".")
+        let extra = hostBytes.count - domainBytes.count
+        guard extra >= 0 else { return false }
+        let tailStart = hostBytes.index(hostBytes.startIndex, offsetBy: extra)
+        guard hostBytes[tailStart...].elementsEqual(domainBytes) else { return false }
+        return extra == 0 || hostBytes[hostBytes.index(before: tailStart)] == UInt8(ascii: ".")
     }
 }
