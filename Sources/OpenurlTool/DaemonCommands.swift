@@ -16,7 +16,7 @@ extension Client {
         if let error = error as? DBusError {
             if error.name == "io.github.openurld.Error.ConfigInvalid" { return fail(error.message, code: ExitCode.config) }
             if error.name == "org.freedesktop.DBus.Error.InvalidArgs" { return fail(error.message, code: ExitCode.usage) }
-            if Self.daemonUnavailable(error) { return fail("openurld is not running (\(error.message))", code: ExitCode.notCarriedOut) }
+            if error.meansServiceUnavailable { return fail("openurld is not running (\(error.message))", code: ExitCode.notCarriedOut) }
             return fail(error.message, code: ExitCode.notCarriedOut)
         }
         return fail("cannot reach openurld: \(error)", code: ExitCode.notCarriedOut)
@@ -118,7 +118,7 @@ extension Client {
         do {
             _ = try callDaemon("Copy", [.string(url), .vardict([:])])
             return ExitCode.success
-        } catch let error as DBusError where Self.daemonUnavailable(error) || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
+        } catch let error as DBusError where error.meansServiceUnavailable || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
             return copyEmbedded(url)
         } catch let error as DBusError {
             return daemonFailure(error)

@@ -43,7 +43,7 @@ extension Client {
                     }
                 } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.InvalidArgs" {
                     worst = max(worst, fail(error.message, code: ExitCode.usage))
-                } catch let error as DBusError where Self.daemonUnavailable(error) {
+                } catch let error as DBusError where error.meansServiceUnavailable {
                     if verbose { Output.error("openurl: openurld is not available (\(error.message)); routing in-process (embedded mode)") }
                     return max(worst, routeEmbedded(Array(urls[offset...]), token: offset == 0 ? token : nil, opener: openerProcess.routingOpener, ask: ask, verbose: verbose))
                 } catch {
@@ -54,19 +54,6 @@ extension Client {
         }
         if verbose { Output.error("openurl: no session bus; routing in-process (embedded mode)") }
         return routeEmbedded(urls, token: token, opener: openerProcess.routingOpener, ask: ask, verbose: verbose)
-    }
-
-    /// Errors that mean "no daemon to talk to", as opposed to the daemon refusing the call.
-    static func daemonUnavailable(_ error: DBusError) -> Bool {
-        [
-            "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-            "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.Spawn.ExecFailed",
-            "org.freedesktop.DBus.Error.Spawn.Failed", "org.freedesktop.DBus.Error.Spawn.ServiceNotFound",
-            "org.freedesktop.DBus.Error.Spawn.ChildSignaled", "org.freedesktop.DBus.Error.NoReply",
-            "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.UnknownObject",
-            "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.TimedOut",
-            "org.freedesktop.systemd1.NoSuchUnit",
-        ].contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn")
     }
 
     /// Routes in this process with the same engine: a link is never lost for want of a daemon.

@@ -45,16 +45,6 @@ for argument in arguments {
 /// The flags to pass on when the tool takes over the remaining URLs.
 func flags() -> [String] { (verbose ? ["-v"] : []) + (ask ? ["--ask"] : []) + ["--"] }
 
-/// Errors that mean there is no daemon to talk to (as opposed to the daemon refusing a call).
-func daemonUnavailable(_ error: DBusError) -> Bool {
-    error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn") || [
-        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
-        "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
-        "org.freedesktop.DBus.Error.TimedOut", "org.freedesktop.systemd1.NoSuchUnit",
-    ].contains(error.name)
-}
-
 /// Reports a failure on stderr and, without a terminal (a desktop started us), as a notification.
 func report(_ message: String, on connection: DBusConnection?) {
     fputs("openurl: \(message)\n", stderr)
@@ -95,7 +85,7 @@ for (offset, url) in urls.enumerated() {
     } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.InvalidArgs" {
         report(error.message, on: connection)
         status = max(status, 2)
-    } catch let error as DBusError where daemonUnavailable(error) {
+    } catch let error as DBusError where error.meansServiceUnavailable {
         if status != 0 { fputs("openurl: earlier links failed (exit \(status))\n", stderr) }
         becomeTool(flags() + Array(urls[offset...]))
     } catch {
