@@ -101,15 +101,15 @@ final class Daemon {
             _ = try open(entry.url, options: try OpenOptions(.vardict([:]), method: "Reopen"))
             return
         }
-        guard let resolved = OpenTarget(target, in: router.engine.config) ?? (target == "copy" ? nil : nil) else {
-            if target == "copy" {
-                let decision = try decideChoice(.copy, entry.finalURL)
-                _ = router.carryOut(decision, activationToken: nil)
-                return
-            }
+        let choice: AskChoice
+        if target == "copy" {
+            choice = .copy
+        } else if let resolved = OpenTarget(target, in: router.engine.config) {
+            choice = .open(resolved)
+        } else {
             throw DBusError.invalidArgs("Reopen: unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
         }
-        let decision = try decideChoice(.open(resolved), entry.finalURL)
+        let decision = try decideChoice(choice, entry.finalURL)
         let outcome = router.carryOut(decision, activationToken: nil)
         recent.add(decision, opener: nil, outcome: outcome)
         if case .failed(let why) = outcome { throw DBusError(name: "io.github.openurld.Error.Failed", message: why) }
