@@ -9,8 +9,36 @@ public enum ConfigFile {
         public var description: String
     }
 
-    /// Loads `path`. When `required` is false a missing file gives the built-in defaults.
+    /// Loads `path`, then the remembered rules beside it (`RememberedRules`), which go first.
+    /// When `required` is false a missing file gives the built-in defaults.
     public static func load(path: String, required: Bool) -> Result<Config, LoadError> {
+        switch loadMain(path: path, required: required) {
+        case .failure(let error): return .failure(error)
+        case .success(let config): return addRemembered(to: config, path: rememberedPath(besides: path))
+        }
+    }
+
+    /// The remembered-rules file in the directory of the config file `path`.
+    public static func rememberedPath(besides path: String) -> String {
+        (path as NSString).deletingLastPathComponent + "/" + RememberedRules.fileName
+    }
+
+    private static func addRemembered(to config: Config, path: String) -> Result<Config, LoadError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if !FileManager.default.fileExists(atPath: path) { return .success(config) }
+            return .failure(LoadError(description: "\(path): cannot be read"))
+        }
+        guard let text = String(validating: Array(data), as: UTF8.self) else {
+            return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
+        }
+        do {
+            return .success(try ConfigLoader.loadRemembered(text: text, path: path, into: config))
+        } catch {
+            return .failure(LoadError(description: error.description))
+        }
+    }
+
+    private static func loadMain(path: String, required: Bool) -> Result<Config, LoadError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             if !FileManager.default.fileExists(atPath: path) {
                 return required ? .failure(LoadError(description: "\(path): no such file")) : .success(Config())

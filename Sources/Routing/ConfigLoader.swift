@@ -2,7 +2,7 @@
 public enum ConfigLoader {
     /// The keys each table accepts, for unknown-key errors and suggestions.
     static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules", "redirector"]
-    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls"]
+    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "ask_with", "ask_timeout"]
     static let actionKeys = ["open", "copy", "ask", "discard", "system"]
     static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap"]
     static let rewriteKeys = ["name", "enabled", "match", "replace", "template"]
@@ -113,6 +113,16 @@ struct ConfigReader {
         if let unwrap = node["unwrap"], let value = collector.bool(unwrap, "settings.unwrap") { config.settings.unwrap = value }
         if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
             config.settings.dedupeMilliseconds = value
+        }
+        if let askWith = node["ask_with"], let name = collector.string(askWith, "settings.ask_with") {
+            if let value = Config.AskWith(rawValue: name) { config.settings.askWith = value } else {
+                let names = Config.AskWith.allCases.map(\.rawValue)
+                let hint = DiagnosticCollector.nearest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                collector.report("settings.ask_with: unknown way to ask \"\(name)\" (expected one of \(names.joined(separator: ", ")))\(hint)", at: askWith.position)
+            }
+        }
+        if let timeout = node["ask_timeout"], let value = collector.integer(timeout, "settings.ask_timeout", range: 1...86_400) {
+            config.settings.askTimeout = value
         }
         if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") {
             config.settings.clearURLsPath = value
