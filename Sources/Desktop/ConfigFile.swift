@@ -11,10 +11,19 @@ public enum ConfigFile {
 
     /// Loads `path`, then the remembered rules beside it (`RememberedRules`), which go first.
     /// When `required` is false a missing file gives the built-in defaults.
-    public static func load(path: String, required: Bool) -> Result<Config, LoadError> {
+    /// `rememberedText` stands in for the remembered file's contents (to check a new version
+    /// before writing it).
+    public static func load(path: String, required: Bool, rememberedText: String? = nil) -> Result<Config, LoadError> {
         switch loadMain(path: path, required: required) {
         case .failure(let error): return .failure(error)
-        case .success(let config): return addRemembered(to: config, path: rememberedPath(besides: path))
+        case .success(let config):
+            let remembered = rememberedPath(besides: path)
+            guard let rememberedText else { return addRemembered(to: config, path: remembered) }
+            do {
+                return .success(try ConfigLoader.loadRemembered(text: rememberedText, path: remembered, into: config))
+            } catch {
+                return .failure(LoadError(description: error.description))
+            }
         }
     }
 

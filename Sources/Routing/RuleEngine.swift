@@ -87,6 +87,7 @@ public struct RuleEngine: Sendable {
         }
         if forceAsk, case .ask = action {} else if forceAsk {
             action = .ask(askChoices(for: action))
+            decision.askWasForced = true
         }
         carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
         return decision

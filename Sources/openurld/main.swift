@@ -5,6 +5,7 @@ import Glibc
 import DBus
 import Desktop
 import Foundation
+import Routing
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.contains("--version") {
@@ -40,7 +41,7 @@ func start() throws -> Never {
         Log.info("lost the session bus; exiting")
         loop.stop()
     }
-    let watcher = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
+    let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
     let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
         switch signal {
         case SIGHUP: daemon.reload()
