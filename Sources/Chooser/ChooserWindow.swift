@@ -95,6 +95,7 @@ final class ChooserUI {
         connect(UnsafeMutableRawPointer(keys!), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self))
         gtk_widget_add_controller(window, keys)
         connect(UnsafeMutableRawPointer(window), "close-request", unsafeBitCast(closeRequested, to: GCallback.self))
+        connect(UnsafeMutableRawPointer(window), "map", unsafeBitCast(mapped, to: GCallback.self))
 
         gtk_window_present(cast(window))
         if let list, let first = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
@@ -261,12 +262,17 @@ final class ChooserUI {
         if !keep { exit(0) }
     }
 
+    /// Tells the daemon the window is up: a chooser that exits before this could not ask at all.
+    func announceShown() {
+        emit(.object([("event", .string("shown"))]))
+    }
+
     func cancel() {
         emit(.object([("answer", .string("cancel"))]))
         exit(0)
     }
 
-    private func emit(_ value: JSONValue) {
+    func emit(_ value: JSONValue) {
         print(value.text)
         fflush(stdout)
     }
@@ -300,4 +306,8 @@ private let rowActivated: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutabl
 private let closeRequested: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _ in
     current?.cancel()
     return 0
+}
+
+private let mapped: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in
+    current?.announceShown()
 }

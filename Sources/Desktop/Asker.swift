@@ -94,9 +94,10 @@ public final class Asker: @unchecked Sendable {
         if let why = unavailability(of: method) {
             return attempt(rest, request: request, reasons: reasons + [why], completion: completion)
         }
-        let next = { [weak self] (why: String) in
-            self?.log("ask: \(why)")
-            self?.attempt(rest, request: request, reasons: reasons + [why], completion: completion)
+        // Holds the asker strongly: nobody else keeps it while the question is out.
+        let next = { (why: String) in
+            self.log("ask: \(why)")
+            self.attempt(rest, request: request, reasons: reasons + [why], completion: completion)
         }
         switch method {
         case .window:

@@ -7,8 +7,10 @@ import Routing
 ///
 /// The chooser prints one JSON line per answer (`{"answer":"choose","choice":"firefox.desktop",
 /// "url":…,"remember":{"scope":…,"value":…},"keep":true}` or `{"answer":"cancel"}`); a thread
-/// reads them and hands each to the daemon's loop. No line before the window goes away is a
-/// cancel; no answer within `timeout` kills the window and counts as expired.
+/// reads them and hands each to the daemon's loop. The chooser first prints `{"event":"shown"}`
+/// when its window is mapped: one that exits before that (no display it can open, GTK missing)
+/// could not ask, and the question goes to the next way of asking. A window that goes away
+/// without an answer is a cancel; no answer within `timeout` kills it and counts as expired.
 public final class ChooserLauncher: @unchecked Sendable {
     /// The program name.
     public static let programName = "openurl-chooser"
@@ -95,14 +97,17 @@ public final class ChooserLauncher: @unchecked Sendable {
         let readEnd = outPipe[0]
         let thread = Thread {
             var finished = false
+            var shown = false
             Self.readAnswers(fd: readEnd, pid: pid, timeout: timeout) { line in
+                if line.hasPrefix("{\"event\":\"shown\"") { shown = true }
                 guard let reply = Self.parse(line, choices: choices) else { return }
                 if case .chosen(_, _, _, true) = reply {} else { finished = true }
                 loop.perform { answer(reply) }
             } ended: { expired in
                 guard !finished else { return }
                 finished = true
-                loop.perform { answer(expired ? .expired : .cancelled) }
+                let reply: AskAnswer = expired ? .expired : shown ? .cancelled : .unavailable("the chooser window exited before showing itself (see the log for why)")
+                loop.perform { answer(reply) }
             }
             close(readEnd)
         }
