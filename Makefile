@@ -20,10 +20,11 @@ release:
 	$(RELEASE) --product openurl
 	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
+	$(RELEASE) --product openurl-chooser
 
 install: release
 	install -d $(BINDIR) $(APPDIR) $(DBUSDIR) $(UNITDIR)
-	install -m 755 .build/release/openurl .build/release/openurl-tool .build/release/openurld $(BINDIR)/
+	install -m 755 .build/release/openurl .build/release/openurl-tool .build/release/openurld .build/release/openurl-chooser $(BINDIR)/
 	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(APPDIR)/io.github.openurld.desktop
 	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DBUSDIR)/io.github.openurld.service
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(UNITDIR)/openurld.service
@@ -36,7 +37,7 @@ install: release
 
 uninstall:
 	-$(BINDIR)/openurl uninstall
-	rm -f $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(APPDIR)/io.github.openurld.desktop \
+	rm -f $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser $(APPDIR)/io.github.openurld.desktop \
 	      $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service
 
 test:
@@ -44,8 +45,9 @@ test:
 	swift test --skip-build
 
 bench: release
-	for b in bench-routing bench-hygiene bench-extract bench-daemon; do swift build -c release --product $$b || exit 1; done
+	for b in bench-routing bench-hygiene bench-extract bench-daemon bench-chooser; do swift build -c release --product $$b || exit 1; done
 	.build/release/bench-routing
 	.build/release/bench-hygiene
 	.build/release/bench-extract
 	.build/release/bench-daemon
+	.build/release/bench-chooser

@@ -97,10 +97,11 @@ final class ChooserUI {
         connect(UnsafeMutableRawPointer(window), "close-request", unsafeBitCast(closeRequested, to: GCallback.self))
         connect(UnsafeMutableRawPointer(window), "map", unsafeBitCast(mapped, to: GCallback.self))
 
-        gtk_window_present(cast(window))
+        // Focus starts on the first choice, not in the URL field, so digits pick choices.
         if let list, let first = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
-            gtk_widget_grab_focus(cast(UnsafeMutableRawPointer(first).assumingMemoryBound(to: GtkWidget.self)))
+            gtk_window_set_focus(cast(window), UnsafeMutableRawPointer(first).assumingMemoryBound(to: GtkWidget.self))
         }
+        gtk_window_present(cast(window))
     }
 
     private func label(_ text: String, markup: Bool = false, classes: [String] = [], small: Bool = false, wrap: Bool = true) -> Widget {
@@ -172,7 +173,7 @@ final class ChooserUI {
                 side(row, 6)
             }
             gtk_box_append(cast(row), label(index < 9 ? "<b>\(index + 1)</b>" : " ", markup: true, classes: ["dim-label"], wrap: false))
-            let icon = choice.icon.hasPrefix("/") ? gtk_image_new_from_file(choice.icon)! : gtk_image_new_from_icon_name(choice.icon.isEmpty ? "application-x-executable" : choice.icon)!
+            let icon = choice.icon.hasPrefix("/") ? gtk_image_new_from_file(choice.icon)! : gtk_image_new_from_icon_name(themedIcon(choice.icon))!
             gtk_image_set_pixel_size(cast(icon), 24)
             gtk_box_append(cast(row), icon)
             gtk_box_append(cast(row), label(choice.label, wrap: false))
@@ -201,6 +202,13 @@ final class ChooserUI {
         if let rememberCheck { gtk_box_append(cast(row), rememberCheck) }
         if let rememberScopes { gtk_box_append(cast(row), rememberScopes) }
         gtk_box_append(cast(box), row)
+    }
+
+    /// The icon when the theme has it, else a generic one (a missing icon draws as a broken image).
+    private func themedIcon(_ name: String) -> String {
+        let fallback = "application-x-executable"
+        guard !name.isEmpty, let display = gdk_display_get_default(), let theme = gtk_icon_theme_get_for_display(display) else { return fallback }
+        return gtk_icon_theme_has_icon(theme, name) != 0 ? name : fallback
     }
 
     private var focusIsInEntry: Bool {
