@@ -14,12 +14,17 @@ enum ChooserWindow {
     /// The application id.
     static let applicationID = "io.github.openurld.Chooser"
 
-    /// Shows the window and runs until the question is answered; returns the exit status.
-    static func run(_ preview: LinkPreview) -> Int32 {
+    /// Initialises GTK once per process.
+    static func initialise() {
         g_set_prgname(applicationID)
         g_set_application_name("Open link")
         gtk_init()
-        let ui = ChooserUI(preview: preview)
+    }
+
+    /// Shows the window and runs until the question is answered; returns the exit status.
+    static func run(_ preview: LinkPreview) -> Int32 {
+        initialise()
+        let ui = ChooserUI(preview: preview, startupID: nil) { exit(0) }
         current = ui
         ui.build()
         let loop = g_main_loop_new(nil, 0)
@@ -71,7 +76,22 @@ final class ChooserUI {
     private var rememberCheck: Widget?
     private var rememberScopes: Widget?
 
-    init(preview: LinkPreview) { self.preview = preview }
+    /// The activation token for this window (serve mode; a one-shot window takes it from the environment).
+    private let startupID: String?
+    /// Runs after the last answer: exits, or in serve mode closes the window and waits for the next question.
+    private let finish: () -> Void
+
+    init(preview: LinkPreview, startupID: String?, finish: @escaping () -> Void) {
+        self.preview = preview
+        self.startupID = startupID
+        self.finish = finish
+    }
+
+    /// Takes the window down (serve mode, after the last answer).
+    func destroy() {
+        if let window { gtk_window_destroy(cast(window)) }
+        window = nil
+    }
 
     func build() {
         guard let window = gtk_window_new() else { return }
@@ -101,6 +121,7 @@ final class ChooserUI {
         if let list, let first = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
             gtk_window_set_focus(cast(window), UnsafeMutableRawPointer(first).assumingMemoryBound(to: GtkWidget.self))
         }
+        if let startupID, !startupID.isEmpty { gtk_window_set_startup_id(cast(window), startupID) }
         gtk_window_present(cast(window))
     }
 
@@ -267,7 +288,7 @@ final class ChooserUI {
         }
         if keep { members.append(("keep", .bool(true))) }
         emit(.object(members))
-        if !keep { exit(0) }
+        if !keep { finish() }
     }
 
     /// Tells the daemon the window is up: a chooser that exits before this could not ask at all.
@@ -277,10 +298,13 @@ final class ChooserUI {
 
     func cancel() {
         emit(.object([("answer", .string("cancel"))]))
-        exit(0)
+        finish()
     }
 
-    func emit(_ value: JSONValue) {
+    func emit(_ value: JSONValue) { Self.emitLine(value) }
+
+    /// Writes one answer line and flushes it: the daemon reads as the user answers.
+    static func emitLine(_ value: JSONValue) {
         print(value.text)
         fflush(stdout)
     }
@@ -312,8 +336,9 @@ private let rowActivated: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutabl
 }
 
 private let closeRequested: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> gboolean = { _, _ in
+    // cancel() exits or destroys the window itself.
     current?.cancel()
-    return 0
+    return 1
 }
 
 private let mapped: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in

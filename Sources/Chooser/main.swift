@@ -3,6 +3,7 @@
 //
 //   openurl-chooser --url URL [--original URL] [--opener NAME] --choice KEY<TAB>LABEL<TAB>ICON...
 //                   [--dump]
+//   openurl-chooser --serve   (one question per stdin line; see ChooserServer)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,6 +69,9 @@ func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]
     return bytes
 }
 
+if CommandLine.arguments.dropFirst().first == "--serve" {
+    exit(ChooserServer.run())
+}
 do {
     let arguments = try ChooserArguments(Array(CommandLine.arguments.dropFirst()))
     let preview: LinkPreview

@@ -122,6 +122,31 @@ import Testing
         #expect(rules.stdout.contains("remembered\ton \tRemembered: ask.example\topen browser.desktop"), "\(rules)")
     }
 
+    @Test func aSecondAskWaitsForTheOpenWindowThenReusesTheChooserProcess() throws {
+        try requireTools()
+        let harness = try DaemonHarness(config: Self.config, name: "chooserqueue", withDesktopSession: true)
+        _ = try open(harness, "https://ask.example/first")
+        let first = try #require(try chooserWindow(harness))
+        let firstPID = try harness.run(["xdotool", "getwindowpid", first]).stdout
+        _ = try open(harness, "https://www.ask.example/second")
+        usleep(300_000)
+        let visible = try harness.run(["xdotool", "search", "--onlyvisible", "--name", "^Open link"]).stdout.split(separator: "\n")
+        #expect(visible.count == 1, "one window at a time: \(visible)")
+        #expect(try harness.run(["xdotool", "getwindowname", first]).stdout.hasPrefix("Open link — ask.example"))
+        try press(harness, first, "1")
+        #expect(harness.browser.waitForRecords(1) == [["https://ask.example/first"]])
+        var second: String?
+        #expect(eventually(timeout: 10) {
+            second = (try? harness.run(["xdotool", "search", "--onlyvisible", "--name", "^Open link — www.ask.example"]))?.stdout
+                .split(separator: "\n").first.map(String.init)
+            return second != nil
+        })
+        let window = try #require(second)
+        #expect(try harness.run(["xdotool", "getwindowpid", window]).stdout == firstPID, "the chooser process was not kept")
+        try press(harness, window, "1")
+        #expect(harness.browser.waitForRecords(2) == [["https://ask.example/first"], ["https://www.ask.example/second"]])
+    }
+
     @Test func aHomographHostCarriesTheWarningInTheRenderedModel() throws {
         let chooser = try BuiltProduct.path("openurl-chooser")
         // "аpple.com" with a Cyrillic "а".
