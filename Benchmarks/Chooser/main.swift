@@ -109,8 +109,9 @@ func timeToMap(_ argv: [String], keepChild: Bool) throws -> Double {
 let url = "https://ask.example/some/page?id=42"
 let zenity = ["zenity", "--list", "--title=Pick", "--column=Open with", "Browser", "Work Browser", "Copy", "Discard"]
 let direct = [chooser, "--url", url] + ["browser.desktop\tBrowser\tweb-browser", "work.desktop\tWork Browser\tweb-browser", "copy\tCopy\tedit-copy", "discard\tDiscard\tuser-trash"].flatMap { ["--choice", $0] }
-// Warm up: start the daemon, fill the page cache for GTK, zenity and the chooser.
-_ = try timeToMap([openurl, url], keepChild: false)
+// Warm up: fill the page cache for GTK, zenity and the chooser. The first click also starts the
+// daemon and the resident chooser (`openurl-chooser --serve`): that is the cold click.
+let coldClick = try timeToMap([openurl, url], keepChild: false)
 _ = try timeToMap(zenity, keepChild: true)
 _ = try timeToMap(direct, keepChild: true)
 
@@ -125,11 +126,12 @@ watcher.stop()
 print("Chooser start-up (release; Xvfb, no window manager; \(runs) runs each, interleaved; GSK_RENDERER=\(ProcessInfo.processInfo.environment["GSK_RENDERER"] ?? "default"))\n")
 print("| path | median | p90 | vs zenity |")
 print("|---|---|---|---|")
-for (name, values) in [("`openurl URL` → openurld → openurl-chooser window mapped", clicks),
-                       ("openurl-chooser started directly → window mapped", directTimes),
+for (name, values) in [("`openurl URL` → openurld → resident chooser → window mapped", clicks),
+                       ("openurl-chooser cold start (one process per question) → window mapped", directTimes),
                        ("`zenity --list` (GTK 3) → window mapped", zenityTimes)] {
     print("| \(name) | \(ms(median(values))) | \(ms(p90(values))) | \(String(format: "%.2f×", median(values) / median(zenityTimes))) |")
 }
+print("| first click of the run (starts openurld and the chooser server; one sample) | \(ms(coldClick)) | | \(String(format: "%.2f×", coldClick / median(zenityTimes))) |")
 print("\ngoal: click → window ≤ zenity and < 150 ms median: \(median(clicks) <= median(zenityTimes) && median(clicks) < 0.150 ? "met" : "MISSED")")
 bus.stop()
 display.stop()
