@@ -46,6 +46,13 @@ func cast<T>(_ widget: Widget) -> UnsafeMutablePointer<T> {
 /// The same cast for types GTK keeps opaque (`GtkLabel`, `GtkImage`, ...).
 func cast(_ widget: Widget) -> OpaquePointer { OpaquePointer(widget) }
 
+/// A widget GTK just made. GTK's constructors abort on allocation failure rather than return
+/// NULL, so a nil here is a broken GTK: stop with a message rather than show half a window.
+func made(_ widget: Widget?, _ what: String) -> Widget {
+    guard let widget else { fatalError("GTK returned no \(what)") }
+    return widget
+}
+
 /// Connects a `@convention(c)` callback to a signal.
 func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: GCallback) {
     g_signal_connect_data(instance, signal, callback, nil, nil, GConnectFlags(rawValue: 0))
@@ -110,9 +117,9 @@ final class ChooserUI {
                          classes: ["dim-label"], small: true)
         gtk_box_append(cast(box), hint)
 
-        let keys = gtk_event_controller_key_new()
+        guard let keys = gtk_event_controller_key_new() else { return }
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        connect(UnsafeMutableRawPointer(keys!), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self))
+        connect(UnsafeMutableRawPointer(keys), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self))
         gtk_widget_add_controller(window, keys)
         connect(UnsafeMutableRawPointer(window), "close-request", unsafeBitCast(closeRequested, to: GCallback.self))
         connect(UnsafeMutableRawPointer(window), "map", unsafeBitCast(mapped, to: GCallback.self))
@@ -126,7 +133,7 @@ final class ChooserUI {
     }
 
     private func label(_ text: String, markup: Bool = false, classes: [String] = [], small: Bool = false, wrap: Bool = true) -> Widget {
-        let widget = gtk_label_new(nil)!
+        let widget = made(gtk_label_new(nil), "label")
         let body = markup ? text : markupEscaped(text)
         gtk_label_set_markup(cast(widget), small ? "<small>\(body)</small>" : body)
         gtk_label_set_xalign(cast(widget), 0)
@@ -176,7 +183,7 @@ final class ChooserUI {
             gtk_label_set_ellipsize(cast(originalLabel), PANGO_ELLIPSIZE_MIDDLE)
             gtk_box_append(cast(box), originalLabel)
         }
-        let entry = gtk_entry_new()!
+        let entry = made(gtk_entry_new(), "entry")
         self.entry = entry
         gtk_editable_set_text(OpaquePointer(entry), preview.url)
         gtk_widget_set_tooltip_text(entry, "Edit the link before opening it")
@@ -185,16 +192,16 @@ final class ChooserUI {
 
     /// The choices as a list: shortcut number, icon, name.
     private func addChoices(to box: Widget) {
-        let list = gtk_list_box_new()!
+        let list = made(gtk_list_box_new(), "list box")
         self.list = list
         gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
         for (index, choice) in preview.choices.enumerated() {
-            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+            let row = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10), "box")
             for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] {
                 side(row, 6)
             }
             gtk_box_append(cast(row), label(index < 9 ? "<b>\(index + 1)</b>" : " ", markup: true, classes: ["dim-label"], wrap: false))
-            let icon = choice.icon.hasPrefix("/") ? gtk_image_new_from_file(choice.icon)! : gtk_image_new_from_icon_name(themedIcon(choice.icon))!
+            let icon = made(choice.icon.hasPrefix("/") ? gtk_image_new_from_file(choice.icon) : gtk_image_new_from_icon_name(themedIcon(choice.icon)), "image")
             gtk_image_set_pixel_size(cast(icon), 24)
             gtk_box_append(cast(row), icon)
             gtk_box_append(cast(row), label(choice.label, wrap: false))
@@ -202,7 +209,7 @@ final class ChooserUI {
         }
         if let first = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) { gtk_list_box_select_row(OpaquePointer(list), first) }
         connect(UnsafeMutableRawPointer(list), "row-activated", unsafeBitCast(rowActivated, to: GCallback.self))
-        let frame = gtk_frame_new(nil)!
+        let frame = made(gtk_frame_new(nil), "frame")
         gtk_frame_set_child(cast(frame), list)
         gtk_box_append(cast(box), frame)
     }
@@ -210,7 +217,7 @@ final class ChooserUI {
     /// "Remember for …" (Alt+R), with a menu of scopes when there is more than one.
     private func addRemember(to box: Widget) {
         guard let first = preview.remember.first else { return }
-        let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        let row = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
         if preview.remember.count == 1 {
             rememberCheck = gtk_check_button_new_with_mnemonic(markupEscaped(first.label).replacingPrefix("Remember", with: "_Remember"))
         } else {

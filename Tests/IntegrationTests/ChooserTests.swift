@@ -147,6 +147,20 @@ import Testing
         #expect(harness.browser.waitForRecords(2) == [["https://ask.example/first"], ["https://www.ask.example/second"]])
     }
 
+    @Test func aHandWrittenRememberedFileIsPickedUpByHotReloadAndABadOneIsRefused() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "rememberreload")
+        #expect(try open(harness, "https://ask.example/r")["decision"]?.string == "ask")
+        let path = harness.desktop.configHome + "/openurld/remembered.toml"
+        try "[[rules]]\nname = \"Remembered: ask.example\"\nmatch.domain = \"ask.example\"\ncopy = true\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let explain = { try harness.call("Explain", [.string("https://ask.example/r"), .vardict([:])]).first?.dictionary?["decision"]?.string }
+        #expect(eventually { (try? explain()) == "copy" }, "hot reload did not pick up remembered.toml")
+        try "[[rules]]\nmatch.domain = \"ask.example\"\ndiscard = true\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let properties = { try harness.call("Get", [.string(DaemonHarness.interface), .string("ConfigError")], interface: "org.freedesktop.DBus.Properties").first?.string }
+        #expect(eventually { (try? properties())?.contains("remembered.toml:1:1: remembered rule #1 has no name") == true })
+        #expect(try explain() == "copy", "a bad remembered file replaced the rules in use")
+    }
+
     @Test func aHomographHostCarriesTheWarningInTheRenderedModel() throws {
         let chooser = try BuiltProduct.path("openurl-chooser")
         // "аpple.com" with a Cyrillic "а".
