@@ -90,6 +90,10 @@ import Testing
         let cancelledRecord = try latestRecent(harness)
         #expect(cancelled, "\(cancelledRecord)")
         #expect(harness.browser.records().isEmpty)
+        // A cancelled ask can still be sent somewhere later.
+        let id = try #require(cancelledRecord["id"]?.uint32)
+        _ = try harness.call("Reopen", [.uint32(id), .string("work.desktop")])
+        #expect(harness.browser.waitForRecords(1) == [["--work", "https://ask.example/never"]])
     }
 
     @Test func rememberThenOneWritesARuleTheNextClickFollowsWithoutAWindow() throws {
@@ -159,6 +163,19 @@ import Testing
         let properties = { try harness.call("Get", [.string(DaemonHarness.interface), .string("ConfigError")], interface: "org.freedesktop.DBus.Properties").first?.string }
         #expect(eventually { (try? properties())?.contains("remembered.toml:1:1: remembered rule #1 has no name") == true })
         #expect(try explain() == "copy", "a bad remembered file replaced the rules in use")
+    }
+
+    @Test func theWindowAlsoMapsOnWayland() throws {
+        let display = try VirtualDisplay()
+        let weston = try NestedWeston(display: display)
+        defer { weston.stop(); display.stop() }
+        var environment = weston.environment()
+        environment["DISPLAY"] = nil
+        environment["GDK_BACKEND"] = "wayland"
+        let chooser = try ChildProcess([try BuiltProduct.path("openurl-chooser"), "--url", "https://example.org/", "--choice", "copy"],
+                                       environment: environment)
+        defer { _ = chooser.terminate(grace: 1) }
+        #expect(chooser.firstLine(timeout: 15) == "{\"event\":\"shown\"}")
     }
 
     @Test func aHomographHostCarriesTheWarningInTheRenderedModel() throws {
