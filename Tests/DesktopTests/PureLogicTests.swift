@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Desktop
+import Routing
 
 @Suite struct XDGPathsTests {
     @Test func specDefaultsWhenUnsetOrRelative() {
@@ -144,5 +145,28 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
         #expect(detector.detect(pid: 70) == OpenerProcess(pid: 70, processName: "Web (Content))"))
         #expect(detector.detect(pid: 60).processName == "averylongname-with-more")
         #expect(detector.detect(pid: 12345) == OpenerProcess(pid: 12345))
+    }
+}
+
+/// The chooser's answer lines, mapped back to the choices offered.
+@Suite struct ChooserAnswerTests {
+    static let offered: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .discard]
+
+    @Test(arguments: [
+        (#"{"answer":"choose","choice":"work"}"#, AskAnswer.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)),
+        (#"{"answer":"choose","choice":"firefox.desktop","url":"https://e.org/x","keep":true}"#,
+         .chosen(.open(.desktopEntry(id: "firefox.desktop", action: nil)), url: "https://e.org/x", remember: nil, keepAsking: true)),
+        (#"{"answer":"choose","choice":"discard","remember":{"scope":"domain","value":"e.org"}}"#,
+         .chosen(.discard, url: nil, remember: RememberRequest(scope: "domain", value: "e.org"), keepAsking: false)),
+        (#"{"answer":"choose","choice":"copy"}"#, .chosen(.copy, url: nil, remember: nil, keepAsking: false)),  // Ctrl+C, always offered
+        (#"{"answer":"cancel"}"#, .cancelled),
+    ] as [(String, AskAnswer)])
+    func answers(line: String, expected: AskAnswer) {
+        #expect(ChooserLauncher.parse(line, choices: Self.offered) == expected)
+    }
+
+    @Test(arguments: [#"{"answer":"choose","choice":"evil.desktop"}"#, #"{"event":"shown"}"#, "not json", #"{"answer":"choose"}"#])
+    func linesThatAreNoAnswer(line: String) {
+        #expect(ChooserLauncher.parse(line, choices: Self.offered) == nil)
     }
 }

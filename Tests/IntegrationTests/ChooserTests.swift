@@ -165,6 +165,21 @@ import Testing
         #expect(try explain() == "copy", "a bad remembered file replaced the rules in use")
     }
 
+    @Test func controlEnterOpensAndKeepsTheWindowForAnotherChoice() throws {
+        try requireTools()
+        let harness = try DaemonHarness(config: Self.config, name: "chooserkeep", withDesktopSession: true)
+        _ = try open(harness, "https://ask.example/both")
+        let window = try #require(try chooserWindow(harness))
+        try press(harness, window, "ctrl+Return")
+        #expect(harness.browser.waitForRecords(1) == [["https://ask.example/both"]])
+        #expect(try harness.run(["xdotool", "search", "--onlyvisible", "--name", "^Open link"]).stdout.contains(window))
+        try press(harness, window, "2")
+        #expect(harness.browser.waitForRecords(2) == [["https://ask.example/both"], ["--work", "https://ask.example/both"]])
+        let recent = try harness.call("Recent", [.uint32(2)]).first?.array?.compactMap { $0.dictionary } ?? []
+        #expect(recent.map { $0["target"]?.string ?? "" } == ["work.desktop", "browser.desktop"], "\(recent)")
+        #expect(recent.allSatisfy { $0["outcome"]?.string == "done" })
+    }
+
     @Test func theWindowAlsoMapsOnWayland() throws {
         let display = try VirtualDisplay()
         let weston = try NestedWeston(display: display)
