@@ -16,6 +16,9 @@ enum ChooserWindow {
 
     /// Initialises GTK once per process.
     static func initialise() {
+        // A small static dialog gains nothing from the GL renderer: cairo starts faster and, under
+        // software GL (llvmpipe), keeps ~75 MB less resident in a kept chooser. GSK_RENDERER wins.
+        setenv("GSK_RENDERER", "cairo", 0)
         g_set_prgname(applicationID)
         g_set_application_name("Open link")
         gtk_init()
