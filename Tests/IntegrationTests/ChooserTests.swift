@@ -180,6 +180,31 @@ import Testing
         #expect(recent.allSatisfy { $0["outcome"]?.string == "done" })
     }
 
+    @Test(arguments: [
+        ("https://ask.example/edited?n=123", "done"),
+        ("file:///etc/passwd", "failed"),
+    ])
+    func anEditedLinkOpensIfItIsStillARoutedURL(edited: String, outcome: String) throws {
+        try requireTools()
+        let harness = try DaemonHarness(config: Self.config, name: "chooseredit", withDesktopSession: true)
+        _ = try open(harness, "https://ask.example/original")
+        let window = try #require(try chooserWindow(harness))
+        // Focus starts on the first choice; the URL field is just before the list.
+        try press(harness, window, "shift+Tab", "ctrl+a")
+        let typed = try harness.run(["xdotool", "type", "--window", window, "--delay", "20", edited])
+        #expect(typed.status == 0, "\(typed)")
+        try press(harness, window, "Return")
+        let arrived = eventually { (try? latestRecent(harness)["outcome"]?.string)?.hasPrefix(outcome) == true }
+        let record = try latestRecent(harness)
+        #expect(arrived, "\(record)")
+        if outcome == "done" {
+            #expect(harness.browser.waitForRecords(1) == [[edited]])
+        } else {
+            usleep(300_000)
+            #expect(harness.browser.records().isEmpty)
+        }
+    }
+
     @Test func theWindowAlsoMapsOnWayland() throws {
         let display = try VirtualDisplay()
         let weston = try NestedWeston(display: display)
