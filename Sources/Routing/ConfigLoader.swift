@@ -2,7 +2,7 @@
 public enum ConfigLoader {
     /// The keys each table accepts, for unknown-key errors and suggestions.
     static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules", "redirector"]
-    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls"]
+    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "guard_defaults"]
     static let actionKeys = ["open", "copy", "ask", "discard", "system"]
     static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap"]
     static let rewriteKeys = ["name", "enabled", "match", "replace", "template"]
@@ -113,6 +113,9 @@ struct ConfigReader {
         if let unwrap = node["unwrap"], let value = collector.bool(unwrap, "settings.unwrap") { config.settings.unwrap = value }
         if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
             config.settings.dedupeMilliseconds = value
+        }
+        if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
+            config.settings.guardDefaults = value
         }
         if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") {
             config.settings.clearURLsPath = value
