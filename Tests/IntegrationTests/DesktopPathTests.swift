@@ -95,6 +95,36 @@ import Testing
         #expect(restored.differences(from: snapshot) == [], "uninstall restores every file byte for byte")
     }
 
+    /// Flatpak apps open links through `org.freedesktop.portal.OpenURI`: the real
+    /// xdg-desktop-portal (with its GTK backend), D-Bus activated on the private bus as a session
+    /// would, opens the GIO default in its environment, which after install is openurld.
+    @Test func thePortalsOpenURIReachesOpenurldOnce() throws {
+        for program in ["/usr/libexec/xdg-desktop-portal", "/usr/libexec/xdg-desktop-portal-gtk"] where access(program, X_OK) != 0 {
+            throw HarnessError("\(program) not found: install xdg-desktop-portal and xdg-desktop-portal-gtk")
+        }
+        let harness = try Self.harness(.gnome, name: "portal", serviceDirectories: ["/usr/share/dbus-1/services"])
+        try installEntry(harness)
+        try PriorState.gioMime(harness)
+        let openURI = { (url: String) throws -> ToolResult in
+            try harness.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.portal.Desktop", "--object-path",
+                             "/org/freedesktop/portal/desktop", "--method", "org.freedesktop.portal.OpenURI.OpenURI", "", url, "{}"], timeout: 30)
+        }
+        let before = try openURI("https://example.org/portal/before")
+        #expect(before.status == 0, "\(before)")
+        #expect(harness.browser.waitForRecords(1) == [["https://example.org/portal/before"]])
+        let snapshot = try FileTree(harness.desktop)
+
+        #expect(try harness.run([harness.openurl, "install"]).status == 0)
+        let after = try openURI("https://example.org/portal/after")
+        #expect(after.status == 0, "\(after)")
+        #expect(harness.browser.waitForRecords(2).last == ["--work", "https://example.org/portal/after"])
+        usleep(500_000)
+        #expect(harness.browser.records().count == 2, "exactly once")
+
+        #expect(try harness.run([harness.openurl, "uninstall"]).status == 0)
+        #expect(try FileTree(harness.desktop).differences(from: snapshot) == [])
+    }
+
     /// Our desktop entry, `Exec` pointing at the built client (what `make install` does).
     func installEntry(_ harness: DaemonHarness) throws {
         let entry = try String(contentsOfFile: HandlerTests.packageRoot + "/desktop/io.github.openurld.desktop", encoding: .utf8)
