@@ -55,7 +55,8 @@ extension Client {
         } else {
             line(.note, "session bus", "none: openurl routes each link in-process, and GIO apps run Exec=openurl")
         }
-        line(.ok, "clipboard", ClientEffects.clipboardDescription(environment: environment, settings: settings))
+        let clipboard = ClientEffects.clipboardDescription(environment: environment, settings: settings)
+        line(clipboard.hasPrefix("none") ? .note : .ok, "clipboard", clipboard)
         if let picker = settings.picker, let program = picker.first {
             let found = ProcessLauncher.resolve(program, environment: environment) != nil
             line(found ? .ok : .note, "picker", picker.joined(separator: " ") + (found ? "" : " (not on PATH: ask falls back to notification buttons)"))

@@ -36,6 +36,17 @@ import Testing
             }
         }
 
+        /// The file `openurl status` must name as deciding a path before install.
+        var decidingFile: String {
+            switch self {
+            case .gnome: return "gnome-mimeapps.list"
+            case .kde: return "kdeglobals"
+            case .xfce: return "xfce4/helpers.rc"
+            case .lxqt: return "lxqt-mimeapps.list"
+            case .unset: return "mimeapps.list"
+            }
+        }
+
         var tools: [(program: String, package: String)] {
             var tools = [("xdg-open", "xdg-utils"), ("xdg-email", "xdg-utils"), ("gio", "libglib2.0-bin")]
             if self == .kde { tools += [("kde-open5", "kde-cli-tools"), ("kreadconfig5", "kde-cli-tools")] }
@@ -77,8 +88,14 @@ import Testing
         let priorCount = harness.browser.records().count
         let snapshot = try FileTree(harness.desktop)
 
+        let broken = try harness.run([harness.openurl, "status"])
+        #expect(broken.status == 4, "\(broken)")
+        #expect(broken.stdout.split(separator: "\n").contains { $0.hasPrefix("BROKEN") && $0.contains(desktop.decidingFile) }, "\(broken.stdout)")
+
         let install = try harness.run([harness.openurl, "install"])
         #expect(install.status == 0, "\(install)")
+        let status = try harness.run([harness.openurl, "status"])
+        #expect(status.status == 0, "\(status)")
         for (index, tool) in desktop.clicks.enumerated() {
             let link = url(index + 10, tool)
             let result = try harness.run(tool + [link], timeout: 30)

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import Desktop
+import TestSupport
+
+/// The line editor behind install, and install/uninstall of the KDE and XFCE settings when
+/// someone else changed the files in between.
+struct TakeoverTests {
+    struct SetCase: Sendable, CustomTestStringConvertible {
+        var before: String
+        var section: String?
+        var key: String
+        var after: String
+        var createdSection: Bool
+        var testDescription: String { before.debugDescription + " " + key }
+    }
+
+    static let setCases: [SetCase] = [
+        SetCase(before: "", section: nil, key: "WebBrowser", after: "WebBrowser=x\n", createdSection: false),
+        SetCase(before: "# c\nTerminalEmulator=t\n", section: nil, key: "WebBrowser", after: "# c\nTerminalEmulator=t\nWebBrowser=x\n", createdSection: false),
+        SetCase(before: "WebBrowser=firefox\nMailReader=m", section: nil, key: "WebBrowser", after: "WebBrowser=x\nMailReader=m", createdSection: false),
+        SetCase(before: "[General]\nBrowserApplication[$e]=!firefox\n", section: "General", key: "BrowserApplication",
+                after: "[General]\nBrowserApplication=x\n", createdSection: false),
+        SetCase(before: "[KDE]\nA=1\n", section: "General", key: "BrowserApplication", after: "[KDE]\nA=1\n\n[General]\nBrowserApplication=x\n", createdSection: true),
+        SetCase(before: "[General]\nA=1\n\n[KDE]\nB=2\n", section: "General", key: "C", after: "[General]\nA=1\nC=x\n\n[KDE]\nB=2\n", createdSection: false),
+        SetCase(before: "[General]\nA=1", section: "General", key: "C", after: "[General]\nA=1\nC=x\n", createdSection: false),
+    ]
+
+    @Test(arguments: setCases)
+    func setKeepsEveryOtherLine(_ item: SetCase) {
+        var text = KeyFileText(text: item.before)
+        #expect(text.set(section: item.section, key: item.key, value: "x") == item.createdSection)
+        #expect(text.text == item.after)
+        #expect(text.value(section: item.section, key: item.key) == "x")
+    }
+
+    @Test func aCreatedSectionIsRemovedWithItsSeparator() throws {
+        var text = KeyFileText(text: "[KDE]\nA=1\n")
+        text.set(section: "General", key: "B", value: "x")
+        text.lines.remove(at: try #require(text.lineIndex(section: "General", key: "B")))
+        text.removeSectionIfEmpty("General")
+        #expect(text.text == "[KDE]\nA=1\n")
+    }
+
+    @Test func recordFieldsSurviveTabsAndBackslashes() throws {
+        var record = TakeoverRecord()
+        record.edits = [.init(path: "/a\tb", section: "S\\x", key: "k", original: "k=v\twith\\tab", value: "ours", createdSection: true)]
+        record.previous = [("x-scheme-handler/http", nil)]
+        let dir = try IsolatedDesktop(name: "record")
+        try record.write(dir.root + "/r")
+        let back = try #require(TakeoverRecord.read(dir.root + "/r"))
+        #expect(back.edits == record.edits)
+        #expect(back.previous.first?.id == nil)
+        var info = stat()
+        #expect(stat(dir.root + "/r", &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func uninstallPutsBackOnlyOurSettingsInFilesChangedSinceInstall() throws {
+        let desktop = try IsolatedDesktop(name: "takeover")
+        var environment = desktop.environment
+        environment["XDG_CURRENT_DESKTOP"] = "XFCE"
+        environment["PATH"] = "/nonexistent"
+        let paths = XDGPaths(environment: environment)
+        let handlers = DefaultHandlers(paths: paths)
+        let kdeglobals = desktop.configHome + "/kdeglobals"
+        try "[General]\nBrowserApplication=firefox.desktop\nColorScheme=Breeze\n".write(toFile: kdeglobals, atomically: true, encoding: .utf8)
+        try handlers.install(openurl: "/opt/openurl", environment: environment)
+        #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8) == "[General]\nBrowserApplication=io.github.openurld.desktop\nColorScheme=Breeze\n")
+        let rc = desktop.configHome + "/xfce4/helpers.rc"
+        #expect(try String(contentsOfFile: rc, encoding: .utf8) == "WebBrowser=openurld-browser\nMailReader=openurld-mail\n")
+        let helper = try String(contentsOfFile: desktop.dataHome + "/xfce4/helpers/openurld-mail.desktop", encoding: .utf8)
+        #expect(helper.contains("X-XFCE-CommandsWithParameter=/opt/openurl \"mailto:%s\";"))
+
+        // The user changes other settings in both files after install.
+        try "[General]\nBrowserApplication=io.github.openurld.desktop\nColorScheme=BreezeDark\n".write(toFile: kdeglobals, atomically: true, encoding: .utf8)
+        try "WebBrowser=openurld-browser\nMailReader=openurld-mail\nTerminalEmulator=xterm\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        try handlers.uninstall()
+        #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8) == "[General]\nBrowserApplication=firefox.desktop\nColorScheme=BreezeDark\n")
+        #expect(try String(contentsOfFile: rc, encoding: .utf8) == "TerminalEmulator=xterm\n")
+        #expect(!FileManager.default.fileExists(atPath: desktop.dataHome + "/xfce4"), "helper entries and their directories go")
+        #expect(!FileManager.default.fileExists(atPath: handlers.recordFile))
+    }
+}
