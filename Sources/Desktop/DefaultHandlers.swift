@@ -77,7 +77,7 @@ public struct DefaultHandlers: Sendable {
     @discardableResult
     public func install(openurl: String = "openurl", environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
         let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl)
-        var record = TakeoverRecord.read(recordFile) ?? TakeoverRecord()
+        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
         if !isRecorded {
             record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
         }
@@ -104,7 +104,7 @@ public struct DefaultHandlers: Sendable {
             }
             let after = Data(text.text.utf8)
             if let index = record.files.firstIndex(where: { $0.path == target.path }) {
-                if record.files[index].hash != TakeoverRecord.hash(before) { record.files[index].state = "loose" }
+                if record.files[index].hash != TakeoverRecord.hash(before) { Self.markLoose(&record.files[index]) }
                 record.files[index].hash = TakeoverRecord.hash(after)
             } else {
                 let backup = "\(record.files.count + 1)"
@@ -121,14 +121,14 @@ public struct DefaultHandlers: Sendable {
     }
 
     /// The files the install record covers, in the order install changed them.
-    public func takenOverFiles() -> [String] { TakeoverRecord.read(recordFile)?.files.map(\.path) ?? [] }
+    public func takenOverFiles() -> [String] { TakeoverRecord.read(recordFile, userList: paths.userMimeappsList)?.files.map(\.path) ?? [] }
 
     /// Puts back what `install` recorded. A file nobody else changed since gets its original
     /// bytes back (or is removed when install created it); in one that changed, each of our
     /// settings becomes its original line again (or goes), and lines changed since install are
     /// left alone. Safe to run when not installed.
     public func uninstall() throws {
-        guard let record = TakeoverRecord.read(recordFile) else { return }
+        guard let record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
         // The record goes first, so a watching daemon never takes our own restore for a steal.
         try FileManager.default.removeItem(atPath: recordFile)
         do {
@@ -143,7 +143,7 @@ public struct DefaultHandlers: Sendable {
     private func restore(_ record: TakeoverRecord) throws {
         for file in record.files.reversed() {
             let current = FileManager.default.contents(atPath: file.path)
-            if file.state != "loose", TakeoverRecord.hash(current) == file.hash {
+            if !file.state.hasPrefix("loose"), TakeoverRecord.hash(current) == file.hash {
                 if file.state == "absent" {
                     if current != nil { try FileManager.default.removeItem(atPath: file.path) }
                 } else if let original = FileManager.default.contents(atPath: backupDirectory + file.backup) {
@@ -159,7 +159,7 @@ public struct DefaultHandlers: Sendable {
                 if let original = edit.original { text.lines[index] = original } else { text.lines.remove(at: index) }
                 if edit.createdSection, let section = edit.section { text.removeSectionIfEmpty(section) }
             }
-            if file.state == "absent", text.text.trimmingWhitespace().allSatisfy({ $0 == "\n" }) {
+            if file.state.hasSuffix("absent"), text.text.trimmingWhitespace().allSatisfy({ $0 == "\n" }) {
                 try FileManager.default.removeItem(atPath: file.path)
             } else if Data(text.text.utf8) != current {
                 try AtomicFile.write(Data(text.text.utf8), to: file.path)
@@ -183,7 +183,7 @@ public struct DefaultHandlers: Sendable {
     /// The defaults recorded by `install` (type → desktop id, nil for "there was none").
     public func recordedDefaults() -> [String: String?] {
         var result: [String: String?] = [:]
-        for (type, id) in TakeoverRecord.read(recordFile)?.previous ?? [] { result[type] = .some(id) }
+        for (type, id) in TakeoverRecord.read(recordFile, userList: paths.userMimeappsList)?.previous ?? [] { result[type] = .some(id) }
         return result
     }
 
@@ -246,7 +246,7 @@ public struct StolenSetting: Sendable, Equatable {
 extension DefaultHandlers {
     /// The recorded settings whose value is no longer openurld's.
     public func stolenSettings() -> [StolenSetting] {
-        guard let record = TakeoverRecord.read(recordFile) else { return [] }
+        guard let record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return [] }
         var result: [StolenSetting] = []
         var texts: [String: KeyFileText] = [:]
         for edit in record.edits {
@@ -288,7 +288,7 @@ extension DefaultHandlers {
 
     /// Sets openurld's value again in each of `settings` (the notification's "Take back").
     public func takeBack(_ settings: [StolenSetting]) throws {
-        guard var record = TakeoverRecord.read(recordFile) else { return }
+        guard var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
         for path in Set(settings.map(\.path)) {
             guard var text = KeyFileText.read(path) else { continue }
             for setting in settings where setting.path == path {
@@ -304,7 +304,7 @@ extension DefaultHandlers {
     /// Leaves `settings` to the app that took them (the notification's "Keep"): they are no longer
     /// openurld's, uninstall leaves them alone, and `system` hands links to that app.
     public func keep(_ settings: [StolenSetting]) throws {
-        guard var record = TakeoverRecord.read(recordFile) else { return }
+        guard var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
         for setting in settings {
             record.edits.removeAll { $0.path == setting.path && $0.section == setting.section && $0.key == setting.key }
             markLoose(&record, setting.path)
@@ -320,6 +320,11 @@ extension DefaultHandlers {
 
     /// Someone else wrote `path`: uninstall may only put back our own lines there.
     private func markLoose(_ record: inout TakeoverRecord, _ path: String) {
-        if let index = record.files.firstIndex(where: { $0.path == path }) { record.files[index].state = "loose" }
+        if let index = record.files.firstIndex(where: { $0.path == path }) { Self.markLoose(&record.files[index]) }
+    }
+
+    /// `loose`, or `loose-absent` for a file install created (removed on uninstall once empty).
+    static func markLoose(_ file: inout TakeoverRecord.File) {
+        if !file.state.hasPrefix("loose") { file.state = file.state == "absent" ? "loose-absent" : "loose" }
     }
 }

@@ -5,12 +5,12 @@ import Foundation
 /// (`\\`, `\t`, `\n`):
 /// ```
 /// handler  TYPE  PREVIOUS-DEFAULT  -
-/// file     PATH  absent|present|loose  BACKUP  HASH
+/// file     PATH  absent|present|loose|loose-absent  BACKUP  HASH
 /// edit     PATH  SECTION  KEY  =ORIGINAL-LINE|-  VALUE  0|1
 /// dir      PATH
 /// ```
 /// `file`: the state before install (`loose`: changed by someone else since, so only our own
-/// lines are put back), the name of the copy of its original bytes under `backup/`, and the
+/// lines are put back; `loose-absent`: the same for a file install created), the name of the copy of its original bytes under `backup/`, and the
 /// FNV-1a hash of what install wrote. `edit`: one setting, its original line (`-`: none), our
 /// value, and whether install created its section. `dir`: a directory install created.
 struct TakeoverRecord {
@@ -41,14 +41,23 @@ struct TakeoverRecord {
         edits.first { $0.path == path && $0.section == section && $0.key == key }
     }
 
-    static func read(_ path: String) -> TakeoverRecord? {
+    /// Reads the record at `path`; `userList` is the user's mimeapps.list, which an older
+    /// record (handler lines only) covers.
+    static func read(_ path: String, userList: String? = nil) -> TakeoverRecord? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         var record = TakeoverRecord()
+        var legacyLines: [(type: String, line: String?)] = []
+        var legacyCreatedFile = false
+        var legacyCreatedSection = false
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { unescape(String($0)) }
             switch f.first {
             case "handler" where f.count >= 3:
                 record.previous.append((f[1], f[2].isEmpty ? nil : f[2]))
+                if f.count == 4 { legacyLines.append((f[1], f[3].hasPrefix("=") ? String(f[3].dropFirst()) : nil)) }
+            case "created" where f.count >= 2:
+                if f[1] == "file" { legacyCreatedFile = true }
+                if f[1] == "section" { legacyCreatedSection = true }
             case "file" where f.count == 5:
                 record.files.append(File(path: f[1], state: f[2], backup: f[3], hash: f[4]))
             case "edit" where f.count == 7:
@@ -58,6 +67,15 @@ struct TakeoverRecord {
                 record.directories.append(f[1])
             default:
                 continue
+            }
+        }
+        if record.files.isEmpty, !legacyLines.isEmpty, let userList {
+            // A record from before desktop-specific takeovers: only the user's mimeapps.list,
+            // restored line by line.
+            record.files = [File(path: userList, state: legacyCreatedFile ? "loose-absent" : "loose", backup: "", hash: "")]
+            record.edits = legacyLines.map {
+                Edit(path: userList, section: "Default Applications", key: $0.type, original: $0.line,
+                     value: DefaultHandlers.ourDesktopID, createdSection: legacyCreatedSection)
             }
         }
         return record

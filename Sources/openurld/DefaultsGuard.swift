@@ -34,9 +34,8 @@ final class DefaultsGuard {
         guard fd >= 0 else { throw DaemonError("inotify_init1: \(String(cString: strerror(errno)))") }
         let fd = self.fd
         _ = loop.watch(fd: fd) { [weak self] _ in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
-            self?.scheduleCheck()
+            guard let self else { return }
+            if Self.readNames(fd).contains(where: self.decides) { self.scheduleCheck() }
         }
         refreshWatches()
         scheduleCheck()
@@ -46,12 +45,45 @@ final class DefaultsGuard {
     /// kdeglobals, emaildefaults), XFCE's helpers.rc directory, and every file install recorded.
     private func refreshWatches() {
         var directories: Set<String> = [handlers.paths.configHome, handlers.paths.configHome + "/xfce4"]
-        for file in handlers.takenOverFiles() { directories.insert((file as NSString).deletingLastPathComponent) }
+        let files = handlers.takenOverFiles()
+        recordedNames = Set(files.map { ($0 as NSString).lastPathComponent })
+        for file in files { directories.insert((file as NSString).deletingLastPathComponent) }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
         for directory in directories where watched[directory] == nil {
             let watch = inotify_add_watch(fd, directory, mask)
             if watch >= 0 { watched[directory] = watch }
         }
+    }
+
+    /// Whether a file of this name can decide a default: KDE apps write many other files straight
+    /// into `~/.config`, and those must not wake the daemon.
+    private func decides(_ name: String) -> Bool {
+        name == "mimeapps.list" || name.hasSuffix("-mimeapps.list") || name == "kdeglobals" || name == "emaildefaults"
+            || name == "helpers.rc" || recordedNames.contains(name)
+    }
+
+    private var recordedNames: Set<String> = []
+
+    /// The names in the pending inotify events of `fd`.
+    private static func readNames(_ fd: Int32) -> [String] {
+        var names: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= count {
+                let (length, name) = buffer.withUnsafeBytes { raw -> (Int, String) in
+                    let event = raw.load(fromByteOffset: offset, as: inotify_event.self)
+                    let start = offset + MemoryLayout<inotify_event>.size
+                    let bytes = raw[start..<min(count, start + Int(event.len))].prefix(while: { $0 != 0 })
+                    return (Int(event.len), String(decoding: bytes, as: UTF8.self))
+                }
+                names.append(name)
+                offset += MemoryLayout<inotify_event>.size + length
+            }
+        }
+        return names
     }
 
     /// Checks 1 s after the last event of a burst: a browser or settings dialog writes each type

@@ -80,4 +80,24 @@ struct TakeoverTests {
         #expect(!FileManager.default.fileExists(atPath: desktop.dataHome + "/xfce4"), "helper entries and their directories go")
         #expect(!FileManager.default.fileExists(atPath: handlers.recordFile))
     }
+
+    @Test func aRecordFromBeforeTakeoversStillUninstalls() throws {
+        let desktop = try IsolatedDesktop(name: "legacy")
+        let handlers = DefaultHandlers(paths: XDGPaths(environment: desktop.environment))
+        try FileManager.default.createDirectory(atPath: desktop.stateHome + "/openurld", withIntermediateDirectories: true)
+        try """
+            # openurld: default handlers before `openurl install`; `openurl uninstall` restores them.
+            handler\tx-scheme-handler/http\tfirefox.desktop\t=x-scheme-handler/http=firefox.desktop
+            handler\tx-scheme-handler/https\t\t-
+            handler\tx-scheme-handler/mailto\t\t-
+
+            """.write(toFile: handlers.recordFile, atomically: true, encoding: .utf8)
+        let list = desktop.configHome + "/mimeapps.list"
+        try "[Default Applications]\nx-scheme-handler/http=io.github.openurld.desktop\ntext/html=firefox.desktop\n"
+            .appending("x-scheme-handler/https=io.github.openurld.desktop\nx-scheme-handler/mailto=io.github.openurld.desktop\n")
+            .write(toFile: list, atomically: true, encoding: .utf8)
+        #expect(handlers.recordedDefaults()["x-scheme-handler/http"] == "firefox.desktop")
+        try handlers.uninstall()
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == "[Default Applications]\nx-scheme-handler/http=firefox.desktop\ntext/html=firefox.desktop\n")
+    }
 }

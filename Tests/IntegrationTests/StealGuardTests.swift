@@ -93,6 +93,13 @@ import Testing
         #expect(bad.stdout.contains("BROKEN  GIO apps, gio open, xdg-open, the portal (https): browser.desktop, set in \(list)\n        fix: openurl install"), "\(bad.stdout)")
         #expect(try harness.run([harness.openurl, "install"]).status == 0)
         #expect(try harness.run([harness.openurl, "status"]).status == 0)
+
+        // $BROWSER and $MAILER are used before any default by sensible-browser and xdg-email.
+        let bypassed = try harness.run([harness.openurl, "status"], extra: ["BROWSER": "firefox", "MAILER": "thunderbird"])
+        #expect(bypassed.status == 4, "\(bypassed)")
+        #expect(bypassed.stdout.contains("BROKEN  $BROWSER (sensible-browser, Python's webbrowser, git, man -H): $BROWSER=firefox is used before any default"), "\(bypassed.stdout)")
+        #expect(bypassed.stdout.contains("BROKEN  $MAILER (xdg-email): $MAILER=thunderbird"), "\(bypassed.stdout)")
+        #expect(try harness.run([harness.openurl, "status"], extra: ["BROWSER": "openurl"]).status == 0)
     }
 
     @Test func statusShowsADaemonWithoutADisplay() throws {
