@@ -100,4 +100,41 @@ struct TakeoverTests {
         try handlers.uninstall()
         #expect(try String(contentsOfFile: list, encoding: .utf8) == "[Default Applications]\nx-scheme-handler/http=firefox.desktop\ntext/html=firefox.desktop\n")
     }
+
+    @Test func stealsAreFoundInEveryTakenOverFileAndTakenBackOrKept() throws {
+        let fixture = try HandlerFixture()
+        var environment = fixture.environment
+        environment["XDG_CURRENT_DESKTOP"] = "XFCE"
+        let kdeglobals = fixture.desktop.configHome + "/kdeglobals"
+        try "[General]\nBrowserApplication=firefox.desktop\n".write(toFile: kdeglobals, atomically: true, encoding: .utf8)
+        let handlers = DefaultHandlers(paths: XDGPaths(environment: environment))
+        try handlers.install(openurl: "/opt/openurl", environment: environment)
+        #expect(handlers.stolenSettings() == [])
+
+        // Firefox's "make default" through xdg-settings under KDE and XFCE, and GLib for mailto.
+        try "[General]\nBrowserApplication=firefox.desktop\n".write(toFile: kdeglobals, atomically: true, encoding: .utf8)
+        let rc = fixture.desktop.configHome + "/xfce4/helpers.rc"
+        try "WebBrowser=firefox\nMailReader=openurld-mail\n".write(toFile: rc, atomically: true, encoding: .utf8)
+        var list = try String(contentsOfFile: fixture.listPath, encoding: .utf8)
+        list = list.replacingOccurrences(of: "x-scheme-handler/mailto=io.github.openurld.desktop", with: "x-scheme-handler/mailto=thunderbird.desktop")
+        try list.write(toFile: fixture.listPath, atomically: true, encoding: .utf8)
+
+        let stolen = handlers.stolenSettings()
+        #expect(stolen.map(\.key).sorted() == ["BrowserApplication", "WebBrowser", "x-scheme-handler/mailto"])
+        #expect(stolen.first { $0.key == "BrowserApplication" }?.appName == "Firefox")
+        #expect(stolen.first { $0.key == "BrowserApplication" }?.schemes == ["http", "https"])
+        #expect(stolen.first { $0.key == "x-scheme-handler/mailto" }?.appName == "Thunderbird")
+
+        try handlers.takeBack(stolen.filter { $0.key != "x-scheme-handler/mailto" })
+        #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8) == "[General]\nBrowserApplication=io.github.openurld.desktop\n")
+        #expect(try String(contentsOfFile: rc, encoding: .utf8) == "WebBrowser=openurld-browser\nMailReader=openurld-mail\n")
+        try handlers.keep(stolen.filter { $0.key == "x-scheme-handler/mailto" })
+        #expect(handlers.stolenSettings() == [])
+        #expect(handlers.recordedDefaults()["x-scheme-handler/mailto"] == "thunderbird.desktop")
+        #expect(try handlers.systemHandler(forScheme: "mailto").id == "thunderbird.desktop")
+
+        try handlers.uninstall()
+        #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8) == "[General]\nBrowserApplication=firefox.desktop\n")
+        #expect(try String(contentsOfFile: fixture.listPath, encoding: .utf8).contains("x-scheme-handler/mailto=thunderbird.desktop"))
+    }
 }
