@@ -146,10 +146,13 @@ public struct DefaultHandlers: Sendable {
             if !file.state.hasPrefix("loose"), TakeoverRecord.hash(current) == file.hash {
                 if file.state == "absent" {
                     if current != nil { try FileManager.default.removeItem(atPath: file.path) }
-                } else if let original = FileManager.default.contents(atPath: backupDirectory + file.backup) {
-                    try AtomicFile.write(original, to: file.path)
+                    continue
                 }
-                continue
+                if let original = FileManager.default.contents(atPath: backupDirectory + file.backup) {
+                    try AtomicFile.write(original, to: file.path)
+                    continue
+                }
+                // The copy of the original is gone: put back our settings one by one instead.
             }
             guard let current else { continue }
             var text = KeyFileText(text: String(decoding: current, as: UTF8.self))
