@@ -47,6 +47,32 @@ import Testing
         #expect(harness.browser.waitForRecords(1) == [["--work", "https://example.org/back"]])
     }
 
+    /// A browser's "make default" under KDE runs `xdg-settings`, which writes mimeapps.list and
+    /// kdeglobals: one notification names the app once, and Take back restores both files.
+    @Test func xdgSettingsUnderKDEIsOneStealAndTakeBackCoversEveryFile() throws {
+        let harness = try DesktopPathTests.harness(.kde, name: "steal-kde")
+        let server = try #require(harness.notifications)
+        try DesktopPathTests().installEntry(harness)
+        try PriorState.write(.kde, harness)
+        #expect(try harness.run([harness.openurl, "install"]).status == 0)
+        let kdeglobals = harness.desktop.configHome + "/kdeglobals"
+        #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8).contains("BrowserApplication=io.github.openurld.desktop\n"))
+
+        let steal = try harness.run(["xdg-settings", "set", "default-web-browser", "browser.desktop"])
+        #expect(steal.status == 0, "\(steal)")
+        #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8).contains("BrowserApplication=browser.desktop\n"))
+        #expect(choose("take-back", label: "Take back", server), "menu: \(server.lastMenu)")
+        #expect(eventually(timeout: 5) {
+            ((try? String(contentsOfFile: kdeglobals, encoding: .utf8)) ?? "").contains("BrowserApplication=io.github.openurld.desktop\n")
+        })
+        #expect(eventually(timeout: 5) { (try? httpsDefault(harness)) == "io.github.openurld.desktop" })
+        try server.closeAll()
+        let history = try server.waitForHistory { $0.contains { $0.summary.contains("took over") } }
+        #expect(history.map(\.summary) == ["Recording Browser took over http and https links"])
+        #expect(try harness.run(["kde-open5", "https://example.org/kde-back"]).status == 0)
+        #expect(harness.browser.waitForRecords(1) == [["--work", "https://example.org/kde-back"]])
+    }
+
     @Test func keepMakesTheNewAppTheSystemHandlerAndIsNotAskedAgain() throws {
         let harness = try Self.installed(name: "keep")
         let server = try #require(harness.notifications)
