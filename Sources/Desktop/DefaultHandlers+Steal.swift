@@ -23,18 +23,27 @@ public struct StolenSetting: Sendable, Equatable {
 }
 
 extension DefaultHandlers {
-    /// The recorded settings whose value is no longer openurld's.
+    /// The recorded settings whose value is no longer openurld's, and a user mimeapps list that
+    /// now overrides us without being recorded (a new `DESKTOP-mimeapps.list`). Settings the user
+    /// chose to keep are left out.
     public func stolenSettings() -> [StolenSetting] {
         guard let record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return [] }
         var result: [StolenSetting] = []
         var texts: [String: KeyFileText] = [:]
-        for edit in record.edits {
+        for edit in record.edits where !record.isKept(edit.path, edit.section, edit.key) {
             if texts[edit.path] == nil { texts[edit.path] = KeyFileText.read(edit.path) }
             guard let text = texts[edit.path], let value = text.value(section: edit.section, key: edit.key), !value.isEmpty else { continue }
             let isMime = edit.key.hasPrefix("x-scheme-handler/")
             let currentID = isMime ? (MimeAppsList.ids(in: "=" + value).first ?? "") : value
             guard currentID != edit.value else { continue }
             result.append(describeSteal(edit: edit, current: value, currentID: currentID, isMime: isMime))
+        }
+        let section = TakeoverPlan.defaultsSection
+        for type in Self.handledTypes {
+            guard let (id, file) = currentDefaultAndFile(for: type), id != Self.ourDesktopID, file.hasPrefix(paths.configHome + "/"),
+                  record.edit(file, section, type) == nil, !record.isKept(file, section, type) else { continue }
+            let edit = TakeoverRecord.Edit(path: file, section: section, key: type, original: nil, value: Self.ourDesktopID, createdSection: false)
+            result.append(describeSteal(edit: edit, current: id, currentID: id, isMime: true))
         }
         return result
     }
@@ -65,18 +74,19 @@ extension DefaultHandlers {
                              desktopID: desktopID, schemes: schemes)
     }
 
-    /// Sets openurld's value again in each of `settings` (the notification's "Take back").
+    /// Sets openurld's value again in each of `settings` (the notification's "Take back"),
+    /// recording a file that was not recorded yet as install does.
     public func takeBack(_ settings: [StolenSetting]) throws {
-        guard var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
-        for path in Set(settings.map(\.path)) {
-            guard var text = KeyFileText.read(path) else { continue }
-            for setting in settings where setting.path == path {
-                guard let edit = record.edit(setting.path, setting.section, setting.key) else { continue }
-                text.set(section: edit.section, key: edit.key, value: edit.value)
-            }
-            try AtomicFile.write(Data(text.text.utf8), to: path)
-            markLoose(&record, path)
+        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
+        var targets: [Target] = []
+        for setting in settings {
+            let value = record.edit(setting.path, setting.section, setting.key)?.value ?? Self.ourDesktopID
+            let edit = TakeoverEdit(path: setting.path, section: setting.section, key: setting.key, value: value,
+                                    purpose: .init(key: setting.key))
+            if let index = targets.firstIndex(where: { $0.path == setting.path }) { targets[index].edits.append(edit) }
+            else { targets.append(Target(path: setting.path, edits: [edit])) }
         }
+        try apply(targets, to: &record)
         try record.write(recordFile)
     }
 
@@ -86,6 +96,7 @@ extension DefaultHandlers {
         guard var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
         for setting in settings {
             record.edits.removeAll { $0.path == setting.path && $0.section == setting.section && $0.key == setting.key }
+            if !record.isKept(setting.path, setting.section, setting.key) { record.kept.append((setting.path, setting.section, setting.key)) }
             markLoose(&record, setting.path)
             guard let id = setting.desktopID else { continue }
             for scheme in setting.schemes {

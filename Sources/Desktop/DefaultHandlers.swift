@@ -81,14 +81,30 @@ public struct DefaultHandlers: Sendable {
         if !isRecorded {
             record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
         }
-        try FileManager.default.createDirectory(atPath: backupDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        var targets: [(path: String, edits: [TakeoverEdit], whole: String?)] = []
+        var targets: [Target] = []
         for edit in plan.edits {
             if let index = targets.firstIndex(where: { $0.path == edit.path }) { targets[index].edits.append(edit) }
-            else { targets.append((edit.path, [edit], nil)) }
+            else { targets.append(Target(path: edit.path, edits: [edit])) }
         }
-        for file in plan.files { targets.append((file.path, [], file.content)) }
+        for file in plan.files { targets.append(Target(path: file.path, whole: file.content)) }
+        try apply(targets, to: &record)
+        try record.write(recordFile)
+        return Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }
+    }
+
+    /// One file to change: settings to set, or its whole content.
+    struct Target {
+        var path: String
+        var edits: [TakeoverEdit] = []
+        var whole: String?
+    }
+
+    /// Changes each target, recording first what each file and setting was (unless recorded
+    /// already) so uninstall can put it back; a recorded file changed by someone else since
+    /// becomes `loose`.
+    func apply(_ targets: [Target], to record: inout TakeoverRecord) throws {
+        try FileManager.default.createDirectory(atPath: backupDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         for target in targets {
             let before = FileManager.default.contents(atPath: target.path)
             var text = KeyFileText(text: before.map { String(decoding: $0, as: UTF8.self) } ?? "")
@@ -97,6 +113,7 @@ public struct DefaultHandlers: Sendable {
                 let existing = record.edit(edit.path, edit.section, edit.key)
                 let originalLine = text.lineIndex(section: edit.section, key: edit.key).map { text.lines[$0] }
                 let created = text.set(section: edit.section, key: edit.key, value: edit.value)
+                record.kept.removeAll { $0.path == edit.path && $0.section == edit.section && $0.key == edit.key }
                 if existing == nil {
                     record.edits.append(.init(path: edit.path, section: edit.section, key: edit.key, original: originalLine,
                                               value: edit.value, createdSection: created))
@@ -118,8 +135,6 @@ public struct DefaultHandlers: Sendable {
             try record.write(recordFile)
             try AtomicFile.write(after, to: target.path)
         }
-        try record.write(recordFile)
-        return Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }
     }
 
     /// The files the install record covers, in the order install changed them.

@@ -15,6 +15,17 @@ public struct TakeoverEdit: Sendable, Equatable {
         /// KDE's `emaildefaults EmailClient` (mailto in KDE apps and `xdg-email`).
         case kdeMail
 
+        /// The purpose of a setting by its key.
+        init(key: String) {
+            switch key {
+            case "WebBrowser": self = .xfceBrowser
+            case "MailReader": self = .xfceMail
+            case "BrowserApplication": self = .kdeBrowser
+            case "EmailClient": self = .kdeMail
+            default: self = .mimeDefault(key)
+            }
+        }
+
         /// The schemes the setting decides.
         public var schemes: [String] {
             switch self {

@@ -8,11 +8,13 @@ import Foundation
 /// file     PATH  absent|present|loose|loose-absent  BACKUP  HASH
 /// edit     PATH  SECTION  KEY  =ORIGINAL-LINE|-  VALUE  0|1
 /// dir      PATH
+/// kept     PATH  SECTION  KEY
 /// ```
 /// `file`: the state before install (`loose`: changed by someone else since, so only our own
 /// lines are put back; `loose-absent`: the same for a file install created), the name of the copy of its original bytes under `backup/`, and the
 /// FNV-1a hash of what install wrote. `edit`: one setting, its original line (`-`: none), our
 /// value, and whether install created its section. `dir`: a directory install created.
+/// `kept`: a setting another app took and the user chose to keep (not reported again).
 struct TakeoverRecord {
     struct File: Equatable {
         var path: String
@@ -35,6 +37,11 @@ struct TakeoverRecord {
     var files: [File] = []
     var edits: [Edit] = []
     var directories: [String] = []
+    var kept: [(path: String, section: String?, key: String)] = []
+
+    func isKept(_ path: String, _ section: String?, _ key: String) -> Bool {
+        kept.contains { $0.path == path && $0.section == section && $0.key == key }
+    }
 
     func file(_ path: String) -> File? { files.first { $0.path == path } }
     func edit(_ path: String, _ section: String?, _ key: String) -> Edit? {
@@ -65,6 +72,8 @@ struct TakeoverRecord {
                                          original: f[4].hasPrefix("=") ? String(f[4].dropFirst()) : nil, value: f[5], createdSection: f[6] == "1"))
             case "dir" where f.count == 2:
                 record.directories.append(f[1])
+            case "kept" where f.count == 4:
+                record.kept.append((f[1], f[2].isEmpty ? nil : f[2], f[3]))
             default:
                 continue
             }
@@ -90,6 +99,7 @@ struct TakeoverRecord {
             line(["edit", edit.path, edit.section ?? "", edit.key, edit.original.map { "=" + $0 } ?? "-", edit.value, edit.createdSection ? "1" : "0"])
         }
         for dir in directories { line(["dir", dir]) }
+        for item in kept { line(["kept", item.path, item.section ?? "", item.key]) }
         return text
     }
 

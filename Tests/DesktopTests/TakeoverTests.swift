@@ -137,4 +137,23 @@ struct TakeoverTests {
         #expect(try String(contentsOfFile: kdeglobals, encoding: .utf8) == "[General]\nBrowserApplication=firefox.desktop\n")
         #expect(try String(contentsOfFile: fixture.listPath, encoding: .utf8).contains("x-scheme-handler/mailto=thunderbird.desktop"))
     }
+
+    @Test func aNewDesktopListThatOverridesUsIsAStealAndTakeBackRecordsIt() throws {
+        let fixture = try HandlerFixture()
+        var environment = fixture.environment
+        environment["XDG_CURRENT_DESKTOP"] = "GNOME"
+        let handlers = DefaultHandlers(paths: XDGPaths(environment: environment))
+        try handlers.install(openurl: "/opt/openurl", environment: environment)
+        let list = fixture.desktop.configHome + "/gnome-mimeapps.list"
+        let stolenText = "[Default Applications]\nx-scheme-handler/https=firefox.desktop\n"
+        try stolenText.write(toFile: list, atomically: true, encoding: .utf8)
+        let stolen = handlers.stolenSettings()
+        #expect(stolen.map(\.path) == [list])
+        #expect(stolen.first?.appName == "Firefox" && stolen.first?.schemes == ["https"])
+        try handlers.takeBack(stolen)
+        #expect(handlers.currentDefault(for: "x-scheme-handler/https") == DefaultHandlers.ourDesktopID)
+        #expect(handlers.stolenSettings() == [])
+        try handlers.uninstall()
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == stolenText)
+    }
 }
