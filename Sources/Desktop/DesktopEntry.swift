@@ -34,6 +34,12 @@ public struct DesktopEntry: Sendable, Equatable {
     public var mimeTypes: [String]
     /// The entry's desktop actions, in the order of its `Actions` key.
     public var actions: [DesktopAction]
+    /// The `Categories` list (`Network`, `WebBrowser`, ...).
+    public var categories: [String]
+    /// `X-Flatpak`: the Flatpak app id of an entry Flatpak exported.
+    public var flatpakID: String?
+    /// `X-SnapInstanceName`: the Snap of an entry snapd exported.
+    public var snapName: String?
 
     /// The D-Bus well-known name of a `DBusActivatable` entry: the id without `.desktop`.
     public var busName: String { id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id }
@@ -63,6 +69,9 @@ public struct DesktopEntry: Sendable, Equatable {
         } else {
             mimeTypes = []
         }
+        categories = Self.string(info, "Categories").map { $0.split(separator: ";").map(String.init) } ?? []
+        flatpakID = Self.string(info, "X-Flatpak")
+        snapName = Self.string(info, "X-SnapInstanceName")
         var actions: [DesktopAction] = []
         if let ids = g_desktop_app_info_list_actions(info) {
             let execs = Self.actionExecs(path: path)
@@ -125,12 +134,15 @@ public struct DesktopEntryDirectory: Sendable {
     /// Searches the application directories of `paths`.
     public init(paths: XDGPaths) { self.paths = paths }
 
+    /// The XDG application directories, then Flatpak's and Snap's exports.
+    var searchDirs: [String] { paths.applicationDirs + paths.exportedApplicationDirs }
+
     /// The entry with desktop file id `id` (`.desktop` optional), honouring directory precedence;
     /// nil when none exists, it is hidden, or GIO rejects it.
     public func entry(id: String) -> DesktopEntry? {
         let fileID = id.hasSuffix(".desktop") ? id : id + ".desktop"
         guard !fileID.contains("/"), fileID != ".desktop" else { return nil }
-        for dir in paths.applicationDirs {
+        for dir in searchDirs {
             let direct = dir + "/" + fileID
             let path = FileManager.default.fileExists(atPath: direct)
                 ? direct : (fileID.contains("-") ? scan(dir)[fileID] : nil)
@@ -147,7 +159,7 @@ public struct DesktopEntryDirectory: Sendable {
     /// Every visible entry, each id once (the most important directory wins), sorted by id.
     public func allEntries() -> [DesktopEntry] {
         var seen: [String: String] = [:]
-        for dir in paths.applicationDirs {
+        for dir in searchDirs {
             for (id, path) in scan(dir) where seen[id] == nil { seen[id] = path }
         }
         return seen.sorted { $0.key < $1.key }.compactMap { id, path in

@@ -69,9 +69,11 @@ public struct RuleEngine: Sendable {
         let subject = MatchSubject(url: current, opener: opener)
         var action = config.defaultAction
         var notify = config.defaultNotify
+        var appLinks = config.settings.appLinks
         if let rule = firstMatchingRule(subject, explain: explain, trace: &decision.trace) {
             action = rule.action
             notify = rule.notify
+            appLinks = rule.appLinks ?? appLinks
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
@@ -89,7 +91,39 @@ public struct RuleEngine: Sendable {
             action = .ask(askChoices(for: action))
         }
         carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
+        if decision.error == nil { openInNativeApp(appLinks, url: current, decision: &decision) }
         return decision
+    }
+
+    /// A web link headed for a browser (or the system handler) whose native app is installed opens
+    /// in that app instead, converted by the first matching `AppLink` the setting allows.
+    private func openInNativeApp(_ setting: AppLinkSetting, url: ParsedURL, decision: inout Decision) {
+        guard setting != .none, url.scheme == "https" || url.scheme == "http", headsForBrowser(decision) else { return }
+        for link in AppLink.table where setting.allows(link.name) {
+            guard let converted = link.convert(url), let handler = config.catalog.handler(forScheme: link.scheme) else { continue }
+            decision.kind = .open
+            decision.target = .desktopEntry(id: handler.id, action: nil)
+            decision.launch = .desktopEntry(id: handler.id, action: nil, url: converted)
+            decision.finalURL = converted
+            decision.trace.append(.appLink(name: link.name, url: converted, app: handler.id))
+            return
+        }
+    }
+
+    private func headsForBrowser(_ decision: Decision) -> Bool {
+        switch decision.kind {
+        case .system: return true
+        case .open:
+            switch decision.target {
+            case .browser?: return true
+            case .desktopEntry(let id, nil)?: return config.catalog.isBrowser(desktopID: id)
+            case .app(let name)?:
+                if case .browser? = config.apps[name] { return true }
+                return false
+            default: return false
+            }
+        default: return false
+        }
     }
 
     /// Unwraps and cleans `url`; nil when a ClearURLs rule blocks it.
@@ -150,6 +184,8 @@ public struct RuleEngine: Sendable {
         switch target {
         case .desktopEntry(let id, let action):
             decision.launch = .desktopEntry(id: id, action: action, url: url.string)
+        case .browser(let browser):
+            decision.launch = browser.launch(url: url.string)
         case .system:
             decision.kind = .system
             decision.target = nil
@@ -159,12 +195,14 @@ public struct RuleEngine: Sendable {
             switch config.apps[name] {
             case .desktop(let id, let args)?:
                 if let args {
-                    decision.launch = .desktopEntryWithArguments(id: id, arguments: args.map { Template.expand($0, fields: fields, context: .text) })
+                    decision.launch = .desktopEntryWithArguments(id: id, arguments: Self.expand(args, fields: fields, url: url.string))
                 } else {
                     decision.launch = .desktopEntry(id: id, action: nil, url: url.string)
                 }
             case .exec(let argv)?:
-                decision.launch = .argv(argv.map { Template.expand($0, fields: fields, context: .text) })
+                decision.launch = .argv(Self.expand(argv, fields: fields, url: url.string))
+            case .browser(let browser)?:
+                decision.launch = browser.launch(url: url.string)
             case nil:
                 decision.kind = .discard
                 decision.error = "no app named \"\(name)\""
@@ -197,6 +235,14 @@ public struct RuleEngine: Sendable {
             if next.rule == nil { next.rule = decision.rule }
             decision = next
         }
+    }
+
+    /// Expands `args`; when none of them uses a placeholder, the URL is appended, as a desktop
+    /// entry's `Exec` without `%u` gets it (arguments that use `{to}` or `{host}` chose their own).
+    static func expand(_ args: [String], fields: Template.Fields, url: String) -> [String] {
+        let expanded = args.map { Template.expand($0, fields: fields, context: .text) }
+        let usesPlaceholder = args.contains { Template.usesPlaceholder($0) }
+        return usesPlaceholder ? expanded : expanded + [url]
     }
 
     /// The text a copy puts on the clipboard: the template, else the recipients of a mailto,
@@ -270,5 +316,13 @@ public struct RuleEngine: Sendable {
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
         config.rules[position].enabled = enabled
         return RuleEngine(config: config)
+    }
+}
+
+extension BrowserTarget {
+    /// How this target launches `url`: its entry, with the profile's arguments before the URL.
+    func launch(url: String) -> Decision.Launch {
+        arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: url)
+            : .desktopEntryAdding(id: desktopID, arguments: arguments, url: url)
     }
 }
