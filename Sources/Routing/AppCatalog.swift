@@ -70,8 +70,11 @@ public struct AppCatalog: Sendable, Equatable {
 
     private func unique(_ records: [ProfileRecord]) -> ProfileRecord? { records.count == 1 ? records[0] : nil }
 
+    /// `; did you mean "X"?` for the nearest name, compared without case (profile names have capitals).
     private static func hint(_ word: String, among names: [String]) -> String {
-        DiagnosticCollector.nearest(to: word, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+        let lowered = names.map { $0.lowercased() }
+        guard let nearest = DiagnosticCollector.nearest(to: word, among: lowered), let index = lowered.firstIndex(of: nearest) else { return "" }
+        return "; did you mean \"\(names[index])\"?"
     }
 }
 
