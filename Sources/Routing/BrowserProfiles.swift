@@ -25,7 +25,7 @@ public enum ProfileFiles {
     /// `[Install…]` section's `Default=` names, else the one with `Default=1`.
     public static func firefoxProfiles(ini text: String, base: String) -> [ProfileRecord] {
         var sections: [(name: String, values: [String: String])] = []
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix(";") || line.hasPrefix("#") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {

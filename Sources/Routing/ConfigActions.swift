@@ -54,7 +54,7 @@ extension ConfigReader {
     /// discovered browser with an optional profile (`firefox:Work`, `chromium:private`).
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
         if let target = OpenTarget(name, in: config) { return target }
-        if name.endOfFirst(".desktop") == nil, let colon = name.firstIndex(of: ":"), colon != name.startIndex {
+        if name.endOfFirst(".desktop") == nil, let colon = name.firstIndex(of: ":"), colon != name.startIndex, !name.hasSuffix(":") {
             let browser = String(name[..<colon])
             if case .failure(let error) = config.catalog.resolve(browser: browser, profile: String(name[name.index(after: colon)...])) {
                 collector.report(error.message, at: position)

@@ -75,7 +75,7 @@ struct ConfigReader {
                 collector.report("[apps.\(name)]: give either desktop (with args) or exec, not both", at: appNode.position)
             case (nil, nil):
                 if appNode["desktop"] == nil && appNode["exec"] == nil {
-                    collector.report("[apps.\(name)]: expected desktop = \"ID.desktop\", exec = [\"program\", \"{url}\"] or browser = \"firefox\"", at: appNode.position)
+                    collector.report("[apps.\(name)]: expected desktop = \"ID.desktop\" or exec = [\"program\", \"{url}\"], or browser = \"firefox\"", at: appNode.position)
                 }
             }
         }
