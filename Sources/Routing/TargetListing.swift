@@ -52,7 +52,8 @@ public struct TargetListing: Sendable, Equatable {
             }
         }
         for entry in catalog.entries where scheme.map({ entry.schemes.contains($0) }) ?? true || (web && catalog.isBrowser(desktopID: entry.id)) {
-            if !catalog.isBrowser(desktopID: entry.id) {
+            // Browsers are listed above for web links; for other schemes they are plain entries.
+            if !web || !catalog.isBrowser(desktopID: entry.id) {
                 out.append(TargetListing(target: entry.id, kind: .entry, name: entry.name, app: entry.id))
             }
             for action in entry.actions {
