@@ -11,7 +11,7 @@ extension Client {
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
-            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps")
+            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             return ExitCode.success
         case .failure(let error):
             Output.error(error.description)
