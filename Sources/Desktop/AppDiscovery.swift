@@ -34,7 +34,7 @@ public struct AppDiscovery: AppDiscovering {
     public func catalog() -> AppCatalog {
         var entries: [AppEntry] = []
         var browsers: [Browser] = []
-        for entry in DesktopEntryDirectory(paths: paths).allEntries() where entry.id != DefaultHandlers.ourDesktopID {
+        for entry in DesktopEntryDirectory(paths: paths).allEntries(containing: ["x-scheme-handler/", "WebBrowser"]) where entry.id != DefaultHandlers.ourDesktopID {
             let schemes = entry.mimeTypes.compactMap { type -> String? in
                 type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)).lowercased() : nil
             }

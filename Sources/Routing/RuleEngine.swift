@@ -88,7 +88,7 @@ public struct RuleEngine: Sendable {
             decision.trace.append(.defaultAction)
         }
         if forceAsk, case .ask = action {} else if forceAsk {
-            action = .ask(askChoices(for: action))
+            action = .ask(askChoices(for: action, web: current.scheme == "http" || current.scheme == "https"))
         }
         carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
         if decision.error == nil { openInNativeApp(appLinks, url: current, decision: &decision) }
@@ -273,10 +273,19 @@ public struct RuleEngine: Sendable {
         return decision
     }
 
-    private func askChoices(for action: Action) -> [AskChoice] {
+    /// The chooser's choices when `--ask` forces one: the decided target, the named apps, each
+    /// discovered browser profile and private window (for web links), system, copy.
+    private func askChoices(for action: Action, web: Bool) -> [AskChoice] {
         var choices: [AskChoice] = []
         if case .open(let target) = action { choices.append(.open(target)) }
         for name in config.apps.keys.sorted() where !choices.contains(.open(.app(name))) { choices.append(.open(.app(name))) }
+        for browser in config.catalog.browsers where web && browser.known != nil {
+            for profile in browser.profiles.map(\.name) + ["private"] {
+                guard case .success(let target) = config.catalog.resolve(browser: browser.id, profile: profile),
+                      !choices.contains(.open(.browser(target))) else { continue }
+                choices.append(.open(.browser(target)))
+            }
+        }
         if !choices.contains(.open(.system)) { choices.append(.open(.system)) }
         choices.append(.copy)
         return choices

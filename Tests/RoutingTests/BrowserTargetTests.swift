@@ -105,6 +105,14 @@ let testCatalog: AppCatalog = {
         }
     }
 
+    @Test func forcedAskOffersEachProfileForWebLinks() throws {
+        let engine = RuleEngine(config: try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work Stuff\"\n", path: "c.toml", catalog: testCatalog))
+        let choices = try engine.decide("https://x.org/", forceAsk: true).choices.map(\.description)
+        #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "system", "copy"])
+        let mail = try engine.decide("mailto:a@x.org", forceAsk: true).choices.map(\.description)
+        #expect(!mail.contains("firefox:private"))
+    }
+
     @Test func withoutACatalogueABrowserTargetSaysNoneWereFound() {
         do {
             _ = try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work\"\n", path: "config.toml")
