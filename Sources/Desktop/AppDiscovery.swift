@@ -56,8 +56,12 @@ public struct AppDiscovery: AppDiscovering {
             return Browser(desktopID: entry.id, name: entry.name, known: nil, packaging: packaging)
         }
         let directory = known.profileDirectory(packaging: packaging, home: paths.home, configHome: chromeConfigHome ?? paths.configHome)
-        return Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging,
-                       profileDirectory: directory, profiles: Self.profiles(of: known.family, in: directory))
+        let listed = Self.profiles(of: known.family, in: directory)
+        let exists = { (record: ProfileRecord) in
+            Self.isDirectory(known.family == .firefox ? record.directory : directory + "/" + record.directory)
+        }
+        return Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging, profileDirectory: directory,
+                       profiles: listed.filter(exists), staleProfiles: listed.filter { !exists($0) })
     }
 
     /// Flatpak by `X-Flatpak` or a `flatpak run` Exec; Snap by `X-SnapInstanceName` or snapd's
@@ -75,18 +79,16 @@ public struct AppDiscovery: AppDiscovering {
         return .native
     }
 
-    /// The profiles listed in `directory` whose own directories exist.
+    /// The profiles listed in `directory` (`profiles.ini` or `Local State`), existing or not.
     static func profiles(of family: BrowserFamily, in directory: String) -> [ProfileRecord] {
         let files = FileManager.default
         switch family {
         case .firefox:
             guard let data = files.contents(atPath: directory + "/profiles.ini") else { return [] }
             return ProfileFiles.firefoxProfiles(ini: String(decoding: data, as: UTF8.self), base: directory)
-                .filter { isDirectory($0.directory) }
         case .chromium:
-            guard let data = files.contents(atPath: directory + "/Local State"),
-                  let records = ProfileFiles.chromiumProfiles(localState: Array(data)) else { return [] }
-            return records.filter { isDirectory(directory + "/" + $0.directory) }
+            guard let data = files.contents(atPath: directory + "/Local State") else { return [] }
+            return ProfileFiles.chromiumProfiles(localState: Array(data)) ?? []
         }
     }
 

@@ -53,6 +53,9 @@ public struct AppCatalog: Sendable, Equatable {
             ?? browser.profiles.first { $0.directory == profile || $0.directory.hasSuffix("/" + profile) }
             ?? unique(browser.profiles.filter { $0.name.lowercased() == profile.lowercased() })
         guard let record else {
+            if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
+                return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
+            }
             let names = browser.profiles.map(\.name) + ["private"]
             return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names)
                 + " (profiles: \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"))
@@ -124,16 +127,19 @@ public struct Browser: Sendable, Equatable {
     public var profileDirectory: String?
     /// Its profiles (only those whose directory exists).
     public var profiles: [ProfileRecord]
+    /// Profiles its list names whose directory is gone: not offered, only named in errors.
+    public var staleProfiles: [ProfileRecord]
 
     /// Creates a browser.
     public init(desktopID: String, name: String, known: KnownBrowser?, packaging: KnownBrowser.Packaging = .native,
-                profileDirectory: String? = nil, profiles: [ProfileRecord] = []) {
+                profileDirectory: String? = nil, profiles: [ProfileRecord] = [], staleProfiles: [ProfileRecord] = []) {
         self.desktopID = desktopID
         self.name = name
         self.known = known
         self.packaging = packaging
         self.profileDirectory = profileDirectory
         self.profiles = profiles
+        self.staleProfiles = staleProfiles
     }
 }
 

@@ -111,7 +111,7 @@ struct HarnessFailure: Error, CustomStringConvertible {
 
     @Test(arguments: [
         ("[default]\nopen = \"firefox:Wrok Stuff\"\n", #"config.toml:2:8: firefox has no profile "Wrok Stuff"; did you mean "Work Stuff"? (profiles: "Ünïcödé", "Work Stuff", "default-release", "private")"#),
-        ("[default]\nopen = \"google-chrome:Stale\"\n", #"config.toml:2:8: google-chrome has no profile "Stale""#),
+        ("[default]\nopen = \"google-chrome:Stale\"\n", #"config.toml:2:8: google-chrome: profile "Stale" is listed by the browser but its directory Profile 2 is gone (a deleted profile); pick another: "Person 1", "Work", "Café ☕ Team""#),
         ("[default]\nopen = \"firefx:Work\"\n", #"config.toml:2:8: unknown browser "firefx"; did you mean "firefox"? (installed: firefox, firefox_firefox, google-chrome, org.chromium.Chromium, chromium)"#),
         ("[default]\nopen = \"firefx\"\n", #"config.toml:2:8: unknown target "firefx""#),
         ("[apps.work]\nbrowser = \"google-chrome\"\nprofile = \"Wrk\"\n", #"config.toml:3:11: apps.work: google-chrome has no profile "Wrk"; did you mean "Work"?"#),

@@ -92,7 +92,7 @@ import Testing
 
     @Test(arguments: [
         ("[default]\nopen = \"google-chrome:Wrok\"\n", #"config.toml:2:8: google-chrome has no profile "Wrok"; did you mean "Work"?"#),
-        ("[default]\nopen = \"google-chrome:Stale\"\n", #"config.toml:2:8: google-chrome has no profile "Stale""#),
+        ("[default]\nopen = \"google-chrome:Stale\"\n", #"config.toml:2:8: google-chrome: profile "Stale" is listed by the browser but its directory Profile 2 is gone"#),
         ("[apps.x]\nbrowser = \"firefx\"\n", #"config.toml:2:11: apps.x: unknown browser "firefx"; did you mean "firefox"?"#),
         ("[[rules]]\nmatch.domain = \"a.example\"\nopen = \"org.chromium.Chromium:Wrk\"\n", #"config.toml:3:8: org.chromium.Chromium has no profile "Wrk"; did you mean "Work"?"#),
     ])
