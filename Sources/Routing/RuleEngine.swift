@@ -12,6 +12,8 @@ public struct RuleEngine: Sendable {
     private let index: RuleIndex
     private let routedSchemes: Set<String>
     private let hygiene: URLHygiene
+    /// The app links whose app is installed, with the entry that opens them (most configs: none).
+    private let installedAppLinks: [(link: AppLink, handler: String)]
 
     /// Schemes routed with no rule naming them.
     public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
@@ -26,6 +28,7 @@ public struct RuleEngine: Sendable {
         index = RuleIndex(rules: config.rules)
         routedSchemes = schemes
         hygiene = config.hygiene()
+        installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
     }
 
     /// True when some rule matches on the opener, so callers need to find out who opened a link.
@@ -98,14 +101,14 @@ public struct RuleEngine: Sendable {
     /// A web link headed for a browser (or the system handler) whose native app is installed opens
     /// in that app instead, converted by the first matching `AppLink` the setting allows.
     private func openInNativeApp(_ setting: AppLinkSetting, url: ParsedURL, decision: inout Decision) {
-        guard setting != .none, url.scheme == "https" || url.scheme == "http", headsForBrowser(decision) else { return }
-        for link in AppLink.table where setting.allows(link.name) {
-            guard let converted = link.convert(url), let handler = config.catalog.handler(forScheme: link.scheme) else { continue }
+        guard !installedAppLinks.isEmpty, setting != .none, url.scheme == "https" || url.scheme == "http", headsForBrowser(decision) else { return }
+        for (link, handler) in installedAppLinks where setting.allows(link.name) {
+            guard let converted = link.convert(url) else { continue }
             decision.kind = .open
-            decision.target = .desktopEntry(id: handler.id, action: nil)
-            decision.launch = .desktopEntry(id: handler.id, action: nil, url: converted)
+            decision.target = .desktopEntry(id: handler, action: nil)
+            decision.launch = .desktopEntry(id: handler, action: nil, url: converted)
             decision.finalURL = converted
-            decision.trace.append(.appLink(name: link.name, url: converted, app: handler.id))
+            decision.trace.append(.appLink(name: link.name, url: converted, app: handler))
             return
         }
     }
