@@ -124,6 +124,9 @@ import Testing
         let reply = try #require(try harness.call("ListTargets", [.string("https")]).first?.array)
         #expect(reply.compactMap { $0.dictionary?["target"]?.string } == targets)
         #expect(reply.compactMap { $0.dictionary?["kind"]?.string } == items.compactMap { $0["kind"] as? String })
+        let introspection = try harness.run(["gdbus", "introspect", "--session", "--dest", DaemonHarness.busName, "--object-path", DaemonHarness.path])
+        #expect(introspection.stdout.contains("ListTargets(in  s scheme,"), "\(introspection)")
+        #expect(introspection.stdout.contains("out aa{sv} targets);"), "\(introspection)")
         // ListApps keeps its signature and answer.
         let apps = try #require(try harness.call("ListApps", [.string("https")]).first?.array)
         #expect(apps.contains { $0.fields?.first?.string == "firefox.desktop" })
