@@ -69,7 +69,10 @@ public struct KnownBrowser: Sendable, Equatable {
         case (.firefox, .snap(let name)): return home + "/snap/" + name + "/common/" + profileRoot
         case (.chromium, .native): return configHome + "/" + profileRoot
         case (.chromium, .flatpak(let id)): return home + "/.var/app/" + id + "/config/" + profileRoot
-        case (.chromium, .snap(let name)): return home + "/snap/" + name + "/common/" + profileRoot
+        // The Chromium snap points CHROME_CONFIG_HOME at its common directory; other snaps keep
+        // the default, which is their per-revision data (`current` follows the installed one).
+        case (.chromium, .snap(let name)) where key == "chromium": return home + "/snap/" + name + "/common/" + profileRoot
+        case (.chromium, .snap(let name)): return home + "/snap/" + name + "/current/.config/" + profileRoot
         }
     }
 

@@ -67,6 +67,45 @@ let testCatalog: AppCatalog = {
     }
 }
 
+@Suite struct KnownBrowserTests {
+    /// Each family, packaging and where its profile list is looked for.
+    @Test(arguments: [
+        ("firefox.desktop", nil, KnownBrowser.Packaging.native, "firefox", "/h/.mozilla/firefox"),
+        ("firefox-esr.desktop", nil, .native, "firefox", "/h/.mozilla/firefox"),
+        ("org.mozilla.firefox.desktop", nil, .flatpak(id: "org.mozilla.firefox"), "firefox", "/h/.var/app/org.mozilla.firefox/.mozilla/firefox"),
+        ("firefox_firefox.desktop", nil, .snap(name: "firefox"), "firefox", "/h/snap/firefox/common/.mozilla/firefox"),
+        ("librewolf.desktop", nil, .native, "librewolf", "/h/.librewolf"),
+        ("io.gitlab.librewolf-community.desktop", nil, .flatpak(id: "io.gitlab.librewolf-community"), "librewolf", "/h/.var/app/io.gitlab.librewolf-community/.librewolf"),
+        ("waterfox.desktop", nil, .native, "waterfox", "/h/.waterfox"),
+        ("one.ablaze.floorp.desktop", nil, .flatpak(id: "one.ablaze.floorp"), "floorp", "/h/.var/app/one.ablaze.floorp/.floorp"),
+        ("zen.desktop", nil, .native, "zen", "/h/.zen"),
+        ("my-browser.desktop", "/usr/bin/firefox", .native, "firefox", "/h/.mozilla/firefox"),
+        ("google-chrome.desktop", nil, .native, "google-chrome", "/c/google-chrome"),
+        ("com.google.Chrome.desktop", nil, .flatpak(id: "com.google.Chrome"), "google-chrome", "/h/.var/app/com.google.Chrome/config/google-chrome"),
+        ("chromium.desktop", nil, .native, "chromium", "/c/chromium"),
+        ("chromium_chromium.desktop", nil, .snap(name: "chromium"), "chromium", "/h/snap/chromium/common/chromium"),
+        ("brave-browser.desktop", nil, .native, "brave", "/c/BraveSoftware/Brave-Browser"),
+        ("brave_brave.desktop", nil, .snap(name: "brave"), "brave", "/h/snap/brave/current/.config/BraveSoftware/Brave-Browser"),
+        ("com.brave.Browser.desktop", nil, .flatpak(id: "com.brave.Browser"), "brave", "/h/.var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser"),
+        ("microsoft-edge.desktop", nil, .native, "microsoft-edge", "/c/microsoft-edge"),
+        ("vivaldi-stable.desktop", nil, .native, "vivaldi", "/c/vivaldi"),
+        ("opera.desktop", nil, .native, "opera", "/c/opera"),
+    ] as [(String, String?, KnownBrowser.Packaging, String, String)])
+    func identifiesEachBrowserAndItsProfileDirectory(desktopID: String, program: String?, packaging: KnownBrowser.Packaging, key: String, directory: String) throws {
+        let known = try #require(KnownBrowser.identify(desktopID: desktopID, program: program, packaging: packaging))
+        #expect(known.key == key)
+        #expect(known.profileDirectory(packaging: packaging, home: "/h", configHome: "/c") == directory)
+    }
+
+    @Test func privateWindowsPerFamily() {
+        let arguments = Dictionary(uniqueKeysWithValues: KnownBrowser.table.map { ($0.key, $0.privateArguments) })
+        #expect(arguments["firefox"] == ["--private-window"])
+        #expect(arguments["google-chrome"] == ["--incognito"])
+        #expect(arguments["microsoft-edge"] == ["--inprivate"])
+        #expect(KnownBrowser.identify(desktopID: "epiphany.desktop", program: "/usr/bin/epiphany", packaging: .native) == nil)
+    }
+}
+
 @Suite struct BrowserTargetTests {
     func decide(_ config: String, _ url: String) throws -> Decision {
         try RuleEngine(config: try ConfigLoader.load(text: config, path: "config.toml", catalog: testCatalog)).decide(url, explain: true)
