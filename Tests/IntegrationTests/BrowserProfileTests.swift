@@ -136,6 +136,16 @@ import Testing
         #expect(mail.stdout.contains("browser.desktop"), "\(mail)")
     }
 
+    @Test func listTargetsDiscoversEvenWhileTheConfigIsBroken() throws {
+        let (harness, _) = try Self.harness("[default]\nopen = \"firefox:Nope\"\n", name: "brokenlist")
+        let reply = try #require(try harness.call("ListTargets", [.string("")]).first?.array)
+        let targets = reply.compactMap { $0.dictionary?["target"]?.string }
+        #expect(targets.contains("firefox:Work Stuff"), "\(targets)")
+        #expect(targets.contains("gmail"), "an empty scheme lists everything")
+        let error = try harness.call("Get", [.string(DaemonHarness.interface), .string("ConfigError")], interface: "org.freedesktop.DBus.Properties")
+        #expect(error.first?.string?.contains("firefox has no profile \"Nope\"") == true, "\(error)")
+    }
+
     @Test func aZoomLinkOpensInTheZoomApp() throws {
         let (harness, _) = try Self.harness("[default]\nopen = \"firefox:Work Stuff\"\n[[rules]]\nname = \"keep\"\nmatch.path = \"/keep/*\"\napp_links = false\nopen = \"firefox\"\n",
                                             name: "zoom", zoom: true)
