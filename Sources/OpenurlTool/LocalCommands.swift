@@ -90,16 +90,33 @@ extension Client {
     }
 
     func runInstall(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("install takes no arguments", code: ExitCode.usage) }
+        var options = OptionParser(arguments)
+        let force = options.flag("--force")
+        guard options.finish(allowingPositional: 0) else { return fail("usage: openurl install [--force]", code: ExitCode.usage) }
         let handlers = DefaultHandlers(paths: paths)
+        if let problem = ActivationCheck(paths: paths).problem() {
+            if !force {
+                return fail("not taking over the defaults: \(problem)\n(links would be lost; fix it, or pass --force to install anyway)",
+                            code: ExitCode.notCarriedOut)
+            }
+            Output.error("openurl: warning: \(problem)")
+        }
         do {
-            let shadowed = try handlers.install()
-            Output.print("openurld is now the default handler for http, https and mailto (previous defaults saved in \(handlers.recordFile))")
-            for type in shadowed { Output.error("openurl: warning: a desktop-specific mimeapps.list still overrides \(type)") }
+            let shadowed = try handlers.install(openurl: Self.handlerPath, environment: environment)
+            Output.print("openurld is now the default handler for http, https and mailto (what was there is saved in \(handlers.recordFile))")
+            for file in handlers.takenOverFiles() { Output.print("  changed \(file)") }
+            for type in shadowed { Output.error("openurl: warning: a system-wide mimeapps.list still overrides \(type)") }
             return ExitCode.success
         } catch {
             return fail("install failed: \(error)", code: ExitCode.notCarriedOut)
         }
+    }
+
+    /// The `openurl` handler beside this executable, as XFCE's helper entries should run it.
+    static var handlerPath: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = (exe as NSString).deletingLastPathComponent + "/openurl"
+        return FileManager.default.isExecutableFile(atPath: beside) ? beside : "openurl"
     }
 
     func runUninstall(_ arguments: [String]) -> Int32 {

@@ -43,6 +43,9 @@ public struct Config: Sendable {
         public var unwrap = true
         /// `dedupe_ms`: the same URL twice within this window opens once.
         public var dedupeMilliseconds = 1500
+        /// `guard_defaults`: watch the files that decide the default handlers and offer to take
+        /// http/https/mailto back when another app takes them.
+        public var guardDefaults = true
         /// `clearurls`: path of a ClearURLs rules file (`~/` expands to the home directory).
         public var clearURLsPath: String?
         /// Where `clearurls` is set, for errors about the file it names.

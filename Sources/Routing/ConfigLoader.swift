@@ -2,7 +2,7 @@
 public enum ConfigLoader {
     /// The keys each table accepts, for unknown-key errors and suggestions.
     static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules", "redirector"]
-    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "app_links"]
+    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "app_links", "guard_defaults"]
     static let actionKeys = ["open", "copy", "ask", "discard", "system"]
     static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap", "app_links"]
     static let appKeys = ["desktop", "args", "exec", "browser", "profile"]
@@ -142,6 +142,9 @@ struct ConfigReader {
             config.settings.dedupeMilliseconds = value
         }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
+        if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
+            config.settings.guardDefaults = value
+        }
         if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") {
             config.settings.clearURLsPath = value
             config.settings.clearURLsPosition = clearURLs.position

@@ -81,6 +81,12 @@ extension Daemon {
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
                 DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.configError) },
+                DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
+                    let shown = self.displayEnvironment
+                    return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
+                        DBusDictEntry(key: .string($0), value: .string(shown[$0] ?? ""))
+                    })
+                },
             ],
             signals: [
                 DBusSignalDeclaration("Routed", arguments: [.init("url", "s"), .init("decision", "s"), .init("target", "s"), .init("rule", "s")]),
@@ -120,6 +126,18 @@ extension Daemon {
                     return []
                 },
             ])
+    }
+
+    /// The display variables launched apps get (`DISPLAY`, `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,
+    /// `XAUTHORITY`, those set): an activated daemon has the bus's activation environment, not
+    /// the clicking app's, and `openurl status` shows this view.
+    var displayEnvironment: [String: String] {
+        let environment = router.launcher.environment
+        var shown: [String: String] = [:]
+        for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"] {
+            if let value = environment[key], !value.isEmpty { shown[key] = value }
+        }
+        return shown
     }
 
     /// Who made a D-Bus call: the caller's process, walked up past launchers.

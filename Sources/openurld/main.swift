@@ -41,6 +41,9 @@ func start() throws -> Never {
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
+    let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
+                                          enabled: { daemon.router.engine.config.settings.guardDefaults },
+                                          notify: { request, onAction in effects.show(request, onAction: onAction) })
     let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
         switch signal {
         case SIGHUP: daemon.reload()
@@ -52,7 +55,7 @@ func start() throws -> Never {
     }
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
-    withExtendedLifetime((signals, watcher)) {}
+    withExtendedLifetime((signals, watcher, defaultsGuard)) {}
     daemon.recent.save()
     _ = try? connection.releaseName(Daemon.busName)
     connection.flush()
