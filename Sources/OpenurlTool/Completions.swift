@@ -162,6 +162,11 @@ enum Completions {
             "    return 1",
             "end",
             "",
+            "function __openurl_is --argument-names name",
+            "    set -l command (__openurl_command); or return 1",
+            "    test \"$command\" = \"$name\"",
+            "end",
+            "",
             "# Whether the word being completed is positional argument INDEX (from 0) of COMMAND.",
             "function __openurl_position --argument-names command index",
             "    set -l words (commandline -opc)",
@@ -198,7 +203,7 @@ enum Completions {
             out.append("complete -c openurl -n 'not __openurl_command' -a \(spec.name) -d \(quoted(spec.summary))")
         }
         for spec in commands {
-            let condition = quoted("test (__openurl_command) = \(spec.name)")
+            let condition = quoted("__openurl_is \(spec.name)")
             for option in spec.options {
                 var line = "complete -c openurl -n \(condition) \(option.short.map { "-s \($0.dropFirst()) " } ?? "")-l \(option.name.dropFirst(2))"
                 if option.value != nil {

@@ -51,7 +51,7 @@ public indirect enum ConfigType: Sendable {
 /// The tables of the config and their keys.
 public enum ConfigSchema {
     /// Placeholders allowed in templates, for the docs.
-    static let templateNote = "Templates may use {url}, {scheme}, {host}, {path}, {to}, {cc}, {bcc}, {subject}, {body}."
+    static let templateNote = "Templates may use " + Template.placeholders.map { "{\($0)}" }.joined(separator: ", ") + "."
 
     /// `[settings]`.
     public static let settings: [ConfigKey] = [
