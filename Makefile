@@ -25,6 +25,7 @@ SCHEMADIR = $(DATADIR)/openurld
 # Where install-files takes the binaries from (make install builds them there first).
 BUILDDIR ?= .build/release
 GENDIR = $(BUILDDIR)/generated
+LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.service
 RELEASE = swift build -c release --static-swift-stdlib
 
 # Every file `make install` writes, relative to DESTDIR; `make uninstall` removes exactly these.
@@ -92,6 +93,8 @@ uninstall:
 	if [ -z "$(DESTDIR)" ] && [ -x $(BINDIR)/openurl ]; then $(BINDIR)/openurl uninstall || true; fi
 	if [ -z "$(DESTDIR)" ]; then $(MAKE) -s stop-daemon; fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@# Earlier versions put the unit in ~/.config/systemd/user.
+	if [ -z "$(DESTDIR)" ] && [ -n "$(filter $(HOME)/%,$(PREFIX))" ] && grep -qs '^BusName=io.github.openurld$$' $(LEGACYUNIT); then rm -f $(LEGACYUNIT); fi
 	-rmdir $(DESTDIR)$(SCHEMADIR) 2>/dev/null
 	if [ -z "$(DESTDIR)" ]; then update-desktop-database -q $(APPDIR) 2>/dev/null || true; fi
 
