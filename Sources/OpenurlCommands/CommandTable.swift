@@ -211,7 +211,8 @@ public enum CommandTable {
     /// first word that cannot be a URL (no colon), so a mistyped command gets "did you mean".
     public static func isForTool(_ arguments: [String]) -> Bool {
         guard let first = arguments.first else { return true }
-        if globalFlags.contains(first) || spec(named: first) != nil { return true }
+        // The names alone (not the specs with their help text) keep the click path light.
+        if globalFlags.contains(first) || (!first.isEmpty && CommandName(rawValue: first) != nil) { return true }
         return !first.hasPrefix("-") && !first.contains(":")
     }
 

@@ -65,6 +65,8 @@ import Testing
     /// URLs and route flags stay on the fast path.
     @Test func theHandlerAndTheTableAgree() {
         for command in CommandTable.all where !command.name.isEmpty { #expect(CommandTable.isForTool([command.name])) }
+        // Every name has exactly one spec, so the names the handler checks are the table's.
+        #expect(CommandTable.all.map(\.command) == CommandName.allCases)
         for flag in CommandTable.globalFlags { #expect(CommandTable.isForTool([flag])) }
         #expect(CommandTable.isForTool([]))
         #expect(CommandTable.isForTool(["stauts"]))
