@@ -53,6 +53,23 @@ import Testing
         }
     }
 
+    /// The example config in openurld.toml(5), as a reader would copy it, loads.
+    @Test func theConfigPageExampleLoads() throws {
+        let directory = try Self.buildPages()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = try Self.render(directory + "/openurld.toml.5").stdout
+        let example = try #require(text.components(separatedBy: "\nEXAMPLES\n").last?.components(separatedBy: "\nSEE ALSO").first)
+        let toml = example.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("       ") ? String($0.dropFirst(7)) : String($0) }.joined(separator: "\n")
+        #expect(toml.contains("[[rules]]"))
+        do {
+            let config = try ConfigLoader.load(text: toml, path: "openurld.toml.5")
+            #expect(config.rules.count == 4 && config.rewrites.count == 1 && config.apps["work"] != nil)
+        } catch {
+            Issue.record("the man page's example does not load: \(error.description)\n\(toml)")
+        }
+    }
+
     @Test func openurldHelpAndPageAgree() throws {
         let openurld = try BuiltProduct.path("openurld")
         let help = try Command.run([openurld, "--help"])

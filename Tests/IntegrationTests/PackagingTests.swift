@@ -50,6 +50,8 @@ import Testing
         #expect(unit.contains("ExecStart=/usr/bin/openurld\n"), "\(unit)")
         let entry = try String(contentsOfFile: stage + "/usr/share/applications/io.github.openurld.desktop", encoding: .utf8)
         #expect(entry.contains("Exec=/usr/bin/openurl %u\n"), "\(entry)")
+        let validate = try Command.run([try Toolbox.require("desktop-file-validate"), stage + "/usr/share/applications/io.github.openurld.desktop"])
+        #expect(validate.status == 0 && validate.stdout.isEmpty && validate.stderr.isEmpty, "\(validate)")
         let schema = try Data(contentsOf: URL(fileURLWithPath: stage + "/usr/share/openurld/config.schema.json"))
         #expect((try? JSONSerialization.jsonObject(with: schema)) is [String: Any])
 
@@ -68,9 +70,12 @@ import Testing
         let mimeapps = harness.desktop.configHome + "/mimeapps.list"
         let before = "[Default Applications]\nx-scheme-handler/http=browser.desktop\nx-scheme-handler/https=browser.desktop\n"
         try before.write(toFile: mimeapps, atomically: true, encoding: .utf8)
-        let setup = try harness.run([prefix + "/bin/openurl", "install"])
+        // make setup: the per-user step takes over the defaults and routes a test link, which
+        // the daemon hands to the previous default (the recording browser).
+        let setup = try Self.make(["setup", "PREFIX=\(prefix)"], environment: harness.environment)
         #expect(setup.status == 0, "\(setup)")
         #expect(try String(contentsOfFile: mimeapps, encoding: .utf8).contains("io.github.openurld.desktop"))
+        #expect(harness.browser.waitForRecords(1).last?.last == "https://example.org/", "\(harness.browser.records())")
         _ = try harness.call("ListRules")
         let pid = try harness.daemonPID()
 
