@@ -36,6 +36,53 @@ import Testing
         return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
     }
 
+    /// Types `line` and Tab Tab into an interactive zsh (under zpty, with compinit and the
+    /// completion on fpath) and returns what it lists. It waits for `first`, the first candidate
+    /// expected: a broken completion never lists it and the run ends at the command's timeout.
+    static func zshComplete(_ line: String, first: String, directory: String, environment: [String: String]) throws -> String {
+        let zsh = try Toolbox.require("zsh")
+        let rc = directory + "/rc.zsh"
+        try """
+            PS1='%% '
+            fpath=('\(directory)' $fpath)
+            autoload -U compinit; compinit -u -d '\(directory)/zcompdump'
+            zstyle ':completion:*' list-prompt ''
+            LISTMAX=0
+            """.write(toFile: rc, atomically: true, encoding: .utf8)
+        let driver = directory + "/drive.zsh"
+        try """
+            zmodload zsh/zpty
+            zpty z 'TERM=dumb zsh -f -i'
+            zpty -w z "source '\(rc)'; print -r -- SETUP''-READY"
+            zpty -r -m z out $'*\\nSETUP-READY*'
+            zpty -r -m z out '*% *'
+            zpty -w -n z "$1"$'\\t\\t'
+            zpty -r -m z out "*$2*"
+            zpty -w z $'\\x15print -r -- LISTING''-DONE'
+            zpty -r -m z rest $'*\\nLISTING-DONE*'
+            print -r -- "$out$rest"
+            zpty -d z
+            """.write(toFile: driver, atomically: true, encoding: .utf8)
+        let result = try Command.run([zsh, "-f", driver, line, first], environment: environment, timeout: 15)
+        guard result.status == 0, !result.timedOut else { throw HarnessError("zsh never listed \(first) for \"\(line)\": \(result)") }
+        return result.stdout.replacingOccurrences(of: "\r", with: "")
+    }
+
+    @Test func zshListsTheSubcommandsOptionsAndRuleNames() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "zshcomplete")
+        let directory = harness.desktop.root + "/zsh"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = try Toolbox.generate("zsh", into: directory, as: "_openurl")
+        let environment = try Toolbox.environment(harness.environment)
+        let commands = try Self.zshComplete("openurl ", first: "check", directory: directory, environment: environment)
+        for command in Toolbox.commandNames { #expect(commands.contains("\(command) "), "\(command) missing: \(commands)") }
+        #expect(commands.contains("explain the decision for URL without acting"), "descriptions: \(commands)")
+        let options = try Self.zshComplete("openurl test --", first: "--config", directory: directory, environment: environment)
+        for option in ["--json", "--config", "--opener", "--help"] { #expect(options.contains(option), "\(options)") }
+        let rules = try Self.zshComplete("openurl rules disable ", first: "Zoom", directory: directory, environment: environment)
+        #expect(rules.contains("Zoom meetings") && rules.contains("mail"), "\(rules)")
+    }
+
     @Test func bashCompletesTheSubcommandsAndOptions() throws {
         let directory = try Toolbox.temporaryDirectory("bash")
         defer { try? FileManager.default.removeItem(atPath: directory) }
