@@ -5,7 +5,7 @@
 
 /// The name of every command `openurl` knows; `Client` switches over it exhaustively.
 public enum CommandName: String, CaseIterable, Sendable {
-    case route = "", test, check, copy, extract, install, uninstall, status, reload, rules, recent, reopen, help
+    case route = "", test, check, copy, extract, apps, install, uninstall, status, reload, rules, recent, reopen, help
     case complete = "__complete", generate = "__generate"
 }
 
@@ -157,6 +157,12 @@ public enum CommandTable {
         ], arguments: [ArgumentSpec("FILE", .file, optional: true)],
         "list the links in text (stdin by default)",
         "List the links found in FILE (standard input when FILE is missing or -), one per line. Exit 4 when none is found."),
+        CommandSpec(.apps, options: [
+            OptionSpec("--json", "print one JSON array of the targets"),
+            OptionSpec("--config", value: "FILE", kind: .file, "list FILE's [apps] instead of the user's config"),
+        ], arguments: [ArgumentSpec("SCHEME", .words(["http", "https", "mailto"]), optional: true)],
+        "list browsers, profiles, webmail and desktop actions, as targets",
+        "List what rules can open: browsers and their profiles (native, Flatpak and Snap), private windows, desktop actions, the config's [apps], webmail and app links, each with the target string to paste into open, ask or reopen --with. SCHEME limits the list to apps that handle it."),
         CommandSpec(.install, "become the default handler for http, https and mailto",
         "Make openurld the default handler for http, https and mailto, saving the previous defaults so uninstall can restore them."),
         CommandSpec(.uninstall, "restore the previous default handlers",

@@ -53,6 +53,7 @@ struct Client {
         case .check: return runCheck(parsed)
         case .copy: return runCopy(parsed.positionals[0])
         case .extract: return runExtract(parsed)
+        case .apps: return runApps(parsed)
         case .install: return runInstall()
         case .uninstall: return runUninstall()
         case .status: return runStatus()
@@ -81,7 +82,8 @@ struct Client {
 
     /// Loads the config at `path` (or the default path); a missing default file means defaults.
     func loadConfig(path explicit: String?) -> Result<Config, ConfigFile.LoadError> {
-        ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil)
+        ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil,
+                        discover: AppDiscovery(paths: paths, environment: environment).catalog)
     }
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),

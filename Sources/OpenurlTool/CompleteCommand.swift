@@ -29,19 +29,21 @@ extension Client {
         return ExitCode.success
     }
 
-    /// What `reopen N --with` accepts: the config's apps and webmail, the built-in webmail,
-    /// desktop entries for web links, and the keywords.
+    /// What `reopen N --with` accepts: the same list as `openurl apps` (browsers, profiles,
+    /// desktop actions, the config's [apps], webmail), then the keywords.
     func completionTargets() -> [(String, String)] {
-        let config = (try? loadConfig(path: nil).get()) ?? Config()
-        var targets: [(String, String)] = []
-        targets += config.apps.keys.sorted().map { ($0, "app in config") }
-        targets += Set(config.webmail.keys).union(Webmail.builtIn.keys).sorted().map { ($0, "webmail") }
-        let launcher = AppLauncher(paths: paths, environment: environment, launcher: ProcessLauncher(workingDirectory: paths.home))
-        var seen = Set<String>()
-        for scheme in ["https", "mailto"] {
-            for app in launcher.listApps(forScheme: scheme) where seen.insert(app.id).inserted { targets.append((app.id, app.name)) }
+        var config = (try? loadConfig(path: nil).get()) ?? Config()
+        if config.catalog.browsers.isEmpty && config.catalog.entries.isEmpty {
+            // A broken config still completes what is installed, as `openurl apps` lists it.
+            config.catalog = AppDiscovery(paths: paths, environment: environment).catalog()
         }
-        targets += [("system", "the previous default handler"), ("copy", "copy to the clipboard")]
+        var seen = Set<String>()
+        var targets: [(String, String)] = []
+        for listing in TargetListing.targets(for: nil, config: config) + TargetListing.targets(for: "mailto", config: config)
+        where seen.insert(listing.target).inserted {
+            targets.append((listing.target, "\(listing.kind.rawValue): \(listing.name)"))
+        }
+        targets += [("system", "the previous default handler"), ("copy", "copy to the clipboard")].filter { seen.insert($0.0).inserted }
         return targets
     }
 

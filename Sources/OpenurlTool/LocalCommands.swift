@@ -10,7 +10,7 @@ extension Client {
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
-            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps")
+            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             return ExitCode.success
         case .failure(let error):
             Output.error(error.description)
@@ -33,8 +33,12 @@ extension Client {
         // --opener stands for every kind of name, so any `match.opener` glob can be tried.
         let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
         do {
-            let decision = try RuleEngine(config: config).decide(url, opener: opener, explain: true)
-            Output.print(json ? decision.json.text : DecisionText.describe(decision))
+            let engine = RuleEngine(config: config)
+            let decision = try engine.decide(url, opener: opener, explain: true)
+            let router = LinkRouter(engine: engine, launcher: AppLauncher(paths: paths, environment: environment),
+                                    handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
+            let launch = DecisionText.Launch(plan: Result { try router.plan(decision) })
+            Output.print(json ? DecisionText.json(decision, launch: launch).text : DecisionText.describe(decision, launch: launch))
             return ExitCode.success
         } catch {
             Output.error("openurl: \(error.message)")

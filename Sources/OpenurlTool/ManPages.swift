@@ -89,6 +89,7 @@ enum ManPages {
         case .string: return "string"
         case .boolean: return "boolean"
         case .strings: return "list of strings"
+        case .list(let item): return "list of " + typeName(item)
         case .stringOrStrings: return "string or list of strings"
         case .integer(let range): return "integer, \(range.lowerBound) to \(range.upperBound)"
         case .oneOf(let words): return words.map { "\"\($0)\"" }.joined(separator: " | ")

@@ -17,6 +17,7 @@ extension ConfigSchema {
         case .string: members.append(("type", .string("string")))
         case .boolean: members.append(("type", .string("boolean")))
         case .strings: members += stringArray
+        case .list(let item): members += [("type", .string("array")), ("items", schema(for: item, doc: ""))]
         case .stringOrStrings: members.append(("anyOf", .array([.object([("type", .string("string"))]), .object(stringArray)])))
         case .integer(let range):
             members += [("type", .string("integer")), ("minimum", .number(range.lowerBound)), ("maximum", .number(range.upperBound))]

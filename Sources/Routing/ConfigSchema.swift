@@ -23,6 +23,8 @@ public struct ConfigKey: Sendable {
 /// The type of a config value.
 public indirect enum ConfigType: Sendable {
     case string, boolean, strings
+    /// A list whose items are each of this type.
+    case list(ConfigType)
     /// A string or a list of strings (any item matches).
     case stringOrStrings
     case integer(ClosedRange<Int>)
@@ -65,7 +67,13 @@ public enum ConfigSchema {
         ConfigKey("dedupe_ms", .integer(0...60_000), "The same URL twice within this many milliseconds opens once (0 turns it off). 1500 by default.", example: "1500"),
         ConfigKey("clearurls", .string, "A ClearURLs rules file (data.min.json) to clean URLs with, in addition to the built-in rules.",
                   example: "\"/usr/share/clearurls/data.min.json\""),
+        appLinks,
     ]
+
+    static let appLinks = ConfigKey(
+        "app_links", .either([.boolean, .list(.oneOf(AppLink.names))]),
+        "Open web links of apps (" + AppLink.names.joined(separator: ", ") + ") in the installed app instead: true for all (the default), false for none, or a list of names.",
+        example: "[\"zoom\", \"teams\"]")
 
     /// The matchers of `match` in `[[rules]]` and `[[rewrite]]`: every one given must hold.
     public static let matchers: [ConfigKey] = [
@@ -103,6 +111,7 @@ public enum ConfigSchema {
         notify,
         ConfigKey("clean", .boolean, "Override [settings] clean for URLs this rule decides.", example: "false"),
         ConfigKey("unwrap", .boolean, "Override [settings] unwrap for URLs this rule decides.", example: "false"),
+        ConfigKey("app_links", appLinks.type, "Override [settings] app_links for links this rule takes.", example: "false"),
     ]
 
     /// `replace` in a `[[rewrite]]`.
@@ -127,6 +136,10 @@ public enum ConfigSchema {
                   example: "[\"--profile-directory=Profile 1\", \"{url}\"]"),
         ConfigKey("exec", .strings, "A command to run instead of a desktop entry (argv, never a shell); {url} is the link.",
                   example: "[\"firefox\", \"--private-window\", \"{url}\"]"),
+        ConfigKey("browser", .string, "An installed browser (desktop id without .desktop, or a known short name such as chromium) to open with its own entry; not with desktop, args or exec.",
+                  example: "\"google-chrome\""),
+        ConfigKey("profile", .string, "With browser: the profile, by the name the browser shows or its directory, or private for a private window.",
+                  example: "\"Work\""),
     ]
 
     /// `[webmail.NAME]`: a compose URL for mailto links.

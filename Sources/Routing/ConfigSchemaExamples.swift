@@ -1,5 +1,7 @@
 /// One small config per key of the schema table, built from the key's example: the tests load
 /// each with the loader and validate it against the JSON Schema, so the two cannot drift apart.
+/// `browser` and `profile` name Google Chrome with a profile called Work: the loader checks them
+/// against discovered browsers, so the tests load them with a catalogue that has it.
 extension ConfigSchema {
     /// A key's dotted path (`rules.match.domain`) and a whole config that uses it.
     public struct KeyExample: Sendable {
@@ -25,7 +27,8 @@ extension ConfigSchema {
         return [
             TableExample(path: "settings", header: "[settings]", keys: settings, required: [], exclusive: []),
             TableExample(path: "default", header: "[default]", keys: defaults, required: [], exclusive: []),
-            TableExample(path: "apps.NAME", header: "[apps.example]", keys: app, required: [("desktop", "\"a.desktop\"")], exclusive: ["desktop", "exec"]),
+            TableExample(path: "apps.NAME", header: "[apps.example]", keys: app, required: [("desktop", "\"a.desktop\"")],
+                         exclusive: ["desktop", "exec", "browser"]),
             TableExample(path: "webmail.NAME", header: "[webmail.example]", keys: webmail, required: [], exclusive: []),
             TableExample(path: "rewrite", header: "[[rewrite]]", keys: rewrite, required: [("template", "\"{url}\"")], exclusive: ["replace", "template"]),
             TableExample(path: "rewrite.replace", header: "[[rewrite]]\n[rewrite.replace]", keys: replace,
@@ -46,7 +49,8 @@ extension ConfigSchema {
                 var lines = table.required.filter { required in
                     required.0 != key.name && !(table.exclusive.contains(key.name) && table.exclusive.contains(required.0))
                 }
-                if key.name == "exec" { lines.removeAll { $0.0 == "desktop" } }
+                if key.name == "exec" || key.name == "browser" { lines.removeAll { $0.0 == "desktop" } }
+                if key.name == "profile" { lines = [("browser", "\"google-chrome\"")] }
                 lines.append((key.name, key.example))
                 examples.append(KeyExample(path: "\(table.path).\(key.name)",
                                            toml: table.header + "\n" + lines.map { "\($0.0) = \($0.1)" }.joined(separator: "\n") + "\n"))

@@ -46,7 +46,8 @@ final class Daemon {
     /// Loads the config; on failure keeps the rules in use and records the error.
     @discardableResult
     func reload() -> String? {
-        switch ConfigFile.load(path: configPath, required: false) {
+        let discovery = AppDiscovery(paths: paths, environment: router.launcher.environment)
+        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog) {
         case .success(let config):
             var engine = RuleEngine(config: config)
             for (label, enabled) in toggles {

@@ -47,6 +47,19 @@ extension Daemon {
                     let apps = self.router.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
                     return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
                 },
+                DBusMethod("ListTargets", inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
+                    let scheme = args[0].string.flatMap { $0.isEmpty ? nil : $0 }
+                    // Discovered afresh, as `openurl apps` does: a browser installed since the last
+                    // reload is listed, and so is everything while the config is broken.
+                    var config = self.router.engine.config
+                    config.catalog = AppDiscovery(paths: self.paths, environment: self.router.launcher.environment).catalog()
+                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config).map { listing in
+                        var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
+                                                            ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
+                        if let app = listing.app { pairs.append(("app", .string(app))) }
+                        return .vardict(pairs: pairs)
+                    })]
+                },
                 DBusMethod("Recent", inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
                     let limit = Int(args[0].uint32 ?? 0)
                     let entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))

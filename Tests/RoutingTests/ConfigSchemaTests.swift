@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: ConfigSchema.keyExamples.map { ($0.path, $0.toml) })
     func everyKeyLoadsFromItsExample(path: String, toml: String) throws {
         do {
-            _ = try ConfigLoader.load(text: toml, path: "example.toml")
+            _ = try ConfigLoader.load(text: toml, path: "example.toml", catalog: testCatalog)
         } catch {
             Issue.record("\(path): the loader rejects the schema's example:\n\(toml)\n\(error.description)")
         }
