@@ -171,7 +171,7 @@ extension Daemon {
     /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
     func copy(_ url: String) throws {
         let decision: Decision
-        do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("Copy: \(error.message)") }
+        do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
         if case .failed(let why) = router.carryOut(decision, activationToken: nil) {
             throw DBusError(name: "io.github.openurld.Error.Failed", message: why)
         }
