@@ -34,9 +34,11 @@ let package = Package(
 
         .executableTarget(name: "openurld", dependencies: ["Routing", "DBus", "Desktop"]),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
-        .executableTarget(name: "openurl", dependencies: ["DBus"]),
+        .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .executableTarget(name: "openurl-tool", dependencies: ["Routing", "DBus", "Desktop"], path: "Sources/OpenurlTool"),
+        .executableTarget(name: "openurl-tool", dependencies: ["Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
+        // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
+        .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurld or openurl).
         .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "Routing"], path: "Sources/Chooser"),
@@ -56,7 +58,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

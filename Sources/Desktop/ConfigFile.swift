@@ -10,11 +10,13 @@ public enum ConfigFile {
     }
 
     /// Loads `path`, then the remembered rules beside it (`RememberedRules`), which go first.
-    /// When `required` is false a missing file gives the built-in defaults.
-    /// `rememberedText` stands in for the remembered file's contents (to check a new version
+    /// When `required` is false a missing file gives the built-in defaults. `discover` is asked
+    /// once for the installed apps that browser targets and app links are checked against (the
+    /// default knows none). `rememberedText` stands in for the remembered file's contents (to check a new version
     /// before writing it).
-    public static func load(path: String, required: Bool, rememberedText: String? = nil) -> Result<Config, LoadError> {
-        switch loadMain(path: path, required: required) {
+    public static func load(path: String, required: Bool, discover: () -> AppCatalog = { AppCatalog() },
+                            rememberedText: String? = nil) -> Result<Config, LoadError> {
+        switch loadMain(path: path, required: required, discover: discover) {
         case .failure(let error): return .failure(error)
         case .success(let config):
             let remembered = rememberedPath(besides: path)
@@ -47,10 +49,12 @@ public enum ConfigFile {
         }
     }
 
-    private static func loadMain(path: String, required: Bool) -> Result<Config, LoadError> {
+    private static func loadMain(path: String, required: Bool, discover: () -> AppCatalog) -> Result<Config, LoadError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             if !FileManager.default.fileExists(atPath: path) {
-                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(Config())
+                var defaults = Config()
+                defaults.catalog = discover()
+                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(defaults)
             }
             return .failure(LoadError(description: "\(path): cannot be read"))
         }
@@ -59,7 +63,7 @@ public enum ConfigFile {
         }
         var config: Config
         do {
-            config = try ConfigLoader.load(text: text, path: path)
+            config = try ConfigLoader.load(text: text, path: path, catalog: discover())
         } catch {
             return .failure(LoadError(description: error.description))
         }

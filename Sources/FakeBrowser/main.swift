@@ -13,13 +13,9 @@ var record = arguments.map { arg in
     // Escape so one record is one line: backslash, newline and NUL become \\, \n and \0.
     arg.replacingAll("\\", "\\\\").replacingAll("\n", "\\n").replacingAll("\0", "\\0")
 }.joined(separator: "\u{1F}") + "\n"
-let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-if fd < 0 { perror("openurl-fake-browser"); exit(1) }
-_ = record.withUTF8 { write(fd, $0.baseAddress, $0.count) }
-close(fd)
-
 // The activation token the launcher passed, one line per launch in LOG.tokens, so tests can
-// check that a browser window would be raised.
+// check that a browser window would be raised. Written before the argv record, which is what tests
+// wait for, so a test that saw the record sees the token too.
 let token = getenv("XDG_ACTIVATION_TOKEN").map { String(cString: $0) } ?? "-"
 let startupID = getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) } ?? "-"
 var tokenLine = "\(token) \(startupID)\n"
@@ -28,6 +24,11 @@ if tokenFD >= 0 {
     _ = tokenLine.withUTF8 { write(tokenFD, $0.baseAddress, $0.count) }
     close(tokenFD)
 }
+
+let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+if fd < 0 { perror("openurl-fake-browser"); exit(1) }
+_ = record.withUTF8 { write(fd, $0.baseAddress, $0.count) }
+close(fd)
 
 extension String {
     func replacingAll(_ target: String, _ replacement: String) -> String {

@@ -1,6 +1,7 @@
 import DBus
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// Commands that talk to the daemon: status, reload, rules, recent, reopen, copy.
@@ -22,37 +23,7 @@ extension Client {
         return fail("cannot reach openurld: \(error)", code: ExitCode.notCarriedOut)
     }
 
-    func runStatus(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("status takes no arguments", code: ExitCode.usage) }
-        let handlers = DefaultHandlers(paths: paths)
-        let defaults = DefaultHandlers.handledTypes.map { "\($0.replacingOccurrences(of: "x-scheme-handler/", with: "")) → \(handlers.currentDefault(for: $0) ?? "none")" }
-        Output.print("default handlers: \(defaults.joined(separator: ", "))")
-        Output.print("clipboard: \(ClientEffects.clipboardDescription(environment: environment, settings: (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()))")
-        do {
-            let connection = try DBusConnection.session()
-            let get = { (name: String) throws -> DBusValue? in
-                try connection.call(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
-                                    method: "Get", arguments: [.string(Self.interface), .string(name)], timeout: 30).first
-            }
-            let version = try get("Version")?.string ?? "?"
-            let path = try get("ConfigPath")?.string ?? "?"
-            let error = try get("ConfigError")?.string ?? ""
-            let pid = try? connection.processID(of: Self.busName)
-            Output.print("openurld \(version) running\(pid.map { " (pid \($0))" } ?? "") on \(Self.busName)")
-            Output.print("config: \(path)\(FileManager.default.fileExists(atPath: path) ? "" : " (missing: built-in defaults)")")
-            if !error.isEmpty {
-                Output.print("config error (the previous rules stay in use):\n\(error)")
-                return ExitCode.config
-            }
-            return ExitCode.success
-        } catch {
-            Output.print("openurld: not running (links are routed in-process): \(error)")
-            return ExitCode.notCarriedOut
-        }
-    }
-
-    func runReload(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("reload takes no arguments", code: ExitCode.usage) }
+    func runReload() -> Int32 {
         do {
             _ = try callDaemon("Reload")
             Output.print("reloaded")
@@ -66,7 +37,7 @@ extension Client {
         do {
             if let verb = arguments.first {
                 guard verb == "enable" || verb == "disable", arguments.count == 2 else {
-                    return fail("usage: openurl rules [enable|disable NAME]", code: ExitCode.usage)
+                    return fail("usage: \(CommandTable.spec(.rules).synopsis)", code: ExitCode.usage)
                 }
                 _ = try callDaemon("SetRuleEnabled", [.string(arguments[1]), .bool(verb == "enable")])
                 return ExitCode.success
@@ -84,15 +55,17 @@ extension Client {
         }
     }
 
-    func runRecent(_ arguments: [String]) -> Int32 {
-        guard arguments.count <= 1, let limit = UInt32(arguments.first ?? "20") else {
-            return fail("usage: openurl recent [N]", code: ExitCode.usage)
+    func runRecent(_ parsed: ParsedCommand) -> Int32 {
+        guard let limit = UInt32(parsed.positionals.first ?? "20") else {
+            return fail("recent: N must be a number (usage: \(parsed.spec.synopsis))", code: ExitCode.usage)
         }
         do {
-            for entry in try callDaemon("Recent", [.uint32(limit)]).first?.array ?? [] {
-                let item = entry.dictionary ?? [:]
-                let target = item["target"]?.string.flatMap { $0.isEmpty ? nil : " → \($0)" } ?? ""
-                Output.print("\(item["id"]?.uint32 ?? 0)\t\(item["decision"]?.string ?? "")\(target)\t\(item["final_url"]?.string ?? "")\t\(item["outcome"]?.string ?? "")")
+            let entries = try callDaemon("Recent", [.uint32(limit)]).first?.array ?? []
+            let links = entries.map { RecentLink($0.dictionary ?? [:]) }
+            if parsed.flag("--json") {
+                for link in links { Output.print(link.json.text) }
+            } else {
+                Output.print(RecentLink.table(links))
             }
             return ExitCode.success
         } catch {
@@ -100,11 +73,10 @@ extension Client {
         }
     }
 
-    func runReopen(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let target = options.value("--with") ?? ""
-        guard options.finish(allowingPositional: 1), let text = options.positional.first, let id = UInt32(text) else {
-            return fail("usage: openurl reopen N [--with TARGET]", code: ExitCode.usage)
+    func runReopen(_ parsed: ParsedCommand) -> Int32 {
+        let target = parsed.value("--with") ?? ""
+        guard let id = UInt32(parsed.positionals[0]) else {
+            return fail("reopen: N must be the id of a recent link (see openurl recent)", code: ExitCode.usage)
         }
         do {
             _ = try callDaemon("Reopen", [.uint32(id), .string(target)])
@@ -114,8 +86,7 @@ extension Client {
         }
     }
 
-    func runCopy(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 1, let url = arguments.first else { return fail("usage: openurl copy URL", code: ExitCode.usage) }
+    func runCopy(_ url: String) -> Int32 {
         do {
             _ = try callDaemon("Copy", [.string(url), .vardict([:])])
             return ExitCode.success

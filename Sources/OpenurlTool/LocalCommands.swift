@@ -1,20 +1,19 @@
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {
-    func runCheck(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let path = options.value("--config")
-        guard options.finish(allowingPositional: 0) else { return ExitCode.usage }
+    func runCheck(_ parsed: ParsedCommand) -> Int32 {
+        let path = parsed.value("--config")
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
             let rememberedPath = ConfigFile.rememberedPath(besides: path ?? paths.configFile)
             let remembered = config.rules.filter { $0.index == 0 }.count
             let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
-            Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps")
+            Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
             return ExitCode.success
         case .failure(let error):
@@ -32,15 +31,11 @@ extension Client {
         return warnings
     }
 
-    func runTest(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let json = options.flag("--json")
-        let path = options.value("--config")
-        let openerID = options.value("--opener")
-        guard options.finish(allowingPositional: 1), let url = options.positional.first else {
-            Output.error("usage: openurl test [--json] [--config FILE] [--opener ID] URL")
-            return ExitCode.usage
-        }
+    func runTest(_ parsed: ParsedCommand) -> Int32 {
+        let json = parsed.flag("--json")
+        let path = parsed.value("--config")
+        let openerID = parsed.value("--opener")
+        let url = parsed.positionals[0]
         let config: Config
         switch loadConfig(path: path) {
         case .success(let loaded): config = loaded
@@ -51,8 +46,12 @@ extension Client {
         // --opener stands for every kind of name, so any `match.opener` glob can be tried.
         let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
         do {
-            let decision = try RuleEngine(config: config).decide(url, opener: opener, explain: true)
-            Output.print(json ? decision.json.text : DecisionText.describe(decision))
+            let engine = RuleEngine(config: config)
+            let decision = try engine.decide(url, opener: opener, explain: true)
+            let router = LinkRouter(engine: engine, launcher: AppLauncher(paths: paths, environment: environment),
+                                    handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
+            let launch = DecisionText.Launch(plan: Result { try router.plan(decision) })
+            Output.print(json ? DecisionText.json(decision, launch: launch).text : DecisionText.describe(decision, launch: launch))
             return ExitCode.success
         } catch {
             Output.error("openurl: \(error.message)")
@@ -60,20 +59,18 @@ extension Client {
         }
     }
 
-    func runExtract(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let open = options.flag("--open")
-        let all = options.flag("--all")
-        let json = options.flag("--json")
-        let selection = options.flag("--selection")
-        guard options.finish(allowingPositional: 1) else { return ExitCode.usage }
+    func runExtract(_ parsed: ParsedCommand) -> Int32 {
+        let open = parsed.flag("--open")
+        let all = parsed.flag("--all")
+        let json = parsed.flag("--json")
+        let selection = parsed.flag("--selection")
         let text: String
         if selection {
             guard let selected = PrimarySelection.read(environment: environment) else {
                 return fail("cannot read the primary selection: needs wl-paste (Wayland) or xclip (X11)", code: ExitCode.notCarriedOut)
             }
             text = selected
-        } else if let file = options.positional.first, file != "-" {
+        } else if let file = parsed.positionals.first, file != "-" {
             guard let data = FileManager.default.contents(atPath: file) else { return fail("cannot read \(file)", code: ExitCode.usage) }
             text = String(decoding: data, as: UTF8.self)
         } else {
@@ -95,24 +92,38 @@ extension Client {
         if links.count > 10 && !all {
             return fail("\(links.count) links found; pass --all to open more than 10", code: ExitCode.usage)
         }
-        return runRoute(links.map(\.url))
+        return runRoute(links.map(\.url), verbose: false, ask: false)
     }
 
-    func runInstall(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("install takes no arguments", code: ExitCode.usage) }
+    func runInstall(_ parsed: ParsedCommand) -> Int32 {
+        let force = parsed.flag("--force")
         let handlers = DefaultHandlers(paths: paths)
+        if let problem = ActivationCheck(paths: paths).problem() {
+            if !force {
+                return fail("not taking over the defaults: \(problem)\n(links would be lost; fix it, or pass --force to install anyway)",
+                            code: ExitCode.notCarriedOut)
+            }
+            Output.error("openurl: warning: \(problem)")
+        }
         do {
-            let shadowed = try handlers.install()
-            Output.print("openurld is now the default handler for http, https and mailto (previous defaults saved in \(handlers.recordFile))")
-            for type in shadowed { Output.error("openurl: warning: a desktop-specific mimeapps.list still overrides \(type)") }
+            let shadowed = try handlers.install(openurl: Self.handlerPath, environment: environment)
+            Output.print("openurld is now the default handler for http, https and mailto (what was there is saved in \(handlers.recordFile))")
+            for file in handlers.takenOverFiles() { Output.print("  changed \(file)") }
+            for type in shadowed { Output.error("openurl: warning: a system-wide mimeapps.list still overrides \(type)") }
             return ExitCode.success
         } catch {
             return fail("install failed: \(error)", code: ExitCode.notCarriedOut)
         }
     }
 
-    func runUninstall(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("uninstall takes no arguments", code: ExitCode.usage) }
+    /// The `openurl` handler beside this executable, as XFCE's helper entries should run it.
+    static var handlerPath: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = (exe as NSString).deletingLastPathComponent + "/openurl"
+        return FileManager.default.isExecutableFile(atPath: beside) ? beside : "openurl"
+    }
+
+    func runUninstall() -> Int32 {
         do {
             try DefaultHandlers(paths: paths).uninstall()
             Output.print("restored the previous default handlers for http, https and mailto")

@@ -9,15 +9,7 @@ extension Client {
     static let objectPath = "/io/github/openurld"
     static let interface = "io.github.openurld.Router1"
 
-    func runRoute(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let verbose = options.flag("-v", "--verbose")
-        let ask = options.flag("--ask")
-        guard options.finish(allowingPositional: Int.max), !options.positional.isEmpty else {
-            Output.error(Self.usage)
-            return ExitCode.usage
-        }
-        let urls = options.positional
+    func runRoute(_ urls: [String], verbose: Bool, ask: Bool) -> Int32 {
         let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"]
         let openerProcess = OpenerDetector().detect(pid: getppid())
         if let connection = try? DBusConnection.session() {

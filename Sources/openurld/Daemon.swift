@@ -46,7 +46,8 @@ final class Daemon {
     /// Loads the config; on failure keeps the rules in use and records the error.
     @discardableResult
     func reload() -> String? {
-        switch ConfigFile.load(path: configPath, required: false) {
+        let discovery = AppDiscovery(paths: paths, environment: router.launcher.environment)
+        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog) {
         case .success(let config):
             var engine = RuleEngine(config: config)
             for (label, enabled) in toggles {
@@ -72,7 +73,7 @@ final class Daemon {
         do {
             decision = try router.engine.decide(url, opener: options.opener, explain: explain, forceAsk: options.ask)
         } catch {
-            throw DBusError.invalidArgs("Open: \(error.message)")
+            throw DBusError.invalidArgs("\(url): \(error.message)")
         }
         if options.dryRun { return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.decidedOnly.description))]) }
         let now = Date().timeIntervalSince1970
@@ -104,7 +105,7 @@ final class Daemon {
         emitRouted(result.decision)
         guard let remember = result.remember, let choice = result.choice else { return }
         do {
-            let name = try RememberedRulesFile.remember(remember, choice: choice, configPath: configPath)
+            let name = try RememberedRulesFile.remember(remember, choice: choice, configPath: configPath, discover: AppDiscovery(paths: paths, environment: router.launcher.environment).catalog)
             Log.info("remembered \(choice) as rule \"\(name)\" in \(ConfigFile.rememberedPath(besides: configPath))")
             // The watcher would reload too; doing it now means the very next click already follows the rule.
             reload()
@@ -115,7 +116,7 @@ final class Daemon {
 
     /// Sends a recent link again, by the rules (`target` empty) or to `target`.
     func reopen(id: UInt32, target: String) throws {
-        guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("Reopen: no recent link with id \(id)") }
+        guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("no recent link with id \(id) (see openurl recent)") }
         if target.isEmpty {
             _ = try open(entry.url, options: try OpenOptions(.vardict([:]), method: "Reopen"))
             return
@@ -126,7 +127,7 @@ final class Daemon {
         } else if let resolved = OpenTarget(target, in: router.engine.config) {
             choice = .open(resolved)
         } else {
-            throw DBusError.invalidArgs("Reopen: unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
+            throw DBusError.invalidArgs("unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
         }
         let decision = try decideChoice(choice, entry.finalURL)
         let outcome = router.carryOut(decision, activationToken: nil)
@@ -141,7 +142,7 @@ final class Daemon {
     /// Enables or disables a rule by name or `#index` until the daemon exits.
     func setRule(_ label: String, enabled: Bool) throws {
         guard let engine = router.engine.settingRule(label, enabled: enabled) else {
-            throw DBusError.invalidArgs("SetRuleEnabled: no rule named \"\(label)\"")
+            throw DBusError.invalidArgs("no rule named \"\(label)\"")
         }
         router.engine = engine
         toggles[label] = enabled

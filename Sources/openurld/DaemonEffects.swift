@@ -89,7 +89,7 @@ final class DaemonEffects: DecisionEffects {
         show(NotificationRequest(summary: summary, body: body))
     }
 
-    private func show(_ request: NotificationRequest, onAction: ((String) -> Void)? = nil) {
+    func show(_ request: NotificationRequest, onAction: ((String) -> Void)? = nil) {
         guard let notifications else {
             Log.info("no notification server: \(request.summary): \(request.body)")
             return

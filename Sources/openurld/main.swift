@@ -7,14 +7,42 @@ import Desktop
 import Foundation
 import Routing
 
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--version") {
-    print("openurld \(Daemon.version)")
-    exit(0)
+/// `openurld --help`.
+let usage = """
+    usage: openurld [--replace] [--log FILE] [--version] [--help]
+    The link-routing daemon behind openurl; D-Bus activation starts it (see openurld(1)).
+      --replace    take the bus name over from a running openurld
+      --log FILE   append log lines to FILE (default: stderr, plus $XDG_STATE_HOME/openurld/log
+                   when stderr is not the journal)
+      --version    print the version
+      -h, --help   show this help
+    """
+
+var replace = false
+var rest = CommandLine.arguments.dropFirst()
+while let argument = rest.popFirst() {
+    switch argument {
+    case "--version":
+        print("openurld \(Daemon.version)")
+        exit(0)
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    case "--replace": replace = true
+    case "--log":
+        guard let file = rest.popFirst() else {
+            FileHandle.standardError.write(Data("openurld: --log needs a file name\n\(usage)\n".utf8))
+            exit(2)
+        }
+        Log.useFile(file)
+    case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
+    default:
+        FileHandle.standardError.write(Data("openurld: unknown argument \(argument)\n\(usage)\n".utf8))
+        exit(2)
+    }
 }
-if let unknown = arguments.first(where: { $0 != "--replace" }) {
-    FileHandle.standardError.write(Data("usage: openurld [--replace] [--version]\nopenurld: unknown argument \(unknown)\n".utf8))
-    exit(2)
+if Log.file == nil, !Log.toJournal, isatty(2) == 0 {
+    Log.useFile(XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory + "log", alsoStderr: true)
 }
 
 func start() throws -> Never {
@@ -29,7 +57,7 @@ func start() throws -> Never {
     try connection.export(object)
     daemon.object = object
     daemon.reload()
-    let flags: DBusNameFlags = arguments.contains("--replace") ? [.doNotQueue, .replaceExisting] : [.doNotQueue]
+    let flags: DBusNameFlags = replace ? [.doNotQueue, .replaceExisting] : [.doNotQueue]
     let result = try connection.requestName(Daemon.busName, flags: flags)
     guard result.isOwner else {
         let owner = (try? connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -42,6 +70,9 @@ func start() throws -> Never {
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
+    let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
+                                          enabled: { daemon.router.engine.config.settings.guardDefaults },
+                                          notify: { request, onAction in effects.show(request, onAction: onAction) })
     let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
         switch signal {
         case SIGHUP: daemon.reload()
@@ -53,7 +84,7 @@ func start() throws -> Never {
     }
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
-    withExtendedLifetime((signals, watcher)) {}
+    withExtendedLifetime((signals, watcher, defaultsGuard)) {}
     daemon.recent.save()
     _ = try? connection.releaseName(Daemon.busName)
     connection.flush()

@@ -22,7 +22,12 @@ final class DaemonHarness {
 
     var configPath: String { desktop.configHome + "/openurld/config.toml" }
 
-    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false) throws {
+    /// `session` is layered over the isolated environment before the bus starts (so the
+    /// activated daemon sees it too: `XDG_CURRENT_DESKTOP`, ...); `serviceDirectories` are extra
+    /// D-Bus service directories (the portal's); `systemDirectories` adds the system's data and
+    /// config directories after the sandbox's.
+    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false,
+         session: [String: String] = [:], serviceDirectories: [String] = [], systemDirectories: Bool = false) throws {
         desktop = try IsolatedDesktop(name: name)
         browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
         openurl = try BuiltProduct.path("openurl")
@@ -35,7 +40,13 @@ final class DaemonHarness {
         display = withDesktopSession ? try VirtualDisplay() : nil
         var base = display?.environment(desktop.environment) ?? desktop.environment
         for (key, value) in browser.environment { base[key] = value }
-        let bus = try PrivateBus(environment: base)
+        for (key, value) in session { base[key] = value }
+        if systemDirectories {
+            // KDE needs the MIME database and menus, exo its GSettings schemas and helpers.
+            base["XDG_DATA_DIRS"] = desktop.dataDir + ":/usr/local/share:/usr/share"
+            base["XDG_CONFIG_DIRS"] = "/etc/xdg"
+        }
+        let bus = try PrivateBus(serviceDirectories: serviceDirectories, environment: base)
         self.bus = bus
         notifications = try display.map { try NotificationServer(bus: bus, display: $0) }
         try bus.addService(name: Self.busName, exec: [openurld])
