@@ -101,7 +101,8 @@ final class Daemon {
         } else {
             recent.update(id: id, outcome: result.outcome, decision: result.decision)
         }
-        Log.info("ask answered: \(result.decision.kind.rawValue) \(result.decision.finalURL)\(result.decision.target.map { " → \($0)" } ?? "") (\(result.outcome))")
+        // The URL was logged when the question was asked; a mailto's body is not repeated here.
+        Log.info("ask #\(id) answered: \(result.decision.kind.rawValue)\(result.decision.target.map { " → \($0)" } ?? "") (\(result.outcome))")
         emitRouted(result.decision)
         guard let remember = result.remember, let choice = result.choice else { return }
         do {

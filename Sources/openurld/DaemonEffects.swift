@@ -61,7 +61,7 @@ final class DaemonEffects: DecisionEffects {
     }
 
     func reportUnasked(_ decision: Decision, reason: String) {
-        Log.warning("could not ask about \(decision.finalURL) (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") instead")
+        Log.warning("could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") instead")
         let what: String
         switch decision.kind {
         case .copy: what = "Copied it instead"
