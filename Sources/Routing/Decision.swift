@@ -55,6 +55,8 @@ public struct Decision: Sendable {
     public var error: String?
     /// How the decision was reached, step by step.
     public var trace: [TraceStep]
+    /// True when the `ask` was forced (`openurl --ask`, `ask = true` in `Open`) rather than a rule's.
+    public var askWasForced = false
 }
 
 /// One step of a decision's explanation.

@@ -52,9 +52,9 @@ final class ConfigWatcher {
     private var watch: Int32 = -1
     private var pendingTimer: EventLoopToken?
 
-    /// Calls `changed` (once per burst of events, 100 ms later) when `path` is written, created,
-    /// replaced or removed.
-    init(path: String, loop: EventLoop, changed: @escaping () -> Void) throws {
+    /// Calls `changed` (once per burst of events, 100 ms later) when `path`, or a file named in
+    /// `siblings` in the same directory, is written, created, replaced or removed.
+    init(path: String, siblings: [String] = [], loop: EventLoop, changed: @escaping () -> Void) throws {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { throw DaemonError("inotify_init1: \(String(cString: strerror(errno)))") }
         let slash = path.lastIndex(of: "/")
@@ -80,7 +80,7 @@ final class ConfigWatcher {
                         let nameBytes = raw[nameStart..<min(count, nameStart + Int(event.len))].prefix(while: { $0 != 0 })
                         return (Int(event.len), String(decoding: nameBytes, as: UTF8.self))
                     }
-                    if eventName == name { relevant = true }
+                    if eventName == name || siblings.contains(eventName) { relevant = true }
                     offset += MemoryLayout<inotify_event>.size + length
                 }
             }
