@@ -9,7 +9,7 @@ import TestSupport
 /// forked child after it exits, so the selection can change a few milliseconds later.
 func readClipboard(_ argv: [String], environment: [String: String], expecting text: String) throws -> String {
     var last = ""
-    let end = Date().addingTimeInterval(3)
+    let end = Date().addingTimeInterval(10)  // generous: xsel hands the selection to a forked child, slow on a loaded machine
     repeat {
         last = try Command.run(argv, environment: environment, timeout: 5).stdout
         if last == text { return last }
