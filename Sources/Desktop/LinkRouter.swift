@@ -13,6 +13,23 @@ public protocol DecisionEffects: AnyObject {
     func reportError(_ message: String, for decision: Decision?)
     /// Tells the user about a decision that asked for it (`notify = true` on open or discard).
     func confirm(_ decision: Decision)
+    /// Copies as `copy(_:for:)` with the click's display variables added to the environment
+    /// (the daemon may have been started without a display).
+    func copy(_ text: String, for decision: Decision, environment: [String: String]) throws
+    /// Tells the user a ClearURLs `completeProvider` blocked the link, offering to open it anyway.
+    func blocked(_ decision: Decision, environment: [String: String])
+}
+
+extension DecisionEffects {
+    /// Copies with the effects' own environment.
+    public func copy(_ text: String, for decision: Decision, environment: [String: String]) throws {
+        try copy(text, for: decision)
+    }
+
+    /// Reports the block as an error.
+    public func blocked(_ decision: Decision, environment: [String: String]) {
+        reportError("\(decision.url): blocked by the ClearURLs rule \(decision.blockedBy ?? "?") (set clean = false on a rule to let it through)", for: nil)
+    }
 }
 
 /// What became of a routed link.
@@ -27,8 +44,12 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     case asking
     /// Could not be carried out, with why.
     case failed(String)
+    /// A ClearURLs `completeProvider` blocked it (the user was told, with "Open anyway").
+    case blocked(String)
+    /// The client gave up waiting before the daemon got to the call, and routed the link itself.
+    case abandoned
 
-    /// `done`, `dry-run`, `duplicate`, `asking`, or `failed: why`.
+    /// `done`, `dry-run`, `duplicate`, `asking`, `failed: why`, `blocked by PROVIDER` or `abandoned`.
     public var description: String {
         switch self {
         case .done: return "done"
@@ -36,6 +57,8 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .duplicate: return "duplicate"
         case .asking: return "asking"
         case .failed(let why): return "failed: \(why)"
+        case .blocked(let provider): return "blocked by \(provider)"
+        case .abandoned: return "abandoned"
         }
     }
 }
@@ -63,7 +86,9 @@ public final class LinkRouter {
     }
 
     /// Carries out `decision`; `completion` runs when an `ask` is answered (immediately otherwise).
-    public func carryOut(_ decision: Decision, activationToken: String?, completion: ((Decision, RouteOutcome) -> Void)? = nil) -> RouteOutcome {
+    /// `environment` holds the click's display variables when the launcher's own lack one.
+    public func carryOut(_ decision: Decision, activationToken: String?, environment: [String: String] = [:],
+                         completion: ((Decision, RouteOutcome) -> Void)? = nil) -> RouteOutcome {
         if let error = decision.error {
             effects.reportError("\(decision.url): \(error)", for: decision)
             return .failed(error)
@@ -72,7 +97,7 @@ public final class LinkRouter {
         case .open, .system:
             guard let launch = decision.launch else { return .failed("nothing to launch") }
             do {
-                try perform(launch, url: decision.finalURL, activationToken: activationToken)
+                try perform(launch, url: decision.finalURL, activationToken: activationToken, environment: environment)
                 if decision.notify { effects.confirm(decision) }
                 return .done
             } catch {
@@ -82,7 +107,7 @@ public final class LinkRouter {
             }
         case .copy:
             do {
-                try effects.copy(decision.copyText ?? decision.finalURL, for: decision)
+                try effects.copy(decision.copyText ?? decision.finalURL, for: decision, environment: environment)
                 return .done
             } catch {
                 let message = "could not copy: \(error)"
@@ -90,6 +115,10 @@ public final class LinkRouter {
                 return .failed(message)
             }
         case .discard:
+            if let provider = decision.blockedBy {
+                effects.blocked(decision, environment: environment)
+                return .blocked(provider)
+            }
             if decision.notify { effects.confirm(decision) }
             return .done
         case .ask:
@@ -101,7 +130,7 @@ public final class LinkRouter {
                 }
                 do {
                     let chosen = try self.engine.decide(choice: choice, for: decision.finalURL)
-                    let outcome = self.carryOut(chosen, activationToken: activationToken)
+                    let outcome = self.carryOut(chosen, activationToken: activationToken, environment: environment)
                     completion?(chosen, outcome)
                 } catch {
                     completion?(decision, .failed("\(error)"))
@@ -116,7 +145,9 @@ public final class LinkRouter {
         NotificationText.choiceLabels(choices, entries: launcher.entries)
     }
 
-    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?) throws {
+    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?, environment: [String: String]) throws {
+        var launcher = self.launcher
+        for (name, value) in environment { launcher.environment[name] = value }
         switch launch {
         case .desktopEntry(let id, let action, let url):
             try launcher.launch(.desktopEntry(id: id, action: action), url: url, activationToken: activationToken, dbusActivator: dbusActivator)

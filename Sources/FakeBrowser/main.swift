@@ -34,3 +34,14 @@ extension String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
+
+// The display it was given, one line per launch in LOG.display (`-` when unset), so tests can
+// check that a daemon started without one still launches apps on the click's display.
+let display = getenv("DISPLAY").map { String(cString: $0) } ?? "-"
+let wayland = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "-"
+var displayLine = "\(display) \(wayland)\n"
+let displayFD = open(path + ".display", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+if displayFD >= 0 {
+    _ = displayLine.withUTF8 { write(displayFD, $0.baseAddress, $0.count) }
+    close(displayFD)
+}

@@ -116,7 +116,8 @@ extension Client {
     func runCopy(_ arguments: [String]) -> Int32 {
         guard arguments.count == 1, let url = arguments.first else { return fail("usage: openurl copy URL", code: ExitCode.usage) }
         do {
-            _ = try callDaemon("Copy", [.string(url), .vardict([:])])
+            let display = ClickEnvironment.option { environment[$0] }
+            _ = try callDaemon("Copy", [.string(url), .vardict(pairs: display.map { [(ClickEnvironment.optionKey, $0)] } ?? [])])
             return ExitCode.success
         } catch let error as DBusError where error.meansServiceUnavailable || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
             return copyEmbedded(url)

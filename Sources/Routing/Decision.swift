@@ -53,6 +53,9 @@ public struct Decision: Sendable {
     public var error: String?
     /// How the decision was reached, step by step.
     public var trace: [TraceStep]
+    /// The ClearURLs provider whose `completeProvider` blocked the link (the decision is then
+    /// `discard`), so the user can be told and offered to open it anyway.
+    public var blockedBy: String? = nil
 }
 
 /// One step of a decision's explanation.

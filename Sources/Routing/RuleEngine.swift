@@ -49,9 +49,14 @@ public struct RuleEngine: Sendable {
         if depth == 0 {
             let cleaned = applyHygiene(hygiene, to: parsed, trace: &trace)
             guard let cleaned else {
+                let provider = trace.lazy.compactMap { step -> String? in
+                    if case .changed(let summary, _) = step, summary.hasPrefix("blocked by ") { return String(summary.dropFirst("blocked by ".count)) }
+                    return nil
+                }.first ?? "ClearURLs"
                 var decision = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, kind: .discard, target: nil, launch: nil,
                                         rule: nil, copyText: nil, choices: [], notify: false, error: nil, trace: trace)
                 decision.trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
+                decision.blockedBy = provider
                 return decision
             }
             current = cleaned

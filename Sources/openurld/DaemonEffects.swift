@@ -22,28 +22,45 @@ final class DaemonEffects: DecisionEffects {
 
     /// The notification client, made on first use (a server may start after the daemon).
     private var notifications: NotificationClient? {
-        if client == nil { client = try? NotificationClient(connection: connection) }
+        if client == nil { client = try? NotificationClient(connection: connection, callTimeout: 10) }
         return client
     }
 
     func copy(_ text: String, for decision: Decision) throws {
+        try copy(text, for: decision, environment: [:])
+    }
+
+    func copy(_ text: String, for decision: Decision, environment clickEnvironment: [String: String]) throws {
+        var environment = self.environment
+        for (name, value) in clickEnvironment { environment[name] = value }
         let writer = try ClipboardSelector.writer(setting: settings.clipboard, environment: environment, bus: connection)
         try writer.copy(text)
-        Log.info("copied with \(writer.name): \(text)")
+        Log.info("copied with \(writer.name): \(Log.shown(copied: text))")
         guard decision.notify, let url = try? ParsedURL(decision.finalURL) else { return }
-        show(NotificationText.copied(text: text, url: url)) { [weak self] key in
+        show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
             guard key == NotificationText.openActionKey else { return }
-            self?.openAfterAll(decision.finalURL)
+            self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
         }
     }
 
-    /// The copy notification's "Open": the default target if it opens, else the system handler.
-    private func openAfterAll(_ url: String) {
+    func blocked(_ decision: Decision, environment: [String: String]) {
+        let provider = decision.blockedBy ?? "ClearURLs"
+        Log.info("blocked by the ClearURLs rule \(provider): \(Log.shown(decision.url))")
+        show(NotificationText.blocked(provider: provider, url: decision.url), kind: .blocked) { [weak self] key in
+            guard key == NotificationText.openAnywayActionKey else { return }
+            self?.openAfterAll(decision.url, environment: environment)
+        }
+    }
+
+    /// "Open" on a copy, "Open anyway" on a block: the default target if it opens, else the
+    /// system handler.
+    private func openAfterAll(_ url: String, environment: [String: String]) {
         guard let router else { return }
         var target = OpenTarget.system
         if case .open(let configured) = router.engine.config.defaultAction { target = configured }
         guard let decision = try? router.engine.decide(choice: .open(target), for: url) else { return }
-        _ = router.carryOut(decision, activationToken: nil)
+        let outcome = router.carryOut(decision, activationToken: nil, environment: environment)
+        Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
     }
 
     func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
@@ -60,28 +77,59 @@ final class DaemonEffects: DecisionEffects {
 
     func reportError(_ message: String, for decision: Decision?) {
         Log.error(message)
+        // The body is plain text: NotificationClient escapes it once, when the server reads markup.
         if let decision, decision.error == nil {
-            show(NotificationText.launchFailed(target: decision.target?.description ?? "the system handler", url: decision.finalURL, error: message))
-        } else if decision == nil, message.hasPrefix("config not reloaded: ") {
-            show(NotificationText.configReloadFailed(String(message.dropFirst("config not reloaded: ".count))))
+            let request: NotificationRequest
+            if decision.kind == .copy {
+                request = NotificationText.copyFailed(url: decision.finalURL, error: message)
+            } else {
+                request = NotificationText.launchFailed(target: targetName(decision), url: decision.finalURL, error: message)
+            }
+            show(request, kind: .failure)
+        } else if let decision {
+            show(NotificationText.refused(url: decision.url, reason: decision.error ?? message), kind: .failure)
+        } else if let prefix = [Self.configKeptPrefix, Self.configDefaultsPrefix].first(where: message.hasPrefix) {
+            show(NotificationText.configReloadFailed(String(message.dropFirst(prefix.count)), usingDefaults: prefix == Self.configDefaultsPrefix),
+                 kind: .config)
         } else {
-            show(NotificationRequest(summary: "openurld", body: NotificationText.escapeMarkup(message), urgency: .critical, icon: NotificationClient.Icon.error))
+            show(NotificationRequest(summary: "openurld", body: message, urgency: .critical, icon: NotificationClient.Icon.error), kind: .failure)
         }
     }
+
+    /// The name a person knows a target by: the desktop entry's `Name`, not its id.
+    private func targetName(_ decision: Decision) -> String {
+        guard let target = decision.target else { return "the previous default handler" }
+        guard let router else { return target.description }
+        return NotificationText.choiceLabel(.open(target), entries: router.launcher.entries)
+    }
+
+    /// How `Daemon.reload` starts its error message, after a good config and before any.
+    static let configKeptPrefix = "config not reloaded, the previous rules stay in use: "
+    static let configDefaultsPrefix = "config not loaded, using built-in defaults: "
 
     func confirm(_ decision: Decision) {
-        let summary = decision.kind == .discard ? "Link discarded" : "Opened link"
-        let body = [decision.target?.description, decision.finalURL].compactMap { $0 }.joined(separator: "\n")
-        show(NotificationRequest(summary: summary, body: body))
+        if decision.kind == .discard {
+            show(NotificationText.discarded(url: decision.finalURL, rule: decision.rule?.description), kind: .confirmation)
+        } else {
+            show(NotificationRequest(summary: "Opened link in \(targetName(decision))", body: decision.finalURL), kind: .confirmation)
+        }
     }
 
-    private func show(_ request: NotificationRequest, onAction: ((String) -> Void)? = nil) {
+    /// What a notification is about: each kind replaces its own previous notification, so
+    /// repeated errors do not pile up and an error never hides a pending copy confirmation.
+    enum Kind: CaseIterable { case copied, blocked, failure, config, confirmation }
+    private var lastIDs: [Kind: UInt32] = [:]
+
+    private func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil) {
         guard let notifications else {
-            Log.info("no notification server: \(request.summary): \(request.body)")
+            Log.info("no notification server: \(request.summary)")
             return
         }
-        notifications.notifyAsync(request, onAction: onAction) { result in
-            if case .failure(let error) = result { Log.info("notification not shown (\(error.message)): \(request.summary)") }
+        notifications.notifyAsync(request, replacing: lastIDs[kind] ?? 0, onAction: onAction) { [weak self] result in
+            switch result {
+            case .success(let id): self?.lastIDs[kind] = id
+            case .failure(let error): Log.info("notification not shown (\(error.message)): \(request.summary)")
+            }
         }
     }
 }

@@ -16,6 +16,22 @@ enum Log {
         line.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, stderr) }
     }
 
+    /// `--verbose`: log copied text and whole mailto links. Off by default, so the journal holds
+    /// no clipboard contents or mail bodies.
+    nonisolated(unsafe) static var verbose = false
+
+    /// A URL as the log shows it: a mailto's headers and body (`?subject=…&body=…`) are left out
+    /// unless `--verbose`.
+    static func shown(_ url: String) -> String {
+        guard !verbose, url.prefix(7).lowercased() == "mailto:", let question = url.firstIndex(of: "?") else { return url }
+        return String(url[..<question]) + "?…"
+    }
+
+    /// Copied text as the log shows it: its length only, unless `--verbose`.
+    static func shown(copied text: String) -> String {
+        verbose ? text : "\(text.count) characters"
+    }
+
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
     static func info(_ message: String) { write(.info, message) }

@@ -11,10 +11,11 @@ if arguments.contains("--version") {
     print("openurld \(Daemon.version)")
     exit(0)
 }
-if let unknown = arguments.first(where: { $0 != "--replace" }) {
-    FileHandle.standardError.write(Data("usage: openurld [--replace] [--version]\nopenurld: unknown argument \(unknown)\n".utf8))
+if let unknown = arguments.first(where: { !["--replace", "--verbose", "-v"].contains($0) }) {
+    FileHandle.standardError.write(Data("usage: openurld [--replace] [--verbose] [--version]\nopenurld: unknown argument \(unknown)\n".utf8))
     exit(2)
 }
+Log.verbose = arguments.contains("--verbose") || arguments.contains("-v")
 
 func start() throws -> Never {
     let environment = ProcessInfo.processInfo.environment

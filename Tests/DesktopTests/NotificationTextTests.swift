@@ -53,7 +53,7 @@ import TestSupport
 
     @Test func errorTexts() {
         let launch = NotificationText.launchFailed(target: "firefox.desktop", url: "https://example.org/", error: "firefox: command not found")
-        #expect(launch.summary == "Could not open link with firefox.desktop")
+        #expect(launch.summary == "Could not open link in firefox.desktop")
         #expect(launch.body == "firefox: command not found\nhttps://example.org/")
         let reload = NotificationText.configReloadFailed("/home/u/.config/openurld/config.toml:3:9: unknown key \"opn\"; did you mean \"open\"?")
         #expect(reload.summary == "openurld: config not reloaded")

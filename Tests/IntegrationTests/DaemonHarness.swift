@@ -22,7 +22,10 @@ final class DaemonHarness {
 
     var configPath: String { desktop.configHome + "/openurld/config.toml" }
 
-    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false) throws {
+    /// `activationHasDisplay: false` starts the bus (and so the activated daemon) without
+    /// `DISPLAY`/`WAYLAND_DISPLAY`, as after startx or a bare i3/sway that never ran
+    /// `dbus-update-activation-environment`; commands run by the test still have the display.
+    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false, activationHasDisplay: Bool = true) throws {
         desktop = try IsolatedDesktop(name: name)
         browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
         openurl = try BuiltProduct.path("openurl")
@@ -35,7 +38,9 @@ final class DaemonHarness {
         display = withDesktopSession ? try VirtualDisplay() : nil
         var base = display?.environment(desktop.environment) ?? desktop.environment
         for (key, value) in browser.environment { base[key] = value }
-        let bus = try PrivateBus(environment: base)
+        var activation = base
+        if !activationHasDisplay { activation["DISPLAY"] = nil; activation["WAYLAND_DISPLAY"] = nil }
+        let bus = try PrivateBus(environment: activation)
         self.bus = bus
         notifications = try display.map { try NotificationServer(bus: bus, display: $0) }
         try bus.addService(name: Self.busName, exec: [openurld])
