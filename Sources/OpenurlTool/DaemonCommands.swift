@@ -84,8 +84,9 @@ extension Client {
     }
 
     func runRecent(_ arguments: [String]) -> Int32 {
+        if arguments == ["--clear"] { return clearRecent() }
         guard arguments.count <= 1, let limit = UInt32(arguments.first ?? "20") else {
-            return fail("usage: openurl recent [N]", code: ExitCode.usage)
+            return fail("usage: openurl recent [N] | recent --clear", code: ExitCode.usage)
         }
         do {
             for entry in try callDaemon("Recent", [.uint32(limit)]).first?.array ?? [] {
@@ -97,6 +98,21 @@ extension Client {
         } catch {
             return daemonFailure(error)
         }
+    }
+
+    /// `openurl recent --clear`: the daemon forgets its list and removes the file; without a
+    /// daemon the file is removed here.
+    private func clearRecent() -> Int32 {
+        do {
+            _ = try callDaemon("ClearRecent")
+        } catch let error as DBusError where error.meansServiceUnavailable {
+            let path = paths.stateDirectory + "recent.tsv"
+            if unlink(path) != 0, errno != ENOENT { return fail("cannot remove \(path): \(String(cString: strerror(errno)))", code: ExitCode.notCarriedOut) }
+        } catch {
+            return daemonFailure(error)
+        }
+        Output.print("recent links cleared")
+        return ExitCode.success
     }
 
     func runReopen(_ arguments: [String]) -> Int32 {

@@ -41,6 +41,8 @@ public struct Config: Sendable {
         public var unwrap = true
         /// `dedupe_ms`: the same URL twice within this window opens once.
         public var dedupeMilliseconds = 1500
+        /// `recent`: how many links `openurl recent` remembers (0: none, and nothing is written).
+        public var recent = 200
         /// `clearurls`: path of a ClearURLs rules file (`~/` expands to the home directory).
         public var clearURLsPath: String?
         /// Where `clearurls` is set, for errors about the file it names.
@@ -153,6 +155,10 @@ public struct Rule: Sendable {
 
     /// The name, or `#index` when unnamed.
     public var label: String { name ?? "#\(index)" }
+    /// What the rule is, independent of where it sits: `name:NAME`, or for an unnamed rule its
+    /// keys and values in a canonical order (without `enabled`). Toggles made over D-Bus follow
+    /// this across reloads, so an edit that moves rules never disables a different one.
+    public var identity: String = ""
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.

@@ -270,6 +270,24 @@ public struct RuleEngine: Sendable {
     }
 
     /// A copy with the named rule (or `#index`) enabled or disabled; nil when there is none.
+    /// The rule a label names: its name, `#index` or `index`.
+    public func rule(labelled label: String) -> Rule? {
+        config.rules.first { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }
+    }
+
+    /// A new engine with rules enabled or disabled by identity (`Rule.identity`), applied in
+    /// the order given; toggles whose rule no longer exists are returned in `missing`.
+    public func applyingToggles(_ toggles: [(identity: String, enabled: Bool)]) -> (engine: RuleEngine, missing: [String]) {
+        var config = config
+        var missing: [String] = []
+        for toggle in toggles {
+            let positions = config.rules.indices.filter { config.rules[$0].identity == toggle.identity }
+            if positions.isEmpty { missing.append(toggle.identity) }
+            for position in positions { config.rules[position].enabled = toggle.enabled }
+        }
+        return (RuleEngine(config: config), missing)
+    }
+
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }

@@ -60,6 +60,26 @@ public struct TOMLNode: Sendable {
     public subscript(key: String) -> TOMLNode? {
         members?.first(where: { $0.key == key })?.node
     }
+
+    /// The value as one line of text that is the same however the source was laid out: table
+    /// keys sorted (those in `omitting` left out at this level), strings quoted and escaped.
+    public func canonicalText(omitting: Set<String> = []) -> String {
+        switch value {
+        case .table(let members):
+            let items = members.filter { !omitting.contains($0.key) }.sorted { $0.key < $1.key }
+            return "{" + items.map { "\(Self.quoted($0.key))=\($0.node.canonicalText())" }.joined(separator: ",") + "}"
+        case .array(let items): return "[" + items.map { $0.canonicalText() }.joined(separator: ",") + "]"
+        case .string(let text): return Self.quoted(text)
+        case .integer(let number): return String(number)
+        case .float(let number): return String(number)
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .dateTime(let text): return text
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 }
 
 /// A TOML syntax error with its position.

@@ -20,8 +20,9 @@ final class Daemon {
     /// Whether a config has loaded since start: a later failure keeps it, an earlier one leaves
     /// the built-in defaults in force.
     private var loadedOnce = false
-    /// Rules toggled over D-Bus, kept across reloads while the rule still exists.
-    private var toggles: [String: Bool] = [:]
+    /// Rules toggled over D-Bus, by rule identity in the order they were made, kept across
+    /// reloads while the rule still exists.
+    private var toggles: [(identity: String, enabled: Bool)] = []
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
     var object: DBusObject?
@@ -57,11 +58,10 @@ final class Daemon {
     func reload() -> String? {
         switch ConfigFile.load(path: configPath, required: false) {
         case .success(let config):
-            var engine = RuleEngine(config: config)
-            for (label, enabled) in toggles {
-                if let toggled = engine.settingRule(label, enabled: enabled) { engine = toggled } else { toggles[label] = nil }
-            }
+            let (engine, missing) = RuleEngine(config: config).applyingToggles(toggles)
+            toggles.removeAll { missing.contains($0.identity) }
             router.engine = engine
+            recent.capacity = config.settings.recent
             loadedOnce = true
             configError = ""
             Log.info("loaded \(config.path.map { FileManager.default.fileExists(atPath: $0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
@@ -116,6 +116,9 @@ final class Daemon {
     /// Sends a recent link again, by the rules (`target` empty) or to `target`.
     func reopen(id: UInt32, target: String) throws {
         guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("Reopen: no recent link with id \(id)") }
+        guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
+            throw DBusError.invalidArgs("Reopen: link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
+        }
         if target.isEmpty {
             _ = try open(entry.url, options: try OpenOptions(.vardict([:]), method: "Reopen"))
             return
@@ -140,11 +143,12 @@ final class Daemon {
 
     /// Enables or disables a rule by name or `#index` until the daemon exits.
     func setRule(_ label: String, enabled: Bool) throws {
-        guard let engine = router.engine.settingRule(label, enabled: enabled) else {
+        guard let rule = router.engine.rule(labelled: label) else {
             throw DBusError.invalidArgs("SetRuleEnabled: no rule named \"\(label)\"")
         }
-        router.engine = engine
-        toggles[label] = enabled
+        toggles.removeAll { $0.identity == rule.identity }
+        toggles.append((rule.identity, enabled))
+        router.engine = router.engine.applyingToggles([(rule.identity, enabled)]).engine
     }
 
     /// Calls `org.freedesktop.Application` on a D-Bus activatable app.

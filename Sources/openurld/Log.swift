@@ -22,9 +22,12 @@ enum Log {
 
     /// A URL as the log shows it: a mailto's headers and body (`?subject=…&body=…`) are left out
     /// unless `--verbose`.
+    /// A URL longer than 1 KiB is cut, so one link cannot flood the journal.
     static func shown(_ url: String) -> String {
-        guard !verbose, url.prefix(7).lowercased() == "mailto:", let question = url.firstIndex(of: "?") else { return url }
-        return String(url[..<question]) + "?…"
+        var shown = url
+        if !verbose, url.prefix(7).lowercased() == "mailto:", let question = url.firstIndex(of: "?") { shown = String(url[..<question]) + "?…" }
+        guard shown.utf8.count > 1024 else { return shown }
+        return String(decoding: shown.utf8.prefix(256), as: UTF8.self) + "… (\(url.utf8.count) bytes)"
     }
 
     /// Copied text as the log shows it: its length only, unless `--verbose`.

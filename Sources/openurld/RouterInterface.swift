@@ -61,6 +61,11 @@ extension Daemon {
                         ])
                     })]
                 },
+                DBusMethod("ClearRecent") { [unowned self] _, _ in
+                    self.recent.clear()
+                    Log.info("recent links cleared")
+                    return []
+                },
                 DBusMethod("Reopen", inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
                     try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "")
                     return []

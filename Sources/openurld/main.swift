@@ -29,13 +29,21 @@ func start() throws -> Never {
     try connection.export(object)
     daemon.object = object
     daemon.reload()
-    let flags: DBusNameFlags = arguments.contains("--replace") ? [.doNotQueue, .replaceExisting] : [.doNotQueue]
+    // Always replaceable, so that `openurld --replace` (after an upgrade) can take over from us.
+    let replacing = arguments.contains("--replace")
+    let flags: DBusNameFlags = replacing ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
+    let nameLost = try connection.onSignal(interface: "org.freedesktop.DBus", member: "NameLost", path: "/org/freedesktop/DBus",
+                                           sender: "org.freedesktop.DBus", arg0: Daemon.busName) { _ in
+        Log.info("another openurld took over \(Daemon.busName) (openurld --replace); exiting")
+        loop.stop()
+    }
     let result = try connection.requestName(Daemon.busName, flags: flags)
     guard result.isOwner else {
         let owner = (try? connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                                           method: "GetConnectionUnixProcessID", arguments: [.string(Daemon.busName)]).first?.uint32).flatMap { $0 }
         throw DaemonError("another openurld owns \(Daemon.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
     }
+    if replacing { Log.info("took over \(Daemon.busName)") }
     try loop.add(connection)
     connection.onDisconnect {
         Log.info("lost the session bus; exiting")
@@ -53,9 +61,9 @@ func start() throws -> Never {
     }
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
-    withExtendedLifetime((signals, watcher)) {}
+    withExtendedLifetime((signals, watcher, nameLost)) {}
     daemon.recent.save()
-    _ = try? connection.releaseName(Daemon.busName)
+    if (try? connection.processID(of: Daemon.busName)) == UInt32(getpid()) { _ = try? connection.releaseName(Daemon.busName) }
     connection.flush()
     exit(0)
 }

@@ -41,6 +41,7 @@ import Testing
         // Calls are handled in order: once this one is answered, the stale Open has been seen.
         _ = try harness.call("Explain", [.string("https://example.org/"), .vardict([:])])
         #expect(try recentOutcome(harness, url) == "abandoned")
+        #expect(harness.bus.log.contains("past its deadline (the client gave up and routed it in-process): \(url)"), "\(harness.bus.log)")
         usleep(300_000)
         #expect(harness.browser.records() == [[url]], "the resumed daemon opened the link again")
     }
