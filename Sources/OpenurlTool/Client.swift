@@ -22,7 +22,7 @@ struct Client {
                openurl copy URL                copy (the address of a mailto) and notify
                openurl extract [--open] [--all] [--json] [--selection] [FILE]
                openurl install | uninstall     become / stop being the default for http, https, mailto
-               openurl status | reload | rules [enable|disable NAME] | recent [N] | reopen N [--with TARGET]
+               openurl status | reload | rules [enable|disable NAME] | recent [N|--clear] | reopen N [--with TARGET]
         """
 
     var paths: XDGPaths { XDGPaths(environment: environment) }

@@ -61,6 +61,19 @@ import TestSupport
         #expect(reload.urgency == .critical)
     }
 
+    @Test func summariesSayWhatHappened() {
+        let defaults = NotificationText.configReloadFailed("\nc.toml:1:1: bad", usingDefaults: true)
+        #expect(defaults.summary == "openurld: config error, using built-in defaults")
+        #expect(defaults.body.hasPrefix("c.toml:1:1: bad\nLinks go to the previous default handler"))
+        #expect(NotificationText.copyFailed(url: "mailto:a@x.org", error: "install xclip").summary == "Could not copy")
+        #expect(NotificationText.discarded(url: "https://t.example/", rule: "no trackers").summary == "Link discarded by rule no trackers")
+        #expect(NotificationText.discarded(url: "https://t.example/", rule: nil).summary == "Link discarded by [default]")
+        let blocked = NotificationText.blocked(provider: "ads", url: "https://ads.example/")
+        #expect(blocked.summary == "Link blocked by ads")
+        #expect(blocked.actions.map(\.key) == [NotificationText.openAnywayActionKey])
+        #expect(blocked.actions.map(\.label) == ["Open anyway"])
+    }
+
     @Test func askOffersOneActionPerChoiceKeyedByTheConfigSpelling() throws {
         let choices: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy]
         let labels = NotificationText.choiceLabels(choices, entries: nil)
