@@ -40,6 +40,11 @@ extension Client {
                                                     method: "Open", arguments: [.string(url), .vardict(pairs: pairs)], timeout: ClickDeadline.clientTimeout)
                     let result = reply.first?.dictionary ?? [:]
                     let outcome = result["outcome"]?.string ?? ""
+                    // The daemon answered, but past the deadline (a slow start): it did nothing.
+                    if outcome == "abandoned" {
+                        Output.error("openurl: openurld answered after the deadline; routing in-process")
+                        return max(worst, routeEmbedded(Array(urls[offset...]), token: offset == 0 ? token : nil, opener: openerProcess.routingOpener, ask: ask, verbose: verbose))
+                    }
                     if verbose { Output.error("openurl: \(result["decision"]?.string ?? "?") \(result["final_url"]?.string ?? url) (\(outcome), by openurld)") }
                     // The daemon has already notified about a failure it saw: one notification per failure.
                     if let error = result["error"]?.string {

@@ -97,6 +97,11 @@ for (offset, url) in urls.enumerated() {
                                         method: "Open", arguments: [.string(url), .vardict(pairs: options)], timeout: ClickDeadline.clientTimeout)
         let result = reply.first?.dictionary ?? [:]
         let outcome = result["outcome"]?.string ?? ""
+        // The daemon answered, but past the deadline (a slow start): it did nothing, so we route it.
+        if outcome == "abandoned" {
+            fputs("openurl: openurld answered after the deadline; routing in-process\n", stderr)
+            becomeTool(flags() + Array(urls[offset...]))
+        }
         if verbose {
             fputs("openurl: \(result["decision"]?.string ?? "?") \(result["final_url"]?.string ?? url) (\(outcome), by openurld)\n", stderr)
         }

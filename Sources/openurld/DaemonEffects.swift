@@ -70,13 +70,17 @@ final class DaemonEffects: DecisionEffects {
         do {
             try asker.ask(url: url, choices: decision.choices, labels: labels, completion: choose)
         } catch {
-            reportError("cannot ask about \(decision.finalURL): \(error); set [settings] picker", for: nil)
+            reportError("cannot ask about \(Log.shown(decision.finalURL)): \(error); set [settings] picker", for: nil)
             choose(nil)
         }
     }
 
     func reportError(_ message: String, for decision: Decision?) {
-        Log.error(message)
+        var logged = message
+        if let decision {
+            for url in [decision.finalURL, decision.url] { logged = logged.replacingOccurrences(of: url, with: Log.shown(url)) }
+        }
+        Log.error(logged)
         // The body is plain text: NotificationClient escapes it once, when the server reads markup.
         if let decision, decision.error == nil {
             let request: NotificationRequest

@@ -145,7 +145,7 @@ extension Daemon {
                 _ = try open(link.url, options: options)
                 routed.append(link.url)
             } catch {
-                Log.warning("OpenText: \(link.url): \(error)")
+                Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
             }
         }
         return routed

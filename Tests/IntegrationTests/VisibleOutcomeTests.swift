@@ -46,6 +46,21 @@ import Testing
         #expect(harness.browser.records() == [[url]], "the resumed daemon opened the link again")
     }
 
+    /// A daemon that starts slower than the deadline answers "abandoned" (or not in time): either
+    /// way `openurl` routes the link itself, and it arrives once.
+    @Test func aSlowlyStartingDaemonStillOpensTheLinkOnce() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "slowstart")
+        try harness.bus.addService(name: DaemonHarness.busName, exec: ["/bin/sh", "-c", "sleep 1.7; exec \"$0\"", harness.openurld])
+        let url = "https://example.org/slow"
+        let result = try harness.run([harness.openurl, url], timeout: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("routing in-process"), "\(result.stderr)")
+        #expect(harness.browser.waitForRecords(1) == [[url]])
+        #expect(try eventually(timeout: 10) { try recentOutcome(harness, url) == "abandoned" })
+        usleep(300_000)
+        #expect(harness.browser.records() == [[url]])
+    }
+
     /// The daemon honours the deadline of any caller, not only `openurl`'s timing.
     @Test func aCallPastItsDeadlineIsDroppedAndRecorded() throws {
         let harness = try DaemonHarness(config: Self.config, name: "deadline")
@@ -70,6 +85,18 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(harness.browser.waitForRecords(1) == [["https://example.org/shown"]])
         #expect(harness.browser.displays().map(\.x11) == [":42"])
+    }
+
+    /// A session that exports its display to the bus (`dbus-update-activation-environment`)
+    /// gives the daemon its own, which it prefers.
+    @Test func anUpdatedActivationEnvironmentGivesTheDaemonItsDisplay() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "updatedenv", activationHasDisplay: false)
+        let update = try harness.run(["dbus-update-activation-environment", "DISPLAY=:44"])
+        #expect(update.status == 0, "\(update)")
+        let result = try harness.run([harness.openurl, "https://example.org/own"], extra: ["DISPLAY": ":42"])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.browser.waitForRecords(1) == [["https://example.org/own"]])
+        #expect(harness.browser.displays().map(\.x11) == [":44"])
     }
 
     /// Case 1, GIO apps: `org.freedesktop.Application.Open` carries no environment; the daemon
