@@ -41,6 +41,9 @@ import Testing
         // Calls are handled in order: once this one is answered, the stale Open has been seen.
         _ = try harness.call("Explain", [.string("https://example.org/"), .vardict([:])])
         #expect(try recentOutcome(harness, url) == "abandoned")
+        // openurl-tool was told not to ask again: the daemon saw the link once.
+        let seen = try harness.call("Recent", [.uint32(0)]).first?.array?.compactMap(\.dictionary).filter { $0["final_url"]?.string == url }
+        #expect(seen?.count == 1, "\(seen ?? [])")
         #expect(harness.bus.log.contains("past its deadline (the client gave up and routed it in-process): \(url)"), "\(harness.bus.log)")
         usleep(300_000)
         #expect(harness.browser.records() == [[url]], "the resumed daemon opened the link again")
