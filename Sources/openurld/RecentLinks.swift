@@ -162,8 +162,11 @@ final class RecentLinks {
         var byID: [UInt32: Int] = [:]
         var list: [Entry] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
-                .map { Self.unescape(String(decoding: $0, as: UTF8.self)) }
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { bytes in
+                // Most fields hold no escapes: decode them without the character-by-character pass.
+                let text = String(decoding: bytes, as: UTF8.self)
+                return bytes.contains(UInt8(ascii: "\\")) ? Self.unescape(text) : text
+            }
             guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
             let entry = Entry(id: id, time: time, url: Self.bounded(fields[2]), finalURL: Self.bounded(fields[3]), decision: fields[4],
                               target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
