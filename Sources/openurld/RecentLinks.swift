@@ -39,8 +39,12 @@ final class RecentLinks {
         didSet { if capacity != oldValue { trim(); if capacity == 0 { clear() } } }
     }
 
+    /// Every kept entry, once the file has been read (`Recent`, `Reopen`, a compaction).
     private var loaded: [Entry]?
-    private var nextID: UInt32 = 1
+    /// Entries added since start while the file is still unread: a click never waits for it.
+    private var added: [Entry] = []
+    /// The next id; nil until the file's last line has been looked at.
+    private var nextID: UInt32?
     private var totalBytes = 0
     private let path: String?
     /// Lines waiting to be appended (the daemon batches writes off the click path).
@@ -53,41 +57,49 @@ final class RecentLinks {
         self.path = path
     }
 
-    /// The entries, oldest first (read from the file on first use).
+    /// The entries, oldest first (the file is read on first use).
     var entries: [Entry] {
         if let loaded { return loaded }
-        let read = load()
-        loaded = read
-        return read
+        return load()
     }
 
-    /// Remembers a decision and returns its id (0 when `recent = 0`).
+    /// Remembers a decision and returns its id (0 when `recent = 0`). Reads at most the file's
+    /// last line (for the next id), never the whole file.
     @discardableResult
     func add(_ decision: Decision, opener: Opener?, outcome: RouteOutcome) -> UInt32 {
         guard capacity > 0 else { return 0 }
-        var list = entries
+        let id = nextID ?? lastIDInFile() &+ 1
+        nextID = id &+ 1
         let entry = Entry(
-            id: nextID, time: Date().timeIntervalSince1970, url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
+            id: id, time: Date().timeIntervalSince1970, url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",
             rule: decision.rule?.description ?? "", opener: opener?.names.first ?? "", outcome: outcome.description)
-        nextID &+= 1
-        list.append(entry)
-        totalBytes += entry.bytes
-        loaded = list
-        trim()
+        if loaded != nil {
+            loaded?.append(entry)
+            totalBytes += entry.bytes
+            trim()
+        } else {
+            added.append(entry)
+            if added.count > capacity { added.removeFirst(added.count - capacity) }
+        }
         append(entry)
         return entry.id
     }
 
     /// Updates the outcome of an entry (an `ask` answered later).
     func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
-        var list = entries
-        guard capacity > 0, let index = list.firstIndex(where: { $0.id == id }) else { return }
-        list[index].outcome = outcome.description
-        list[index].decision = decision.kind.rawValue
-        list[index].target = decision.target?.description ?? ""
-        loaded = list
-        append(list[index])
+        guard capacity > 0 else { return }
+        func change(_ entry: inout Entry) {
+            entry.outcome = outcome.description
+            entry.decision = decision.kind.rawValue
+            entry.target = decision.target?.description ?? ""
+            append(entry)
+        }
+        if loaded != nil, let index = loaded?.firstIndex(where: { $0.id == id }) {
+            change(&loaded![index])
+        } else if let index = added.firstIndex(where: { $0.id == id }) {
+            change(&added[index])
+        }
     }
 
     /// The entry with `id`, if still kept.
@@ -96,29 +108,30 @@ final class RecentLinks {
     /// Forgets every entry and removes the file.
     func clear() {
         loaded = []
+        added = []
         totalBytes = 0
         pendingLines = []
         if let path { unlink(path) }
     }
 
     /// Appends the waiting lines; rewrites the file with the kept entries alone once it has
-    /// grown past twice the byte bound.
+    /// grown past twice the byte bound (reading it first if it was not read yet).
     func save() {
         guard let path, !pendingLines.isEmpty else { return }
-        let text = pendingLines.joined()
+        var text = pendingLines.joined()
         pendingLines = []
         mkdirParents((path as NSString).deletingLastPathComponent)
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
         _ = fchmod(fd, 0o600)
-        var stats = stat()
-        if fstat(fd, &stats) == 0, Int(stats.st_size) + text.utf8.count > 2 * Self.maximumBytes {
-            return rewrite(path)
-        }
-        var bytes = text
-        let written = bytes.withUTF8 { write(fd, $0.baseAddress, $0.count) }
+        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
         if written != text.utf8.count { Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
+        var stats = stat()
+        let size = fstat(fd, &stats) == 0 ? Int(stats.st_size) : 0
+        close(fd)
+        guard size > 2 * Self.maximumBytes else { return }
+        if loaded == nil { _ = load() }
+        rewrite(path)
     }
 
     private func append(_ entry: Entry) {
@@ -157,26 +170,55 @@ final class RecentLinks {
         if written == text.utf8.count { _ = rename(temporary, path) } else { unlink(temporary) }
     }
 
+    /// Reads the file (with the lines still waiting, written first), keeps the bounds, and
+    /// from then on works on the full list.
     private func load() -> [Entry] {
-        guard capacity > 0, let path, let data = FileManager.default.contents(atPath: path) else { return [] }
-        var byID: [UInt32: Int] = [:]
+        save()
         var list: [Entry] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { bytes in
-                // Most fields hold no escapes: decode them without the character-by-character pass.
-                let text = String(decoding: bytes, as: UTF8.self)
-                return bytes.contains(UInt8(ascii: "\\")) ? Self.unescape(text) : text
+        if capacity > 0, let path, let data = FileManager.default.contents(atPath: path) {
+            var byID: [UInt32: Int] = [:]
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { bytes in
+                    // Most fields hold no escapes: decode them without the character-by-character pass.
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    return bytes.contains(UInt8(ascii: "\\")) ? Self.unescape(text) : text
+                }
+                guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
+                let entry = Entry(id: id, time: time, url: Self.bounded(fields[2]), finalURL: Self.bounded(fields[3]), decision: fields[4],
+                                  target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
+                if let index = byID[id] { list[index] = entry } else { byID[id] = list.count; list.append(entry) }
             }
-            guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
-            let entry = Entry(id: id, time: time, url: Self.bounded(fields[2]), finalURL: Self.bounded(fields[3]), decision: fields[4],
-                              target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
-            if let index = byID[id] { list[index] = entry } else { byID[id] = list.count; list.append(entry) }
+        } else if path == nil {
+            list = added
         }
-        nextID = (list.map(\.id).max() ?? 0) &+ 1
+        added = []
+        if nextID == nil { nextID = (list.map(\.id).max() ?? 0) &+ 1 }
         totalBytes = list.reduce(0) { $0 + $1.bytes }
         loaded = list
         trim()
         return loaded ?? []
+    }
+
+    /// The id on the file's last line (ids only grow through the file), 0 without one: a read of
+    /// the last 64 KiB, which holds at least one whole line (a line is at most ~17 KiB).
+    private func lastIDInFile() -> UInt32 {
+        guard let path else { return 0 }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0 else { return 0 }
+        let start = max(0, size - 65536)
+        var buffer = [UInt8](repeating: 0, count: Int(size - start))
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, start) }
+        guard count > 0 else { return 0 }
+        let lines = buffer[0..<count].split(separator: UInt8(ascii: "\n"))
+        // From the end, the first line that starts with an id (the first one read may be cut).
+        for line in lines.reversed() {
+            let field = line.prefix { $0 != UInt8(ascii: "\t") }
+            if let id = UInt32(String(decoding: field, as: UTF8.self)), field.count < line.count { return id }
+        }
+        return 0
     }
 
     private static func bounded(_ url: String) -> String {

@@ -152,4 +152,27 @@ import Testing
         let id = try #require(entries.last?["id"]?.uint32)
         #expect(throws: DBusError.self) { try harness.call("Reopen", [.uint32(id), .string("")]) }
     }
+
+    /// A file past twice the bound (an older openurld's) is compacted at the next write, and new
+    /// ids continue after the file's last one without the whole file being needed for a click.
+    @Test func recentIsCompactedAndIDsContinue() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "recentcompact")
+        let file = harness.desktop.stateHome + "/openurld/recent.tsv"
+        try FileManager.default.createDirectory(atPath: harness.desktop.stateHome + "/openurld", withIntermediateDirectories: true)
+        let padding = String(repeating: "p", count: 900)
+        let lines = (1...700).map { "\($0)\t1700000000.0\thttps://old.example/\($0)/\(padding)\thttps://old.example/\($0)/\(padding)\topen\tbrowser.desktop\t\t\tdone\n" }
+        try lines.joined().write(toFile: file, atomically: true, encoding: .utf8)
+        let reply = try harness.call("Open", [.string("https://example.org/new"), .vardict([:])])
+        #expect(reply.first?.dictionary?["id"]?.uint32 == 701)
+        #expect(eventually(timeout: 5) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+            return size > 0 && size <= 300 * 1024
+        }, "recent.tsv was not compacted")
+        let entries = try harness.call("Recent", [.uint32(0)]).first?.array?.compactMap(\.dictionary) ?? []
+        #expect(entries.first?["final_url"]?.string == "https://example.org/new")
+        #expect(entries.contains { $0["id"]?.uint32 == 700 })
+        #expect(!entries.contains { $0["id"]?.uint32 == 1 }, "the oldest entries are beyond the byte bound")
+        var stats = stat()
+        #expect(stat(file, &stats) == 0 && stats.st_mode & 0o777 == 0o600)
+    }
 }
