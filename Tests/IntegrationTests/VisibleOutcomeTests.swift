@@ -114,6 +114,20 @@ import Testing
         #expect(harness.browser.displays().map(\.x11) == [":43"])
     }
 
+    /// Case 1, systemd sessions: the user manager's environment (`systemctl --user
+    /// import-environment`) comes before the caller's.
+    @Test func theSystemdUserEnvironmentLendsItsDisplay() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "systemdenv", activationHasDisplay: false)
+        let systemd = try FakeSystemdManager(bus: harness.bus, environment: ["HOME=/x", "DISPLAY=:45", "XAUTHORITY=/x/.Xauthority"])
+        defer { systemd.stop() }
+        let result = try harness.run(["gdbus", "call", "--session", "--dest", DaemonHarness.busName, "--object-path", DaemonHarness.path,
+                                      "--method", "org.freedesktop.Application.Open", "['https://example.org/systemd']", "{}"],
+                                     extra: ["DISPLAY": ""])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.browser.waitForRecords(1) == [["https://example.org/systemd"]])
+        #expect(harness.browser.displays().map(\.x11) == [":45"])
+    }
+
     /// Case 1, copy: with Xvfb only in the client's environment, xclip still copies for real.
     @Test func aDaemonWithoutADisplayCopiesOnTheClientsDisplay() throws {
         let harness = try DaemonHarness(config: Self.config, name: "nodisplaycopy", withDesktopSession: true, activationHasDisplay: false)
