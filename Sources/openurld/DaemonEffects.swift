@@ -22,7 +22,12 @@ final class DaemonEffects: DecisionEffects {
 
     /// The notification client, made on first use (a server may start after the daemon).
     private var notifications: NotificationClient? {
-        if client == nil { client = try? NotificationClient(connection: connection, callTimeout: 10) }
+        if client == nil {
+            // Synchronous calls (the ask path's capability check) stay short; Notify is sent
+            // without waiting and may take a loaded desktop up to 10 s to answer.
+            client = try? NotificationClient(connection: connection, callTimeout: 2)
+            client?.notifyTimeout = 10
+        }
         return client
     }
 

@@ -106,4 +106,20 @@ import Testing
         #expect(!log.contains("SecretBody") && !log.contains("SecretSubject"), "\(log)")
         #expect(!log.contains("copied with xclip: who@example.org"), "\(log)")
     }
+
+    /// A hung notification server never holds up a click: the copy is confirmed without waiting,
+    /// so the daemon answers `openurl` in time and nothing is routed twice.
+    @Test func aStoppedNotificationServerDoesNotHoldUpTheClick() throws {
+        let (harness, server) = try harness("hungserver")
+        _ = try harness.call("Explain", [.string("https://example.org/"), .vardict([:])])
+        let dunst = pid_t(try harness.connect().processID(of: "org.freedesktop.Notifications"))
+        #expect(kill(dunst, SIGSTOP) == 0)
+        let result = try harness.run([harness.openurl, "-v", "mailto:held@example.org"], timeout: 30)
+        #expect(kill(dunst, SIGCONT) == 0)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("by openurld"), "\(result.stderr)")
+        #expect(eventually { (try? harness.run(["xclip", "-o", "-selection", "clipboard"]).stdout) == "held@example.org" })
+        let notes = try shown(server, count: 1)
+        #expect(notes.map(\.summary) == ["Copied address"], "\(notes.map(\.summary))")
+    }
 }
