@@ -122,4 +122,20 @@ import Testing
         let notes = try shown(server, count: 1)
         #expect(notes.map(\.summary) == ["Copied address"], "\(notes.map(\.summary))")
     }
+
+    /// Repeated failures replace their notification instead of piling up.
+    @Test func repeatedFailuresReplaceOneNotification() throws {
+        let (harness, _) = try harness("replaceid")
+        for path in ["a", "b", "c"] {
+            #expect(try harness.run([harness.openurl, "https://broken.example/\(path)"]).status == 4)
+        }
+        // Each Notify is answered before the next click's: by now all three have been shown.
+        #expect(eventually(timeout: 5) {
+            (try? harness.run(["dunstctl", "count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
+        }, "\((try? harness.run(["dunstctl", "count", "displayed"]))?.description ?? "")")
+        usleep(300_000)
+        let displayed = try harness.run(["dunstctl", "count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let waiting = try harness.run(["dunstctl", "count", "waiting"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(displayed == "1" && waiting == "0", "displayed \(displayed), waiting \(waiting)")
+    }
 }
