@@ -19,10 +19,13 @@ struct SessionEnvironment {
         !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
-    /// The variables to add for one click: empty when the daemon's own environment has a display.
+    /// The variables to add for one click. Those the client sent fill in what the daemon's own
+    /// environment lacks, one by one; the session's are looked up only when the daemon has no
+    /// display at all. Empty when the daemon has everything.
     func forClick(sent: [String: String], callerPID: () -> UInt32?, connection: DBusConnection) -> [String: String] {
-        guard !Self.hasDisplay(own) else { return [:] }
-        if Self.hasDisplay(sent) { return sent }
+        let missing = sent.filter { (own[$0.key] ?? "").isEmpty }
+        guard !Self.hasDisplay(own) else { return missing }
+        if Self.hasDisplay(missing) { return missing }
         let systemd = Self.systemdEnvironment(connection)
         if Self.hasDisplay(systemd) { return systemd }
         if let pid = callerPID(), pid > 0 {
