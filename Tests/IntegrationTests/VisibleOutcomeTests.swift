@@ -102,6 +102,15 @@ import Testing
         #expect(harness.browser.displays().map(\.x11) == [":44"])
     }
 
+    /// A daemon with only an X display gets the click's Wayland display added, its own kept.
+    @Test func theClickFillsInWhatTheDaemonLacks() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "fillin")
+        let result = try harness.run([harness.openurl, "https://example.org/fill"], extra: ["DISPLAY": ":46", "WAYLAND_DISPLAY": "wayland-46"])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.browser.waitForRecords(1) == [["https://example.org/fill"]])
+        #expect(harness.browser.displays().map { "\($0.x11) \($0.wayland)" } == [":99 wayland-46"])
+    }
+
     /// Case 1, GIO apps: `org.freedesktop.Application.Open` carries no environment; the daemon
     /// takes the calling app's display.
     @Test func applicationOpenCallersLendTheirDisplay() throws {
