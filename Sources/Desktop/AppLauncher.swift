@@ -9,6 +9,9 @@ public enum LaunchTarget: Sendable, Equatable {
     case desktopEntryWithArguments(id: String, arguments: [String])
     /// A named app `[apps.NAME]` with a raw `exec` argv, run as given.
     case argv([String])
+    /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile or a
+    /// private window); always spawned, since D-Bus activation cannot carry arguments.
+    case desktopEntryAdding(id: String, arguments: [String])
 
     /// Parses `ID.desktop` or `ID.desktop:ACTION` (as written in the config) into a target.
     public static func parse(desktopTarget text: String) -> LaunchTarget {
@@ -92,6 +95,11 @@ public struct AppLauncher: Sendable {
             let entry = try lookup(id)
             let words = ExecLine.programPrefix(try words(of: entry.exec, entry: entry))
             return .spawn(wrapInTerminal(words + arguments, if: entry.isTerminal))
+        case .desktopEntryAdding(let id, let arguments):
+            let entry = try lookup(id)
+            let words = ExecLine.inserting(arguments, beforeURLIn: try words(of: entry.exec, entry: entry))
+            let expanded = ExecLine.expand(words, url: url, icon: entry.icon, name: entry.name, entryPath: entry.path)
+            return .spawn(wrapInTerminal(expanded, if: entry.isTerminal))
         case .desktopEntry(let id, let actionID):
             let entry = try lookup(id)
             var exec = entry.exec

@@ -10,10 +10,14 @@ public enum ConfigFile {
     }
 
     /// Loads `path`. When `required` is false a missing file gives the built-in defaults.
-    public static func load(path: String, required: Bool) -> Result<Config, LoadError> {
+    /// `discover` is asked once for the installed apps that browser targets and app links are
+    /// checked against (the default knows none).
+    public static func load(path: String, required: Bool, discover: () -> AppCatalog = { AppCatalog() }) -> Result<Config, LoadError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             if !FileManager.default.fileExists(atPath: path) {
-                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(Config())
+                var defaults = Config()
+                defaults.catalog = discover()
+                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(defaults)
             }
             return .failure(LoadError(description: "\(path): cannot be read"))
         }
@@ -22,7 +26,7 @@ public enum ConfigFile {
         }
         var config: Config
         do {
-            config = try ConfigLoader.load(text: text, path: path)
+            config = try ConfigLoader.load(text: text, path: path, catalog: discover())
         } catch {
             return .failure(LoadError(description: error.description))
         }

@@ -18,20 +18,9 @@ public enum SystemHandlerError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Registers openurld as the default handler for http, https and mailto in the user's
-/// `mimeapps.list`, remembering what was there so `uninstall` puts it back exactly.
-///
-/// The record lives in `$XDG_STATE_HOME/openurld/previous-handlers`, a tab-separated text file:
-/// ```
-/// handler<TAB>x-scheme-handler/http<TAB>firefox.desktop<TAB>=x-scheme-handler/http=firefox.desktop
-/// handler<TAB>x-scheme-handler/mailto<TAB><TAB>-
-/// created<TAB>section<TAB>1
-/// ```
-/// `handler` lines give the MIME type, the default in effect before install (empty: none), and
-/// the user's own line for it in `$XDG_CONFIG_HOME/mimeapps.list` (`=` and the exact line, or
-/// `-` when there was none). `created section N` says install appended `[Default Applications]`
-/// after N newlines; `created file` says install created `mimeapps.list`. Lines starting with
-/// `#` are comments.
+/// Makes openurld the default handler for http, https and mailto on every path a desktop reads
+/// (see `TakeoverPlan`), remembering what was there (`TakeoverRecord`) so `uninstall` puts it
+/// back byte for byte.
 public struct DefaultHandlers: Sendable {
     /// openurld's desktop file id.
     public static let ourDesktopID = "io.github.openurld.desktop"
@@ -55,14 +44,22 @@ public struct DefaultHandlers: Sendable {
 
     /// `$XDG_STATE_HOME/openurld/previous-handlers`.
     public var recordFile: String { paths.stateDirectory + "previous-handlers" }
+    /// Where the original bytes of changed files are kept.
+    var backupDirectory: String { paths.stateDirectory + "backup/" }
+
+    /// Whether `install` ran and `uninstall` has not.
+    public var isRecorded: Bool { FileManager.default.fileExists(atPath: recordFile) }
 
     /// The default for `mimeType` as the spec resolves it: the first installed id listed under
     /// `[Default Applications]` in the `mimeapps.list` files in precedence order; nil if none.
-    public func currentDefault(for mimeType: String) -> String? {
+    public func currentDefault(for mimeType: String) -> String? { currentDefaultAndFile(for: mimeType)?.id }
+
+    /// The default for `mimeType` and the file that decides it.
+    public func currentDefaultAndFile(for mimeType: String) -> (id: String, file: String)? {
         for file in paths.mimeappsListFiles {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
             for id in MimeAppsList(text: text).defaults(forKey: mimeType) where entries.entry(id: id) != nil {
-                return id
+                return (id, file)
             }
         }
         return nil
@@ -73,77 +70,142 @@ public struct DefaultHandlers: Sendable {
         Self.handledTypes.allSatisfy { currentDefault(for: $0) == Self.ourDesktopID }
     }
 
-    /// Records the current defaults (unless a record already exists: installing twice keeps the
-    /// first record, so openurld never becomes its own previous handler) and makes openurld the
-    /// default. Returns the types for which a higher-precedence file (e.g. a desktop-specific
-    /// `gnome-mimeapps.list`) still overrides us.
+    /// Takes over every setting of `TakeoverPlan` (recording the state before, unless already
+    /// recorded: installing twice keeps the first record, so openurld never becomes its own
+    /// previous handler). `openurl` is the handler's path for XFCE's helper entries. Returns the
+    /// types for which a higher-precedence list still overrides us.
     @discardableResult
-    public func install() throws -> [String] {
-        let listPath = paths.userMimeappsList
-        let existing = try? String(contentsOfFile: listPath, encoding: .utf8)
-        var list = MimeAppsList(text: existing ?? "")
-        if !FileManager.default.fileExists(atPath: recordFile) {
-            var record = "# openurld: default handlers before `openurl install`; `openurl uninstall` restores them.\n"
-            for type in Self.handledTypes {
-                let previous = currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 } ?? ""
-                var userLine = "-"
-                if let index = list.lineIndex(forKey: type),
-                   !MimeAppsList.ids(in: list.lines[index]).contains(Self.ourDesktopID) {
-                    userLine = "=" + list.lines[index]
-                }
-                record += "handler\t\(type)\t\(previous)\t\(userLine)\n"
-            }
-            if existing == nil { record += "created\tfile\n" }
-            var probe = list
-            if let separator = probe.set(key: Self.handledTypes[0], value: Self.ourDesktopID) {
-                record += "created\tsection\t\(separator.filter { $0 == "\n" }.count)\n"
-            }
-            try FileManager.default.createDirectory(atPath: paths.stateDirectory, withIntermediateDirectories: true)
-            try record.write(toFile: recordFile, atomically: true, encoding: .utf8)
+    public func install(openurl: String = "openurl", environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
+        let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl)
+        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
+        if !isRecorded {
+            record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
         }
-        for type in Self.handledTypes where list.defaults(forKey: type) != [Self.ourDesktopID] {
-            list.set(key: type, value: Self.ourDesktopID)
+        var targets: [Target] = []
+        for edit in plan.edits {
+            if let index = targets.firstIndex(where: { $0.path == edit.path }) { targets[index].edits.append(edit) }
+            else { targets.append(Target(path: edit.path, edits: [edit])) }
         }
-        if list.text != existing {
-            try FileManager.default.createDirectory(atPath: paths.configHome, withIntermediateDirectories: true)
-            try list.text.write(toFile: listPath, atomically: true, encoding: .utf8)
-        }
+        for file in plan.files { targets.append(Target(path: file.path, whole: file.content)) }
+        try apply(targets, to: &record)
+        try record.write(recordFile)
         return Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }
     }
 
-    /// Puts back what `install` recorded: each of our lines becomes the recorded line again (or is
-    /// removed when there was none); a section or file install created is removed once empty.
-    /// Lines someone changed since install are left alone. Safe to run when not installed.
-    public func uninstall() throws {
-        let listPath = paths.userMimeappsList
-        let record = readRecord()
-        if let existing = try? String(contentsOfFile: listPath, encoding: .utf8) {
-            var list = MimeAppsList(text: existing)
-            for type in Self.handledTypes {
-                guard let index = list.lineIndex(forKey: type),
-                      MimeAppsList.ids(in: list.lines[index]) == [Self.ourDesktopID] else { continue }
-                if let original = record.userLines[type] ?? nil {
-                    list.lines[index] = original
-                } else {
-                    list.remove(key: type)
+    /// One file to change: settings to set, or its whole content.
+    struct Target {
+        var path: String
+        var edits: [TakeoverEdit] = []
+        var whole: String?
+    }
+
+    /// Changes each target, recording first what each file and setting was (unless recorded
+    /// already) so uninstall can put it back; a recorded file changed by someone else since
+    /// becomes `loose`.
+    func apply(_ targets: [Target], to record: inout TakeoverRecord) throws {
+        try FileManager.default.createDirectory(atPath: backupDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        for target in targets {
+            let before = FileManager.default.contents(atPath: target.path)
+            var text = KeyFileText(text: before.map { String(decoding: $0, as: UTF8.self) } ?? "")
+            if let whole = target.whole { text = KeyFileText(text: whole) }
+            for edit in target.edits {
+                let existing = record.edit(edit.path, edit.section, edit.key)
+                let originalLine = text.lineIndex(section: edit.section, key: edit.key).map { text.lines[$0] }
+                let created = text.set(section: edit.section, key: edit.key, value: edit.value)
+                record.kept.removeAll { $0.path == edit.path && $0.section == edit.section && $0.key == edit.key }
+                if existing == nil {
+                    record.edits.append(.init(path: edit.path, section: edit.section, key: edit.key, original: originalLine,
+                                              value: edit.value, createdSection: created))
                 }
             }
-            var text = list.text
-            if let newlines = record.createdSectionSeparator {
-                let added = String(repeating: "\n", count: newlines) + MimeAppsList.defaultsSection + "\n"
-                if text.hasSuffix(added) { text.removeLast(added.count) }
+            let after = Data(text.text.utf8)
+            if let index = record.files.firstIndex(where: { $0.path == target.path }) {
+                if record.files[index].hash != TakeoverRecord.hash(before) { Self.markLoose(&record.files[index]) }
+                record.files[index].hash = TakeoverRecord.hash(after)
+            } else {
+                let backup = "\(record.files.count + 1)"
+                if let before { try AtomicFile.write(before, to: backupDirectory + backup, mode: 0o600) }
+                record.files.append(.init(path: target.path, state: before == nil ? "absent" : "present", backup: backup,
+                                          hash: TakeoverRecord.hash(after)))
             }
-            if record.createdFile, text.isEmpty {
-                try FileManager.default.removeItem(atPath: listPath)
-            } else if text != existing {
-                try text.write(toFile: listPath, atomically: true, encoding: .utf8)
+            guard after != before else { continue }
+            record.directories += try Self.createParents(of: target.path).filter { !record.directories.contains($0) }
+            // Recorded before the write: a failure part-way leaves a record uninstall can use.
+            try record.write(recordFile)
+            try AtomicFile.write(after, to: target.path)
+        }
+    }
+
+    /// The files the install record covers, in the order install changed them.
+    public func takenOverFiles() -> [String] { TakeoverRecord.read(recordFile, userList: paths.userMimeappsList)?.files.map(\.path) ?? [] }
+
+    /// Puts back what `install` recorded. A file nobody else changed since gets its original
+    /// bytes back (or is removed when install created it); in one that changed, each of our
+    /// settings becomes its original line again (or goes), and lines changed since install are
+    /// left alone. Safe to run when not installed.
+    public func uninstall() throws {
+        guard let record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
+        // The record goes first, so a watching daemon never takes our own restore for a steal.
+        try FileManager.default.removeItem(atPath: recordFile)
+        do {
+            try restore(record)
+        } catch {
+            try? record.write(recordFile)
+            throw error
+        }
+        try? FileManager.default.removeItem(atPath: backupDirectory)
+    }
+
+    private func restore(_ record: TakeoverRecord) throws {
+        for file in record.files.reversed() {
+            let current = FileManager.default.contents(atPath: file.path)
+            if !file.state.hasPrefix("loose"), TakeoverRecord.hash(current) == file.hash {
+                if file.state == "absent" {
+                    if current != nil { try FileManager.default.removeItem(atPath: file.path) }
+                    continue
+                }
+                if let original = FileManager.default.contents(atPath: backupDirectory + file.backup) {
+                    try AtomicFile.write(original, to: file.path)
+                    continue
+                }
+                // The copy of the original is gone: put back our settings one by one instead.
+            }
+            guard let current else { continue }
+            var text = KeyFileText(text: String(decoding: current, as: UTF8.self))
+            for edit in record.edits.reversed() where edit.path == file.path {
+                guard let index = text.lineIndex(section: edit.section, key: edit.key),
+                      text.value(section: edit.section, key: edit.key) == edit.value else { continue }
+                if let original = edit.original { text.lines[index] = original } else { text.lines.remove(at: index) }
+                if edit.createdSection, let section = edit.section { text.removeSectionIfEmpty(section) }
+            }
+            if file.state.hasSuffix("absent"), text.text.trimmingWhitespace().allSatisfy({ $0 == "\n" }) {
+                try FileManager.default.removeItem(atPath: file.path)
+            } else if Data(text.text.utf8) != current {
+                try AtomicFile.write(Data(text.text.utf8), to: file.path)
             }
         }
-        if FileManager.default.fileExists(atPath: recordFile) { try FileManager.default.removeItem(atPath: recordFile) }
+        for directory in record.directories.reversed() { rmdir(directory) }
+    }
+
+    /// Creates the missing parent directories of `path`; returns those it created, outermost first.
+    static func createParents(of path: String) throws -> [String] {
+        var missing: [String] = []
+        var dir = (path as NSString).deletingLastPathComponent
+        while !dir.isEmpty, dir != "/", !FileManager.default.fileExists(atPath: dir) {
+            missing.insert(dir, at: 0)
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        for dir in missing { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false) }
+        return missing
     }
 
     /// The defaults recorded by `install` (type → desktop id, nil for "there was none").
-    public func recordedDefaults() -> [String: String?] { readRecord().previous }
+    public func recordedDefaults() -> [String: String?] {
+        var result: [String: String?] = [:]
+        for (type, id) in TakeoverRecord.read(recordFile, userList: paths.userMimeappsList)?.previous ?? [] { result[type] = .some(id) }
+        return result
+    }
 
     /// The app `system` decisions hand a link to: the handler recorded at install, else the
     /// current default, else the first other installed entry declaring the scheme. Never openurld,
@@ -176,31 +238,5 @@ public struct DefaultHandlers: Sendable {
         guard let program = words.first.map({ ($0 as NSString).lastPathComponent }) else { return false }
         if loopingPrograms.contains(program) { return true }
         return program == "gio" && words.dropFirst().first == "open"
-    }
-
-    private struct Record {
-        var previous: [String: String?] = [:]
-        var userLines: [String: String?] = [:]
-        var createdFile = false
-        var createdSectionSeparator: Int?
-    }
-
-    private func readRecord() -> Record {
-        var record = Record()
-        guard let text = try? String(contentsOfFile: recordFile, encoding: .utf8) else { return record }
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
-            switch fields.first {
-            case "handler" where fields.count == 4:
-                record.previous[fields[1]] = .some(fields[2].isEmpty ? nil : fields[2])
-                record.userLines[fields[1]] = .some(fields[3].hasPrefix("=") ? String(fields[3].dropFirst()) : nil)
-            case "created" where fields.count >= 2:
-                if fields[1] == "file" { record.createdFile = true }
-                if fields[1] == "section" { record.createdSectionSeparator = fields.count > 2 ? Int(fields[2]) ?? 0 : 0 }
-            default:
-                continue
-            }
-        }
-        return record
     }
 }

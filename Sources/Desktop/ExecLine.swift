@@ -1,4 +1,5 @@
 import CGIO
+import Foundation
 
 /// Why an `Exec` line could not be used.
 public enum ExecLineError: Error, Equatable, CustomStringConvertible {
@@ -100,6 +101,19 @@ public enum ExecLine {
             end = min(end + 1, words.count)
         }
         return Array(words[..<end])
+    }
+
+    /// `words` with `arguments` inserted before the URL: before the first word holding a URL
+    /// field code, or before the `@@u`/`@@` that opens Flatpak's forwarded-file list in front of
+    /// it (`flatpak run … APP --profile DIR @@u %u @@`); at the end when there is no URL code.
+    /// A `%` in an argument is escaped so it stays literal when the codes are expanded.
+    public static func inserting(_ arguments: [String], beforeURLIn words: [String]) -> [String] {
+        let escaped = arguments.map { $0.replacingOccurrences(of: "%", with: "%%") }
+        guard var position = words.firstIndex(where: { !urlCodes.isDisjoint(with: fieldCodes(in: $0)) }) else {
+            return words + escaped
+        }
+        if position > 0, words[position - 1] == "@@u" || words[position - 1] == "@@" { position -= 1 }
+        return Array(words[..<position]) + escaped + Array(words[position...])
     }
 
     /// The field-code letters used in one word (`%%` is an escaped percent, not a code).

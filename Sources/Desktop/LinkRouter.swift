@@ -145,21 +145,38 @@ public final class LinkRouter {
         NotificationText.choiceLabels(choices, entries: launcher.entries)
     }
 
-    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?, environment: [String: String]) throws {
-        var launcher = self.launcher
-        for (name, value) in environment { launcher.environment[name] = value }
+    /// What `launch` comes down to: the target and URL handed to the launcher (`system` is
+    /// resolved to the previous default handler here).
+    public func launchTarget(for launch: Decision.Launch) throws -> (target: LaunchTarget, url: String) {
         switch launch {
         case .desktopEntry(let id, let action, let url):
-            try launcher.launch(.desktopEntry(id: id, action: action), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+            return (.desktopEntry(id: id, action: action), url)
         case .desktopEntryWithArguments(let id, let arguments):
-            try launcher.launch(.desktopEntryWithArguments(id: id, arguments: arguments), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+            return (.desktopEntryWithArguments(id: id, arguments: arguments), "")
+        case .desktopEntryAdding(let id, let arguments, let url):
+            return (.desktopEntryAdding(id: id, arguments: arguments), url)
         case .argv(let argv):
-            try launcher.launch(.argv(argv), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+            return (.argv(argv), "")
         case .system(let url):
             let scheme = url.prefix(while: { $0 != ":" }).lowercased()
             let entry = try handlers.systemHandler(forScheme: scheme)
-            try launcher.launch(.desktopEntry(id: entry.id), url: url, activationToken: activationToken, dbusActivator: dbusActivator)
+            return (.desktopEntry(id: entry.id), url)
         }
+    }
+
+    /// How `decision` would be launched, without launching it (`openurl test` prints this).
+    public func plan(_ decision: Decision, activationToken: String? = nil) throws -> LaunchPlan? {
+        guard let launch = decision.launch else { return nil }
+        let (target, url) = try launchTarget(for: launch)
+        return try launcher.plan(target, url: url.isEmpty ? decision.finalURL : url, activationToken: activationToken)
+    }
+
+    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?, environment: [String: String]) throws {
+        let (target, launchURL) = try launchTarget(for: launch)
+        // The click's display variables, for a daemon started without them.
+        var launcher = self.launcher
+        for (name, value) in environment { launcher.environment[name] = value }
+        try launcher.launch(target, url: launchURL.isEmpty ? url : launchURL, activationToken: activationToken, dbusActivator: dbusActivator)
     }
 }
 

@@ -131,6 +131,13 @@ public enum NotificationText {
             guard let action else { return name }
             let actionName = entry?.actions.first { $0.id == action }?.name ?? action
             return "\(name): \(actionName)"
+        case .open(.browser(let target)):
+            let name = entries?.entry(id: target.desktopID)?.name ?? capitalised(target.browser)
+            switch target.profile {
+            case nil: return name
+            case "private"?: return "\(name): Private window"
+            case let profile?: return "\(name): \(profile)"
+            }
         }
     }
 

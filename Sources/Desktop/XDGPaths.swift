@@ -21,6 +21,8 @@ public struct XDGPaths: Sendable, Equatable {
     public var runtimeDir: String?
     /// `$XDG_CURRENT_DESKTOP` split on `:`, lowercased (as used for `NAME-mimeapps.list`).
     public var currentDesktops: [String]
+    /// Where system-wide Flatpak and Snap export their desktop entries (tests point these elsewhere).
+    public var systemExportDirs = ["/var/lib/flatpak/exports/share/applications", "/var/lib/snapd/desktop/applications"]
 
     /// Reads the paths from `environment` (the process environment by default).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -54,6 +56,12 @@ public struct XDGPaths: Sendable, Equatable {
     /// Directories holding desktop entries, most important first: `$XDG_DATA_HOME/applications`
     /// then each `$XDG_DATA_DIRS/applications`.
     public var applicationDirs: [String] { ([dataHome] + dataDirs).map { $0 + "/applications" } }
+
+    /// Flatpak (per user, then system) and Snap entry directories, searched after
+    /// `applicationDirs` so their apps are found even when the session's `XDG_DATA_DIRS` lacks them.
+    public var exportedApplicationDirs: [String] {
+        ([dataHome + "/flatpak/exports/share/applications"] + systemExportDirs).filter { !applicationDirs.contains($0) }
+    }
 
     /// Every `mimeapps.list` in the order the spec consults them, desktop-specific files first
     /// within each directory.

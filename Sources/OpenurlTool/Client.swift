@@ -21,6 +21,7 @@ struct Client {
                openurl check [--config FILE]
                openurl copy URL                copy (the address of a mailto) and notify
                openurl extract [--open] [--all] [--json] [--selection] [FILE]
+               openurl apps [--json] [SCHEME]  browsers, profiles, webmail and desktop actions, as targets
                openurl install | uninstall     become / stop being the default for http, https, mailto
                openurl status | reload | rules [enable|disable NAME] | recent [N|--clear] | reopen N [--with TARGET]
         """
@@ -38,6 +39,7 @@ struct Client {
         case "check": return runCheck(rest)
         case "copy": return runCopy(rest)
         case "extract": return runExtract(rest)
+        case "apps": return runApps(rest)
         case "install": return runInstall(rest)
         case "uninstall": return runUninstall(rest)
         case "status": return runStatus(rest)
@@ -58,7 +60,8 @@ struct Client {
 
     /// Loads the config at `path` (or the default path); a missing default file means defaults.
     func loadConfig(path explicit: String?) -> Result<Config, ConfigFile.LoadError> {
-        ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil)
+        ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil,
+                        discover: AppDiscovery(paths: paths, environment: environment).catalog)
     }
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),

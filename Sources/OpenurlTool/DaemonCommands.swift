@@ -22,35 +22,6 @@ extension Client {
         return fail("cannot reach openurld: \(error)", code: ExitCode.notCarriedOut)
     }
 
-    func runStatus(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("status takes no arguments", code: ExitCode.usage) }
-        let handlers = DefaultHandlers(paths: paths)
-        let defaults = DefaultHandlers.handledTypes.map { "\($0.replacingOccurrences(of: "x-scheme-handler/", with: "")) → \(handlers.currentDefault(for: $0) ?? "none")" }
-        Output.print("default handlers: \(defaults.joined(separator: ", "))")
-        Output.print("clipboard: \(ClientEffects.clipboardDescription(environment: environment, settings: (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()))")
-        do {
-            let connection = try DBusConnection.session()
-            let get = { (name: String) throws -> DBusValue? in
-                try connection.call(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
-                                    method: "Get", arguments: [.string(Self.interface), .string(name)], timeout: 30).first
-            }
-            let version = try get("Version")?.string ?? "?"
-            let path = try get("ConfigPath")?.string ?? "?"
-            let error = try get("ConfigError")?.string ?? ""
-            let pid = try? connection.processID(of: Self.busName)
-            Output.print("openurld \(version) running\(pid.map { " (pid \($0))" } ?? "") on \(Self.busName)")
-            Output.print("config: \(path)\(FileManager.default.fileExists(atPath: path) ? "" : " (missing: built-in defaults)")")
-            if !error.isEmpty {
-                Output.print("config error (the previous rules stay in use):\n\(error)")
-                return ExitCode.config
-            }
-            return ExitCode.success
-        } catch {
-            Output.print("openurld: not running (links are routed in-process): \(error)")
-            return ExitCode.notCarriedOut
-        }
-    }
-
     func runReload(_ arguments: [String]) -> Int32 {
         guard arguments.isEmpty else { return fail("reload takes no arguments", code: ExitCode.usage) }
         do {

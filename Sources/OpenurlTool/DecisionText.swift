@@ -1,8 +1,34 @@
+import Desktop
 import Routing
 
 /// The human-readable explanation `openurl test` prints.
 enum DecisionText {
-    static func describe(_ decision: Decision) -> String {
+    /// What would run: the exact argv, a D-Bus activation, or why it cannot be worked out.
+    struct Launch {
+        var argv: [String]?
+        var dbus: DBusActivationRequest?
+        var error: String?
+
+        init(plan: Result<LaunchPlan?, Error>) {
+            switch plan {
+            case .success(.spawn(let argv)?): self.argv = argv
+            case .success(.dbusActivation(let request, let fallback)?):
+                dbus = request
+                argv = fallback
+            case .success(nil): break
+            case .failure(let error): self.error = "\(error)"
+            }
+        }
+
+        /// `org.example.App Open [url]` for a D-Bus activation.
+        var dbusText: String? {
+            dbus.map { request in
+                request.action.map { "\(request.busName) ActivateAction \($0)" } ?? "\(request.busName) Open \(request.uris.joined(separator: " "))"
+            }
+        }
+    }
+
+    static func describe(_ decision: Decision, launch: Launch) -> String {
         var lines: [String] = []
         lines.append("url:       \(decision.url)")
         if decision.finalURL != decision.url { lines.append("final url: \(decision.finalURL)") }
@@ -13,8 +39,28 @@ enum DecisionText {
         if let copyText = decision.copyText { lines.append("copy text: \(copyText)") }
         if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.description).joined(separator: ", "))") }
         if let error = decision.error { lines.append("error:     \(error)") }
+        if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }
+        if let argv = launch.argv { lines.append("\(launch.dbus == nil ? "argv" : "or argv"):\(launch.dbus == nil ? "      " : "   ")\(argv.map(shellQuoted).joined(separator: " "))") }
+        if let error = launch.error { lines.append("launch:    cannot launch: \(error)") }
         lines.append("trace:")
         for step in decision.trace { lines.append("  \(step.text)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// The design's keys, then `argv` (the exact argv that would run, null when nothing is spawned)
+    /// and `launch_error` when the launch cannot be worked out.
+    static func json(_ decision: Decision, launch: Launch) -> JSONValue {
+        guard case .object(var members) = decision.json else { return decision.json }
+        members.append(("argv", launch.argv.map { .array($0.map { .string($0) }) } ?? .null))
+        if let dbus = launch.dbusText { members.append(("dbus", .string(dbus))) }
+        if let error = launch.error { members.append(("launch_error", .string(error))) }
+        return .object(members)
+    }
+
+    /// A word as a POSIX shell would need it, for reading only: nothing here is run by a shell.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789-_./:=@%+,".unicodeScalars.contains($0) }
+        if safe, !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -11,7 +11,7 @@ extension Client {
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
-            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps")
+            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             return ExitCode.success
         case .failure(let error):
             Output.error(error.description)
@@ -38,8 +38,12 @@ extension Client {
         // --opener stands for every kind of name, so any `match.opener` glob can be tried.
         let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
         do {
-            let decision = try RuleEngine(config: config).decide(url, opener: opener, explain: true)
-            Output.print(json ? decision.json.text : DecisionText.describe(decision))
+            let engine = RuleEngine(config: config)
+            let decision = try engine.decide(url, opener: opener, explain: true)
+            let router = LinkRouter(engine: engine, launcher: AppLauncher(paths: paths, environment: environment),
+                                    handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
+            let launch = DecisionText.Launch(plan: Result { try router.plan(decision) })
+            Output.print(json ? DecisionText.json(decision, launch: launch).text : DecisionText.describe(decision, launch: launch))
             return ExitCode.success
         } catch {
             Output.error("openurl: \(error.message)")
@@ -86,16 +90,33 @@ extension Client {
     }
 
     func runInstall(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("install takes no arguments", code: ExitCode.usage) }
+        var options = OptionParser(arguments)
+        let force = options.flag("--force")
+        guard options.finish(allowingPositional: 0) else { return fail("usage: openurl install [--force]", code: ExitCode.usage) }
         let handlers = DefaultHandlers(paths: paths)
+        if let problem = ActivationCheck(paths: paths).problem() {
+            if !force {
+                return fail("not taking over the defaults: \(problem)\n(links would be lost; fix it, or pass --force to install anyway)",
+                            code: ExitCode.notCarriedOut)
+            }
+            Output.error("openurl: warning: \(problem)")
+        }
         do {
-            let shadowed = try handlers.install()
-            Output.print("openurld is now the default handler for http, https and mailto (previous defaults saved in \(handlers.recordFile))")
-            for type in shadowed { Output.error("openurl: warning: a desktop-specific mimeapps.list still overrides \(type)") }
+            let shadowed = try handlers.install(openurl: Self.handlerPath, environment: environment)
+            Output.print("openurld is now the default handler for http, https and mailto (what was there is saved in \(handlers.recordFile))")
+            for file in handlers.takenOverFiles() { Output.print("  changed \(file)") }
+            for type in shadowed { Output.error("openurl: warning: a system-wide mimeapps.list still overrides \(type)") }
             return ExitCode.success
         } catch {
             return fail("install failed: \(error)", code: ExitCode.notCarriedOut)
         }
+    }
+
+    /// The `openurl` handler beside this executable, as XFCE's helper entries should run it.
+    static var handlerPath: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = (exe as NSString).deletingLastPathComponent + "/openurl"
+        return FileManager.default.isExecutableFile(atPath: beside) ? beside : "openurl"
     }
 
     func runUninstall(_ arguments: [String]) -> Int32 {

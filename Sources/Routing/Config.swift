@@ -20,6 +20,8 @@ public struct Config: Sendable {
     public var redirectors: [Redirector] = []
     /// The ClearURLs rules named by `[settings] clearurls`, once the caller has read the file.
     public var clearURLs: ClearURLsRules?
+    /// The installed apps and browsers the config was checked against (browser targets, app links).
+    public var catalog = AppCatalog()
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
@@ -43,10 +45,15 @@ public struct Config: Sendable {
         public var dedupeMilliseconds = 1500
         /// `recent`: how many links `openurl recent` remembers (0: none, and nothing is written).
         public var recent = 200
+        /// `guard_defaults`: watch the files that decide the default handlers and offer to take
+        /// http/https/mailto back when another app takes them.
+        public var guardDefaults = true
         /// `clearurls`: path of a ClearURLs rules file (`~/` expands to the home directory).
         public var clearURLsPath: String?
         /// Where `clearurls` is set, for errors about the file it names.
         public var clearURLsPosition: SourcePosition?
+        /// `app_links`: which web links open in their native app when it is installed.
+        public var appLinks: AppLinkSetting = .all
         /// Creates the defaults.
         public init() {}
     }
@@ -65,6 +72,8 @@ public enum AppTarget: Sendable, Equatable {
     case desktop(id: String, args: [String]?)
     /// A raw argv (`{url}` and other templates substituted, each element stays one argument).
     case exec([String])
+    /// `browser = "…"` with an optional `profile = "…"`, resolved against the discovered browsers.
+    case browser(BrowserTarget)
 }
 
 /// Where an `open` sends a link.
@@ -77,6 +86,8 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     case webmail(String)
     /// The handler that was the default before openurld.
     case system
+    /// A discovered browser, possibly a profile or a private window (`firefox:Work`).
+    case browser(BrowserTarget)
 
     /// The target as written in the config.
     public var description: String {
@@ -84,6 +95,7 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
         case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
         case .app(let name), .webmail(let name): return name
         case .system: return "system"
+        case .browser(let target): return target.description
         }
     }
 }
@@ -150,6 +162,8 @@ public struct Rule: Sendable {
     public var clean: Bool?
     /// `unwrap = false` keeps redirect wrappers for links this rule takes.
     public var unwrap: Bool?
+    /// `app_links`: overrides `[settings] app_links` for links this rule takes.
+    public var appLinks: AppLinkSetting?
     /// Where the rule starts in the file.
     public var position: SourcePosition
 

@@ -50,11 +50,19 @@ extension ConfigReader {
         }
     }
 
-    /// A target name: `system`, an `[apps.NAME]`, a webmail name, or a desktop id (`:ACTION`).
+    /// A target name: `system`, an `[apps.NAME]`, a webmail name, a desktop id (`:ACTION`), or a
+    /// discovered browser with an optional profile (`firefox:Work`, `chromium:private`).
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
         if let target = OpenTarget(name, in: config) { return target }
-        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
-        let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"]
+        if name.endOfFirst(".desktop") == nil, let colon = name.firstIndex(of: ":"), colon != name.startIndex, !name.hasSuffix(":") {
+            let browser = String(name[..<colon])
+            if case .failure(let error) = config.catalog.resolve(browser: browser, profile: String(name[name.index(after: colon)...])) {
+                collector.report(error.message, at: position)
+                return nil
+            }
+        }
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
+        let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"] + config.catalog.browserNames
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
         collector.report(message, at: position)
         return nil
@@ -150,12 +158,22 @@ extension String {
 
 extension OpenTarget {
     /// Resolves a target name as written in a config: `system`, an `[apps.NAME]`, a webmail
-    /// name, or a desktop id with an optional `:ACTION`. Nil when it is none of these.
+    /// name, a desktop id with an optional `:ACTION`, or a browser of `config.catalog` with an
+    /// optional `:PROFILE`. Nil when it is none of these.
     public init?(_ name: String, in config: Config) {
         if name == "system" { self = .system; return }
         if config.apps[name] != nil { self = .app(name); return }
         if config.webmail[name] != nil || Webmail.builtIn[name] != nil { self = .webmail(name); return }
-        guard let end = name.endOfFirst(".desktop") else { return nil }
+        guard let end = name.endOfFirst(".desktop") else {
+            // `firefox:Work`: the browser is everything before the first colon (profile names may hold colons).
+            let colon = name.firstIndex(of: ":")
+            let browser = String(name[..<(colon ?? name.endIndex)])
+            let profile = colon.map { String(name[name.index(after: $0)...]) }
+            guard !browser.isEmpty, profile?.isEmpty != true,
+                  case .success(let target) = config.catalog.resolve(browser: browser, profile: profile) else { return nil }
+            self = .browser(target)
+            return
+        }
         let id = String(name[..<end])
         let rest = name[end...]
         if rest.isEmpty { self = .desktopEntry(id: id, action: nil); return }

@@ -2,15 +2,18 @@
 public enum ConfigLoader {
     /// The keys each table accepts, for unknown-key errors and suggestions.
     static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules", "redirector"]
-    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "recent"]
+    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "app_links", "guard_defaults", "recent"]
     static let actionKeys = ["open", "copy", "ask", "discard", "system"]
-    static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap"]
+    static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap", "app_links"]
+    static let appKeys = ["desktop", "args", "exec", "browser", "profile"]
     static let rewriteKeys = ["name", "enabled", "match", "replace", "template"]
     static let matcherKeys = ["scheme", "domain", "host", "path", "query", "url", "regex", "to", "opener"]
     static let clipboardBackends = ["auto", "wl-copy", "xclip", "xsel", "klipper"]
 
     /// Loads `text` (the contents of `path`); throws every problem found, never a partial config.
-    public static func load(text: String, path: String) throws(ConfigError) -> Config {
+    /// Browser targets (`firefox:Work`, `[apps.X] browser = …`) are checked against `catalog`,
+    /// which the caller discovered (the loader itself reads no files).
+    public static func load(text: String, path: String, catalog: AppCatalog = AppCatalog()) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
         let root: TOMLNode
         do {
@@ -20,6 +23,7 @@ public enum ConfigLoader {
             throw ConfigError(diagnostics: collector.diagnostics)
         }
         var config = Config(path: path)
+        config.catalog = catalog
         let top = root.members ?? []
         collector.checkKeys(top, known: topKeys, in: "the top level")
         var reader = ConfigReader(collector: collector, config: config)
@@ -51,11 +55,16 @@ struct ConfigReader {
         guard let apps = collector.table(node, "apps") else { return }
         for (name, appNode) in apps {
             guard let members = collector.table(appNode, "apps.\(name)") else { continue }
-            collector.checkKeys(members, known: ["desktop", "args", "exec"], in: "[apps.\(name)]")
+            collector.checkKeys(members, known: ConfigLoader.appKeys, in: "[apps.\(name)]")
             let desktop = appNode["desktop"].flatMap { collector.string($0, "apps.\(name).desktop") }
             let args = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args")?.map(\.0) }
             let exec = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec")?.map(\.0) }
             for template in (args ?? []) + (exec ?? []) { checkPlaceholders(template, at: appNode.position, "apps.\(name)") }
+            if let browserNode = appNode["browser"] {
+                readBrowserApp(name, appNode, browserNode)
+                continue
+            }
+            if appNode["profile"] != nil { collector.report("[apps.\(name)]: profile goes with browser = \"…\"", at: appNode.position) }
             switch (desktop, exec) {
             case (let id?, nil):
                 config.apps[name] = .desktop(id: id, args: args)
@@ -66,9 +75,27 @@ struct ConfigReader {
                 collector.report("[apps.\(name)]: give either desktop (with args) or exec, not both", at: appNode.position)
             case (nil, nil):
                 if appNode["desktop"] == nil && appNode["exec"] == nil {
-                    collector.report("[apps.\(name)]: expected desktop = \"ID.desktop\" or exec = [\"program\", \"{url}\"]", at: appNode.position)
+                    collector.report("[apps.\(name)]: expected desktop = \"ID.desktop\" or exec = [\"program\", \"{url}\"], or browser = \"firefox\"", at: appNode.position)
                 }
             }
+        }
+    }
+
+    /// `[apps.NAME] browser = "…", profile = "…"`: checked against the discovered browsers.
+    private mutating func readBrowserApp(_ name: String, _ appNode: TOMLNode, _ browserNode: TOMLNode) {
+        for key in ["desktop", "args", "exec"] where appNode[key] != nil {
+            collector.report("[apps.\(name)]: \(key) does not go with browser (the browser's own entry is launched)", at: appNode[key]?.keyPosition ?? appNode.position)
+        }
+        guard let browser = collector.string(browserNode, "apps.\(name).browser") else { return }
+        let profileNode = appNode["profile"]
+        let profile = profileNode.flatMap { collector.string($0, "apps.\(name).profile") }
+        if profileNode != nil && profile == nil { return }
+        switch config.catalog.resolve(browser: browser, profile: profile) {
+        case .success(let target): config.apps[name] = .browser(target)
+        case .failure(let error):
+            // A bad profile is reported where the profile is written, a bad browser where it is.
+            let position = config.catalog.browser(named: browser) == nil ? browserNode.position : (profileNode?.position ?? browserNode.position)
+            collector.report("apps.\(name): \(error.message)", at: position)
         }
     }
 
@@ -117,6 +144,10 @@ struct ConfigReader {
         if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
             config.settings.dedupeMilliseconds = value
         }
+        if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
+        if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
+            config.settings.guardDefaults = value
+        }
         if let clearURLs = node["clearurls"], let value = collector.string(clearURLs, "settings.clearurls") {
             config.settings.clearURLsPath = value
             config.settings.clearURLsPosition = clearURLs.position
@@ -157,6 +188,7 @@ struct ConfigReader {
                 notify: item["notify"].flatMap { collector.bool($0, "rules.notify") }, enabled: enabled,
                 clean: item["clean"].flatMap { collector.bool($0, "rules.clean") },
                 unwrap: item["unwrap"].flatMap { collector.bool($0, "rules.unwrap") },
+                appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
             rule.identity = name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"])
             config.rules.append(rule)
@@ -228,6 +260,25 @@ struct ConfigReader {
             let name = item["name"].flatMap { collector.string($0, "redirector.name") } ?? host
             config.redirectors.append(Redirector(name: name, hostPattern: host.lowercased(), pathPrefix: path, parameters: params.map(\.0)))
         }
+    }
+
+    /// `true`, `false`, or a list of conversion names (`["zoom", "teams"]`).
+    mutating func readAppLinks(_ node: TOMLNode, _ what: String) -> AppLinkSetting? {
+        if case .boolean(let flag) = node.value { return flag ? .all : AppLinkSetting.none }
+        guard case .array = node.value, let items = collector.strings(node, what) else {
+            collector.report("\(what): expected true, false or a list of names (\(AppLink.names.joined(separator: ", ")))", at: node.position)
+            return nil
+        }
+        var names = Set<String>()
+        for (item, position) in items {
+            guard AppLink.names.contains(item) else {
+                let hint = DiagnosticCollector.nearest(to: item, among: AppLink.names).map { "; did you mean \"\($0)\"?" } ?? ""
+                collector.report("\(what): unknown app link \"\(item)\" (known: \(AppLink.names.joined(separator: ", ")))\(hint)", at: position)
+                continue
+            }
+            names.insert(item)
+        }
+        return .only(names)
     }
 
     mutating func checkPlaceholders(_ template: String, at position: SourcePosition, _ what: String) {

@@ -11,6 +11,8 @@ public struct Decision: Sendable {
         case desktopEntry(id: String, action: String?, url: String)
         /// A desktop entry's program with these arguments instead of its Exec arguments.
         case desktopEntryWithArguments(id: String, arguments: [String])
+        /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile).
+        case desktopEntryAdding(id: String, arguments: [String], url: String)
         /// A raw argv.
         case argv([String])
         /// The handler that was the default before openurld, with the URL.
@@ -70,6 +72,8 @@ public enum TraceStep: Sendable, Equatable {
     case webmail(name: String, url: String)
     /// The link was refused or could not be routed.
     case refused(String)
+    /// A web link was converted for its native app (`zoom`), opened by the entry `app`.
+    case appLink(name: String, url: String, app: String)
 
     /// One line of text for `openurl test`.
     public var text: String {
@@ -83,6 +87,7 @@ public enum TraceStep: Sendable, Equatable {
         case .defaultAction: return "no rule matched: [default]"
         case .webmail(let name, let url): return "webmail \(name): compose \(url), routed again"
         case .refused(let reason): return "refused: \(reason)"
+        case .appLink(let name, let url, let app): return "app link \(name): \(url) in \(app)"
         }
     }
 }

@@ -109,6 +109,8 @@ extension TraceStep {
             members = [("step", .string("webmail")), ("webmail", .string(name)), ("url", .string(url))]
         case .refused(let reason):
             members = [("step", .string("refused")), ("reason", .string(reason))]
+        case .appLink(let name, let url, let app):
+            members = [("step", .string("app_link")), ("app_link", .string(name)), ("url", .string(url)), ("app", .string(app))]
         }
         members.append(("text", .string(text)))
         return .object(members)

@@ -12,6 +12,8 @@ public struct RuleEngine: Sendable {
     private let index: RuleIndex
     private let routedSchemes: Set<String>
     private let hygiene: URLHygiene
+    /// The app links whose app is installed, with the entry that opens them (most configs: none).
+    private let installedAppLinks: [(link: AppLink, handler: String)]
 
     /// Schemes routed with no rule naming them.
     public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
@@ -26,6 +28,7 @@ public struct RuleEngine: Sendable {
         index = RuleIndex(rules: config.rules)
         routedSchemes = schemes
         hygiene = config.hygiene()
+        installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
     }
 
     /// True when some rule matches on the opener, so callers need to find out who opened a link.
@@ -74,9 +77,11 @@ public struct RuleEngine: Sendable {
         let subject = MatchSubject(url: current, opener: opener)
         var action = config.defaultAction
         var notify = config.defaultNotify
+        var appLinks = config.settings.appLinks
         if let rule = firstMatchingRule(subject, explain: explain, trace: &decision.trace) {
             action = rule.action
             notify = rule.notify
+            appLinks = rule.appLinks ?? appLinks
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
@@ -91,10 +96,42 @@ public struct RuleEngine: Sendable {
             decision.trace.append(.defaultAction)
         }
         if forceAsk, case .ask = action {} else if forceAsk {
-            action = .ask(askChoices(for: action))
+            action = .ask(askChoices(for: action, web: current.scheme == "http" || current.scheme == "https"))
         }
         carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
+        if decision.error == nil { openInNativeApp(appLinks, url: current, decision: &decision) }
         return decision
+    }
+
+    /// A web link headed for a browser (or the system handler) whose native app is installed opens
+    /// in that app instead, converted by the first matching `AppLink` the setting allows.
+    private func openInNativeApp(_ setting: AppLinkSetting, url: ParsedURL, decision: inout Decision) {
+        guard !installedAppLinks.isEmpty, setting != .none, url.scheme == "https" || url.scheme == "http", headsForBrowser(decision) else { return }
+        for (link, handler) in installedAppLinks where setting.allows(link.name) {
+            guard let converted = link.convert(url) else { continue }
+            decision.kind = .open
+            decision.target = .desktopEntry(id: handler, action: nil)
+            decision.launch = .desktopEntry(id: handler, action: nil, url: converted)
+            decision.finalURL = converted
+            decision.trace.append(.appLink(name: link.name, url: converted, app: handler))
+            return
+        }
+    }
+
+    private func headsForBrowser(_ decision: Decision) -> Bool {
+        switch decision.kind {
+        case .system: return true
+        case .open:
+            switch decision.target {
+            case .browser?: return true
+            case .desktopEntry(let id, nil)?: return config.catalog.isBrowser(desktopID: id)
+            case .app(let name)?:
+                if case .browser? = config.apps[name] { return true }
+                return false
+            default: return false
+            }
+        default: return false
+        }
     }
 
     /// Unwraps and cleans `url`; nil when a ClearURLs rule blocks it.
@@ -155,6 +192,8 @@ public struct RuleEngine: Sendable {
         switch target {
         case .desktopEntry(let id, let action):
             decision.launch = .desktopEntry(id: id, action: action, url: url.string)
+        case .browser(let browser):
+            decision.launch = browser.launch(url: url.string)
         case .system:
             decision.kind = .system
             decision.target = nil
@@ -164,12 +203,14 @@ public struct RuleEngine: Sendable {
             switch config.apps[name] {
             case .desktop(let id, let args)?:
                 if let args {
-                    decision.launch = .desktopEntryWithArguments(id: id, arguments: args.map { Template.expand($0, fields: fields, context: .text) })
+                    decision.launch = .desktopEntryWithArguments(id: id, arguments: Self.expand(args, fields: fields, url: url.string))
                 } else {
                     decision.launch = .desktopEntry(id: id, action: nil, url: url.string)
                 }
             case .exec(let argv)?:
-                decision.launch = .argv(argv.map { Template.expand($0, fields: fields, context: .text) })
+                decision.launch = .argv(Self.expand(argv, fields: fields, url: url.string))
+            case .browser(let browser)?:
+                decision.launch = browser.launch(url: url.string)
             case nil:
                 decision.kind = .discard
                 decision.error = "no app named \"\(name)\""
@@ -204,6 +245,14 @@ public struct RuleEngine: Sendable {
         }
     }
 
+    /// Expands `args`; when none of them uses a placeholder, the URL is appended, as a desktop
+    /// entry's `Exec` without `%u` gets it (arguments that use `{to}` or `{host}` chose their own).
+    static func expand(_ args: [String], fields: Template.Fields, url: String) -> [String] {
+        let expanded = args.map { Template.expand($0, fields: fields, context: .text) }
+        let usesPlaceholder = args.contains { Template.usesPlaceholder($0) }
+        return usesPlaceholder ? expanded : expanded + [url]
+    }
+
     /// The text a copy puts on the clipboard: the template, else the recipients of a mailto,
     /// else the URL.
     public func copyText(for url: ParsedURL, template: String?) -> String {
@@ -232,10 +281,19 @@ public struct RuleEngine: Sendable {
         return decision
     }
 
-    private func askChoices(for action: Action) -> [AskChoice] {
+    /// The chooser's choices when `--ask` forces one: the decided target, the named apps, each
+    /// discovered browser profile and private window (for web links), system, copy.
+    private func askChoices(for action: Action, web: Bool) -> [AskChoice] {
         var choices: [AskChoice] = []
         if case .open(let target) = action { choices.append(.open(target)) }
         for name in config.apps.keys.sorted() where !choices.contains(.open(.app(name))) { choices.append(.open(.app(name))) }
+        for browser in config.catalog.browsers where web && browser.known != nil {
+            for profile in browser.profiles.map(\.name) + ["private"] {
+                guard case .success(let target) = config.catalog.resolve(browser: browser.id, profile: profile),
+                      !choices.contains(.open(.browser(target))) else { continue }
+                choices.append(.open(.browser(target)))
+            }
+        }
         if !choices.contains(.open(.system)) { choices.append(.open(.system)) }
         choices.append(.copy)
         return choices
@@ -293,5 +351,13 @@ public struct RuleEngine: Sendable {
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
         config.rules[position].enabled = enabled
         return RuleEngine(config: config)
+    }
+}
+
+extension BrowserTarget {
+    /// How this target launches `url`: its entry, with the profile's arguments before the URL.
+    func launch(url: String) -> Decision.Launch {
+        arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: url)
+            : .desktopEntryAdding(id: desktopID, arguments: arguments, url: url)
     }
 }

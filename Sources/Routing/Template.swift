@@ -18,6 +18,11 @@ public enum Template {
         names(in: template).filter { !placeholders.contains($0) }
     }
 
+    /// Whether `template` uses any known placeholder (`{url}`, `{to}`, ...).
+    public static func usesPlaceholder(_ template: String) -> Bool {
+        names(in: template).contains { placeholders.contains($0) }
+    }
+
     /// The values of every placeholder for a URL. Recipient lists are joined with ", " for
     /// text and "," for URLs (what webmail compose forms accept).
     public static func fields(for url: ParsedURL, context: Context = .url) -> Fields {

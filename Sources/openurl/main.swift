@@ -9,7 +9,7 @@ import DBus
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let toolCommands: Set<String> = [
-    "test", "check", "copy", "extract", "install", "uninstall", "status", "reload", "rules", "recent", "reopen",
+    "test", "check", "copy", "extract", "install", "uninstall", "status", "reload", "rules", "recent", "reopen", "apps",
     "help", "-h", "--help", "--version",
 ]
 

@@ -56,7 +56,8 @@ final class Daemon {
     /// Loads the config; on failure keeps the rules in use and records the error.
     @discardableResult
     func reload() -> String? {
-        switch ConfigFile.load(path: configPath, required: false) {
+        let discovery = AppDiscovery(paths: paths, environment: router.launcher.environment)
+        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog) {
         case .success(let config):
             let (engine, missing) = RuleEngine(config: config).applyingToggles(toggles)
             toggles.removeAll { missing.contains($0.identity) }

@@ -126,10 +126,11 @@ final class DaemonEffects: DecisionEffects {
 
     /// What a notification is about: each kind replaces its own previous notification, so
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
-    enum Kind: CaseIterable { case copied, blocked, failure, config, confirmation }
+    enum Kind: CaseIterable { case copied, blocked, failure, config, confirmation, defaults }
     private var lastIDs: [Kind: UInt32] = [:]
 
-    private func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil) {
+    /// Shows `request`, replacing the previous notification of its `kind`.
+    func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil) {
         guard let notifications else {
             Log.info("no notification server: \(request.summary)")
             return

@@ -49,6 +49,19 @@ extension Daemon {
                     let apps = self.router.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
                     return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
                 },
+                DBusMethod("ListTargets", inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
+                    let scheme = args[0].string.flatMap { $0.isEmpty ? nil : $0 }
+                    // Discovered afresh, as `openurl apps` does: a browser installed since the last
+                    // reload is listed, and so is everything while the config is broken.
+                    var config = self.router.engine.config
+                    config.catalog = AppDiscovery(paths: self.paths, environment: self.router.launcher.environment).catalog()
+                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config).map { listing in
+                        var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
+                                                            ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
+                        if let app = listing.app { pairs.append(("app", .string(app))) }
+                        return .vardict(pairs: pairs)
+                    })]
+                },
                 DBusMethod("Recent", inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
                     let limit = Int(args[0].uint32 ?? 0)
                     let entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))
@@ -75,6 +88,12 @@ extension Daemon {
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
                 DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.configError) },
+                DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
+                    let shown = self.displayEnvironment
+                    return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
+                        DBusDictEntry(key: .string($0), value: .string(shown[$0] ?? ""))
+                    })
+                },
             ],
             signals: [
                 DBusSignalDeclaration("Routed", arguments: [.init("url", "s"), .init("decision", "s"), .init("target", "s"), .init("rule", "s")]),
@@ -116,6 +135,18 @@ extension Daemon {
                     return []
                 },
             ])
+    }
+
+    /// The display variables launched apps get (`DISPLAY`, `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,
+    /// `XAUTHORITY`, those set): an activated daemon has the bus's activation environment, not
+    /// the clicking app's, and `openurl status` shows this view.
+    var displayEnvironment: [String: String] {
+        let environment = router.launcher.environment
+        var shown: [String: String] = [:]
+        for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"] {
+            if let value = environment[key], !value.isEmpty { shown[key] = value }
+        }
+        return shown
     }
 
     /// Who made a D-Bus call: the caller's process, walked up past launchers.

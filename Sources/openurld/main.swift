@@ -50,6 +50,9 @@ func start() throws -> Never {
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
+    let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
+                                          enabled: { daemon.router.engine.config.settings.guardDefaults },
+                                          notify: { request, onAction in effects.show(request, kind: .defaults, onAction: onAction) })
     let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
         switch signal {
         case SIGHUP: daemon.reload()
@@ -61,7 +64,7 @@ func start() throws -> Never {
     }
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
-    withExtendedLifetime((signals, watcher, nameLost)) {}
+    withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
     daemon.recent.save()
     if (try? connection.processID(of: Daemon.busName)) == UInt32(getpid()) { _ = try? connection.releaseName(Daemon.busName) }
     connection.flush()

@@ -22,10 +22,16 @@ final class DaemonHarness {
 
     var configPath: String { desktop.configHome + "/openurld/config.toml" }
 
-    /// `activationHasDisplay: false` starts the bus (and so the activated daemon) without
-    /// `DISPLAY`/`WAYLAND_DISPLAY`, as after startx or a bare i3/sway that never ran
-    /// `dbus-update-activation-environment`; commands run by the test still have the display.
-    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false, activationHasDisplay: Bool = true) throws {
+    /// `session` is layered over the isolated environment before the bus starts (so the
+    /// activated daemon sees it too: `XDG_CURRENT_DESKTOP`, ...); `serviceDirectories` are extra
+    /// D-Bus service directories (the portal's); `systemDirectories` adds the system's data and
+    /// config directories after the sandbox's. `activationHasDisplay: false` starts the bus (and
+    /// so the activated daemon) without `DISPLAY`/`WAYLAND_DISPLAY`, as after startx or a bare
+    /// i3/sway that never ran `dbus-update-activation-environment`; commands run by the test
+    /// still have the display.
+    init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false,
+         session: [String: String] = [:], serviceDirectories: [String] = [], systemDirectories: Bool = false,
+         activationHasDisplay: Bool = true) throws {
         desktop = try IsolatedDesktop(name: name)
         browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
         openurl = try BuiltProduct.path("openurl")
@@ -38,9 +44,15 @@ final class DaemonHarness {
         display = withDesktopSession ? try VirtualDisplay() : nil
         var base = display?.environment(desktop.environment) ?? desktop.environment
         for (key, value) in browser.environment { base[key] = value }
+        for (key, value) in session { base[key] = value }
+        if systemDirectories {
+            // KDE needs the MIME database and menus, exo its GSettings schemas and helpers.
+            base["XDG_DATA_DIRS"] = desktop.dataDir + ":/usr/local/share:/usr/share"
+            base["XDG_CONFIG_DIRS"] = "/etc/xdg"
+        }
         var activation = base
         if !activationHasDisplay { activation["DISPLAY"] = nil; activation["WAYLAND_DISPLAY"] = nil }
-        let bus = try PrivateBus(environment: activation)
+        let bus = try PrivateBus(serviceDirectories: serviceDirectories, environment: activation)
         self.bus = bus
         notifications = try display.map { try NotificationServer(bus: bus, display: $0) }
         try bus.addService(name: Self.busName, exec: [openurld])

@@ -1,0 +1,39 @@
+import Desktop
+import Foundation
+import Routing
+
+/// `openurl apps [--json] [SCHEME]`: what rules can open, with the target string to paste.
+extension Client {
+    func runApps(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        let json = options.flag("--json")
+        let path = options.value("--config")
+        guard options.finish(allowingPositional: 1) else {
+            Output.error("usage: openurl apps [--json] [--config FILE] [SCHEME]")
+            return ExitCode.usage
+        }
+        let scheme = options.positional.first.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 }
+        let config: Config
+        switch loadConfig(path: path) {
+        case .success(let loaded): config = loaded
+        case .failure(let error):
+            // The installed apps are still worth listing; the config's [apps] are not known.
+            Output.error("openurl: the config does not load, so its [apps] are not listed:\n\(error.description)")
+            var defaults = Config()
+            defaults.catalog = AppDiscovery(paths: paths, environment: environment).catalog()
+            config = defaults
+        }
+        let listings = TargetListing.targets(for: scheme, config: config)
+        if json {
+            Output.print(JSONValue.array(listings.map(\.json)).text)
+            return ExitCode.success
+        }
+        let width = min(48, listings.map(\.target.count).max() ?? 0)
+        for listing in listings {
+            let padded = listing.target.padding(toLength: max(width, listing.target.count), withPad: " ", startingAt: 0)
+            let kind = listing.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            Output.print("\(padded)  \(kind)  \(listing.name)\(listing.isDefault ? " (default)" : "")")
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,113 @@
+import DBus
+import Desktop
+import Foundation
+import Routing
+
+/// `openurl status`: the daemon, its view of the session, and every path a click can take, each
+/// with the file that decides it and what to run to fix it. Exit 4 when a path is broken, 3 when
+/// the config is, else 0.
+extension Client {
+    func runStatus(_ arguments: [String]) -> Int32 {
+        var options = OptionParser(arguments)
+        _ = options.flag("--check")  // accepted for scripts: status always checks every path
+        guard options.finish(allowingPositional: 0) else { return fail("usage: openurl status", code: ExitCode.usage) }
+        var broken = 0
+        var configBroken = false
+        let settings = (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()
+        func line(_ verdict: PathStatus.Verdict, _ label: String, _ detail: String, fix: String? = nil) {
+            let mark: String
+            switch verdict {
+            case .ok: mark = "ok    "
+            case .broken: mark = "BROKEN"; broken += 1
+            case .unused: mark = "-     "
+            case .note: mark = "note  "
+            }
+            Output.print("\(mark)  \(label): \(detail)")
+            if let fix { Output.print("        fix: \(fix)") }
+        }
+
+        Output.print("daemon:")
+        if let connection = try? DBusConnection.session() {
+            do {
+                let get = { (name: String) throws -> DBusValue? in
+                    try connection.call(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
+                                        method: "Get", arguments: [.string(Self.interface), .string(name)], timeout: 10).first
+                }
+                let version = try get("Version")?.string ?? "?"
+                let path = try get("ConfigPath")?.string ?? "?"
+                let error = try get("ConfigError")?.string ?? ""
+                let pid = try? connection.processID(of: Self.busName)
+                line(.ok, "openurld \(version)", "running\(pid.map { " (pid \($0))" } ?? "") on \(Self.busName)")
+                if error.isEmpty {
+                    line(.ok, "config", path + (FileManager.default.fileExists(atPath: path) ? "" : " (missing: built-in defaults)"))
+                } else {
+                    configBroken = true
+                    line(.broken, "config", "\(path) failed to load; the previous rules stay in use:\n\(error)", fix: "openurl check, then openurl reload")
+                }
+                daemonEnvironment(try? get("Environment"), line: line)
+            } catch let error as DBusError {
+                line(.broken, "openurld", "cannot be reached or started over D-Bus (\(error.name): \(error.message))",
+                     fix: "make install (the D-Bus service file), or see the daemon's log")
+            } catch {
+                line(.broken, "openurld", "cannot be reached: \(error)", fix: "make install")
+            }
+            notificationServer(connection, line: line)
+        } else {
+            line(.note, "session bus", "none: openurl routes each link in-process, and GIO apps run Exec=openurl")
+        }
+        let clipboard = ClientEffects.clipboardDescription(environment: environment, settings: settings)
+        line(clipboard.hasPrefix("none") ? .note : .ok, "clipboard", clipboard)
+        if let picker = settings.picker, let program = picker.first {
+            let found = ProcessLauncher.resolve(program, environment: environment) != nil
+            line(found ? .ok : .note, "picker", picker.joined(separator: " ") + (found ? "" : " (not on PATH: ask falls back to notification buttons)"))
+        } else {
+            line(.ok, "picker", "not set (ask uses notification buttons)")
+        }
+        let unitDirs = [paths.configHome + "/systemd/user", paths.dataHome + "/systemd/user", "/etc/systemd/user",
+                        "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
+        if let unit = unitDirs.map({ $0 + "/openurld.service" }).first(where: { FileManager.default.fileExists(atPath: $0) }) {
+            line(.ok, "systemd unit", unit)
+        } else {
+            line(.note, "systemd unit", "not installed: D-Bus starts openurld directly")
+        }
+
+        Output.print("paths:")
+        for status in PathCheck(paths: paths, environment: environment).run() {
+            line(status.verdict, status.path, status.detail, fix: status.fix)
+        }
+        if broken > 0 { return ExitCode.notCarriedOut }
+        return configBroken ? ExitCode.config : ExitCode.success
+    }
+
+    /// The daemon's display variables, from its `Environment` property.
+    private func daemonEnvironment(_ value: DBusValue?, line: (PathStatus.Verdict, String, String, String?) -> Void) {
+        guard let entries = value?.dictionaryEntries else {
+            line(.note, "daemon environment", "unknown (this openurld has no Environment property)", nil)
+            return
+        }
+        var shown: [String: String] = [:]
+        for entry in entries { if let key = entry.key.string, let value = entry.value.string { shown[key] = value } }
+        let text = shown.keys.sorted().map { "\($0)=\(shown[$0] ?? "")" }.joined(separator: " ")
+        if shown["DISPLAY"] == nil && shown["WAYLAND_DISPLAY"] == nil {
+            line(.broken, "daemon environment", "no DISPLAY or WAYLAND_DISPLAY: browsers it launches and xclip fail" + (text.isEmpty ? "" : " (\(text))"),
+                 "run `dbus-update-activation-environment --systemd DISPLAY WAYLAND_DISPLAY XAUTHORITY XDG_SESSION_TYPE` when the session starts, then restart openurld")
+            return
+        }
+        let mine = ["DISPLAY", "WAYLAND_DISPLAY"].filter { key in environment[key].map { !$0.isEmpty && shown[key] != $0 } ?? false }
+        if mine.isEmpty {
+            line(.ok, "daemon environment", text, nil)
+        } else {
+            line(.note, "daemon environment", text + " (this shell has " + mine.map { "\($0)=\(environment[$0] ?? "")" }.joined(separator: " ") + ")", nil)
+        }
+    }
+
+    /// The notification server and its capabilities.
+    private func notificationServer(_ connection: DBusConnection, line: (PathStatus.Verdict, String, String, String?) -> Void) {
+        guard let client = try? NotificationClient(connection: connection), let info = try? client.serverInformation() else {
+            line(.note, "notifications", "no server on the bus: copy confirmations are not shown, and ask needs [settings] picker", nil)
+            return
+        }
+        let capabilities = ((try? client.capabilities()) ?? []).sorted().joined(separator: ", ")
+        line(.ok, "notifications", "\(info.name) \(info.version): \(capabilities)", nil)
+    }
+}

@@ -1,0 +1,173 @@
+/// What is installed, as discovery found it: desktop entries that open links, browsers and their
+/// profiles. `Desktop` builds it (reading files); the config loader, the engine and `openurl apps`
+/// only read it, so everything that depends on it stays testable as data.
+public struct AppCatalog: Sendable, Equatable {
+    /// Desktop entries that declare an `x-scheme-handler/…` or are browsers, sorted by id.
+    public var entries: [AppEntry]
+    /// Browsers, with their profiles where the family is known.
+    public var browsers: [Browser]
+
+    /// Creates a catalogue; the empty one knows no apps.
+    public init(entries: [AppEntry] = [], browsers: [Browser] = []) {
+        self.entries = entries
+        self.browsers = browsers
+    }
+
+    /// The entry that opens `scheme` links (the first by id), if any.
+    public func handler(forScheme scheme: String) -> AppEntry? {
+        let lowered = scheme.lowercased()
+        return entries.first { $0.schemes.contains(lowered) }
+    }
+
+    /// Whether the desktop entry `id` (with or without `.desktop`) is a browser.
+    public func isBrowser(desktopID id: String) -> Bool {
+        let fileID = id.hasSuffix(".desktop") ? id : id + ".desktop"
+        return browsers.contains { $0.desktopID == fileID }
+    }
+
+    /// The browser a target names: its desktop id without `.desktop` (`org.mozilla.firefox`), or a
+    /// known browser's short name (`firefox`) when no entry has that id.
+    public func browser(named name: String) -> Browser? {
+        browsers.first { $0.id == name } ?? browsers.first { $0.known?.key == name }
+    }
+
+    /// Resolves `browser` and an optional `profile` (a display name, a directory name, or
+    /// `private`) to the arguments that open it; the error names the nearest existing names.
+    public func resolve(browser name: String, profile: String?) -> Result<BrowserTarget, BrowserLookupError> {
+        guard let browser = browser(named: name) else {
+            let names = browserNames
+            return .failure(BrowserLookupError(message: "unknown browser \"\(name)\"" + Self.hint(name, among: names)
+                + (names.isEmpty ? " (no browsers were found)" : " (installed: \(names.joined(separator: ", ")))")))
+        }
+        guard let profile else { return .success(BrowserTarget(browser: name, profile: nil, desktopID: browser.desktopID, arguments: [])) }
+        if profile == "private" {
+            guard let known = browser.known else {
+                return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens a private window; use a desktop action (openurl apps lists them)"))
+            }
+            return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID, arguments: known.privateArguments))
+        }
+        guard let known = browser.known else {
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.map(\.key).joined(separator: ", ")))"))
+        }
+        let record = browser.profiles.first { $0.name == profile }
+            ?? browser.profiles.first { $0.directory == profile || $0.directory.hasSuffix("/" + profile) }
+            ?? unique(browser.profiles.filter { $0.name.lowercased() == profile.lowercased() })
+        guard let record else {
+            if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
+                return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
+            }
+            let names = browser.profiles.map(\.name) + ["private"]
+            return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names)
+                + " (profiles: \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"))
+        }
+        return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID,
+                                      arguments: known.profileArguments(directory: record.directory)))
+    }
+
+    /// Every name a browser can be given by: desktop ids, then known short names not taken.
+    public var browserNames: [String] {
+        var names = browsers.map(\.id)
+        for browser in browsers { if let key = browser.known?.key, !names.contains(key) { names.append(key) } }
+        return names
+    }
+
+    private func unique(_ records: [ProfileRecord]) -> ProfileRecord? { records.count == 1 ? records[0] : nil }
+
+    /// `; did you mean "X"?` for the nearest name, compared without case (profile names have capitals).
+    private static func hint(_ word: String, among names: [String]) -> String {
+        let lowered = names.map { $0.lowercased() }
+        guard let nearest = DiagnosticCollector.nearest(to: word, among: lowered), let index = lowered.firstIndex(of: nearest) else { return "" }
+        return "; did you mean \"\(names[index])\"?"
+    }
+}
+
+/// A desktop entry that can open links.
+public struct AppEntry: Sendable, Equatable {
+    /// The desktop file id (`firefox.desktop`).
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// The schemes of its `x-scheme-handler/…` MIME types, lowercased.
+    public var schemes: [String]
+    /// Its desktop actions as (action id, display name).
+    public var actions: [EntryAction]
+
+    /// A `[Desktop Action ID]`.
+    public struct EntryAction: Sendable, Equatable {
+        /// The action id.
+        public var id: String
+        /// The display name.
+        public var name: String
+        /// Creates an action.
+        public init(id: String, name: String) { self.id = id; self.name = name }
+    }
+
+    /// Creates an entry.
+    public init(id: String, name: String, schemes: [String], actions: [EntryAction] = []) {
+        self.id = id
+        self.name = name
+        self.schemes = schemes
+        self.actions = actions
+    }
+}
+
+/// An installed browser.
+public struct Browser: Sendable, Equatable {
+    /// The name targets use: the desktop id without `.desktop`.
+    public var id: String { desktopID.hasSuffix(".desktop") ? String(desktopID.dropLast(8)) : desktopID }
+    /// The desktop file id.
+    public var desktopID: String
+    /// The display name.
+    public var name: String
+    /// The family entry, when openurld knows this browser's profiles.
+    public var known: KnownBrowser?
+    /// Native, Flatpak or Snap.
+    public var packaging: KnownBrowser.Packaging
+    /// Where its profile list was read from, if it was.
+    public var profileDirectory: String?
+    /// Its profiles (only those whose directory exists).
+    public var profiles: [ProfileRecord]
+    /// Profiles its list names whose directory is gone: not offered, only named in errors.
+    public var staleProfiles: [ProfileRecord]
+
+    /// Creates a browser.
+    public init(desktopID: String, name: String, known: KnownBrowser?, packaging: KnownBrowser.Packaging = .native,
+                profileDirectory: String? = nil, profiles: [ProfileRecord] = [], staleProfiles: [ProfileRecord] = []) {
+        self.desktopID = desktopID
+        self.name = name
+        self.known = known
+        self.packaging = packaging
+        self.profileDirectory = profileDirectory
+        self.profiles = profiles
+        self.staleProfiles = staleProfiles
+    }
+}
+
+/// A browser, possibly in a profile or a private window, as a target resolved it.
+public struct BrowserTarget: Sendable, Equatable, CustomStringConvertible {
+    /// The browser as written (`firefox`).
+    public var browser: String
+    /// The profile as written (`Work`, `private`), nil for the browser's default.
+    public var profile: String?
+    /// The desktop entry launched.
+    public var desktopID: String
+    /// Inserted before the URL in the entry's `Exec` (`--profile DIR`, `--incognito`).
+    public var arguments: [String]
+
+    /// Creates a target.
+    public init(browser: String, profile: String?, desktopID: String, arguments: [String]) {
+        self.browser = browser
+        self.profile = profile
+        self.desktopID = desktopID
+        self.arguments = arguments
+    }
+
+    /// `browser:profile`, or the browser alone.
+    public var description: String { profile.map { "\(browser):\($0)" } ?? browser }
+}
+
+/// Why a browser target does not resolve, naming the nearest existing names.
+public struct BrowserLookupError: Error, Sendable, Equatable {
+    /// The message for `check`.
+    public var message: String
+}

@@ -1,0 +1,86 @@
+/// How a browser keeps its profiles, which decides how they are found and how one is launched.
+public enum BrowserFamily: String, Sendable, Equatable {
+    /// `profiles.ini`; launched with `--profile DIR`.
+    case firefox
+    /// `Local State` JSON; launched with `--profile-directory=DIR`.
+    case chromium
+}
+
+/// A browser openurld knows the profiles of: one line of `KnownBrowser.table` each.
+public struct KnownBrowser: Sendable, Equatable {
+    /// The short name, also accepted as a browser name in targets (`firefox:Work`).
+    public var key: String
+    /// How its profiles are kept.
+    public var family: BrowserFamily
+    /// The arguments that open a private window.
+    public var privateArguments: [String]
+    /// Where its profiles live, relative to the home directory (Firefox family: `.mozilla/firefox`)
+    /// or to the config directory (Chromium family: `google-chrome`).
+    public var profileRoot: String
+    /// Desktop ids (without `.desktop`) and program names of native packages.
+    public var nativeNames: [String]
+    /// Flatpak application ids.
+    public var flatpakIDs: [String]
+    /// Snap names.
+    public var snapNames: [String]
+
+    /// The browsers whose profiles are discovered, a line each.
+    public static let table: [KnownBrowser] = [
+        KnownBrowser(key: "firefox", family: .firefox, privateArguments: ["--private-window"], profileRoot: ".mozilla/firefox", nativeNames: ["firefox", "firefox-esr"], flatpakIDs: ["org.mozilla.firefox"], snapNames: ["firefox"]),
+        KnownBrowser(key: "librewolf", family: .firefox, privateArguments: ["--private-window"], profileRoot: ".librewolf", nativeNames: ["librewolf"], flatpakIDs: ["io.gitlab.librewolf-community"], snapNames: []),
+        KnownBrowser(key: "waterfox", family: .firefox, privateArguments: ["--private-window"], profileRoot: ".waterfox", nativeNames: ["waterfox"], flatpakIDs: ["net.waterfox.waterfox"], snapNames: []),
+        KnownBrowser(key: "floorp", family: .firefox, privateArguments: ["--private-window"], profileRoot: ".floorp", nativeNames: ["floorp"], flatpakIDs: ["one.ablaze.floorp"], snapNames: []),
+        KnownBrowser(key: "zen", family: .firefox, privateArguments: ["--private-window"], profileRoot: ".zen", nativeNames: ["zen", "zen-browser"], flatpakIDs: ["app.zen_browser.zen", "io.github.zen_browser.zen"], snapNames: []),
+        KnownBrowser(key: "google-chrome", family: .chromium, privateArguments: ["--incognito"], profileRoot: "google-chrome", nativeNames: ["google-chrome", "google-chrome-stable"], flatpakIDs: ["com.google.Chrome"], snapNames: []),
+        KnownBrowser(key: "chromium", family: .chromium, privateArguments: ["--incognito"], profileRoot: "chromium", nativeNames: ["chromium", "chromium-browser"], flatpakIDs: ["org.chromium.Chromium"], snapNames: ["chromium"]),
+        KnownBrowser(key: "brave", family: .chromium, privateArguments: ["--incognito"], profileRoot: "BraveSoftware/Brave-Browser", nativeNames: ["brave-browser", "brave"], flatpakIDs: ["com.brave.Browser"], snapNames: ["brave"]),
+        KnownBrowser(key: "microsoft-edge", family: .chromium, privateArguments: ["--inprivate"], profileRoot: "microsoft-edge", nativeNames: ["microsoft-edge", "microsoft-edge-stable"], flatpakIDs: ["com.microsoft.Edge"], snapNames: []),
+        KnownBrowser(key: "vivaldi", family: .chromium, privateArguments: ["--incognito"], profileRoot: "vivaldi", nativeNames: ["vivaldi-stable", "vivaldi"], flatpakIDs: ["com.vivaldi.Vivaldi"], snapNames: ["vivaldi"]),
+        KnownBrowser(key: "opera", family: .chromium, privateArguments: ["--private"], profileRoot: "opera", nativeNames: ["opera"], flatpakIDs: ["com.opera.Opera"], snapNames: ["opera"]),
+    ]
+
+    /// How a desktop entry of a browser is packaged, which decides where its profiles are.
+    public enum Packaging: Sendable, Equatable {
+        case native
+        case flatpak(id: String)
+        case snap(name: String)
+    }
+
+    /// The known browser a desktop entry belongs to: by Flatpak id, Snap name, desktop id or program.
+    public static func identify(desktopID: String, program: String?, packaging: Packaging) -> KnownBrowser? {
+        switch packaging {
+        case .flatpak(let id): return table.first { $0.flatpakIDs.contains(id) }
+        case .snap(let name): return table.first { $0.snapNames.contains(name) }
+        case .native:
+            let id = desktopID.hasSuffix(".desktop") ? String(desktopID.dropLast(8)) : desktopID
+            if let known = table.first(where: { $0.nativeNames.contains(id) || $0.key == id }) { return known }
+            guard let program else { return nil }
+            let base = program.split(separator: "/").last.map(String.init) ?? program
+            return table.first { $0.nativeNames.contains(base) }
+        }
+    }
+
+    /// The directory holding the profiles (`profiles.ini` or `Local State`) for this packaging.
+    /// `configHome` is `$CHROME_CONFIG_HOME` when set, else `$XDG_CONFIG_HOME`, for native Chromium browsers.
+    public func profileDirectory(packaging: Packaging, home: String, configHome: String) -> String {
+        switch (family, packaging) {
+        case (.firefox, .native): return home + "/" + profileRoot
+        case (.firefox, .flatpak(let id)): return home + "/.var/app/" + id + "/" + profileRoot
+        case (.firefox, .snap(let name)): return home + "/snap/" + name + "/common/" + profileRoot
+        case (.chromium, .native): return configHome + "/" + profileRoot
+        case (.chromium, .flatpak(let id)): return home + "/.var/app/" + id + "/config/" + profileRoot
+        // The Chromium snap points CHROME_CONFIG_HOME at its common directory; other snaps keep
+        // the default, which is their per-revision data (`current` follows the installed one).
+        case (.chromium, .snap(let name)) where key == "chromium": return home + "/snap/" + name + "/common/" + profileRoot
+        case (.chromium, .snap(let name)): return home + "/snap/" + name + "/current/.config/" + profileRoot
+        }
+    }
+
+    /// The arguments that open `profile` (its directory, from discovery).
+    public func profileArguments(directory: String) -> [String] {
+        switch family {
+        case .firefox: return ["--profile", directory]
+        case .chromium: return ["--profile-directory=" + directory]
+        }
+    }
+}

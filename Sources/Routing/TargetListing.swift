@@ -1,0 +1,80 @@
+/// One thing a rule can open, as `openurl apps` and `Router1.ListTargets` list it.
+public struct TargetListing: Sendable, Equatable {
+    /// What it is.
+    public enum Kind: String, Sendable {
+        case browser, profile, `private`, action, entry, webmail, app, system
+    }
+
+    /// The string to paste into a rule (`open = "firefox:Work"`).
+    public var target: String
+    /// What it is.
+    public var kind: Kind
+    /// The name people see (`Work`, `Firefox`, `New Private Window`).
+    public var name: String
+    /// The desktop entry it launches, if any.
+    public var app: String?
+    /// For profiles: the one the browser opens by default.
+    public var isDefault: Bool
+
+    /// Creates a listing.
+    public init(target: String, kind: Kind, name: String, app: String? = nil, isDefault: Bool = false) {
+        self.target = target
+        self.kind = kind
+        self.name = name
+        self.app = app
+        self.isDefault = isDefault
+    }
+
+    /// `{"target","kind","name","app","default"}`, the object `openurl apps --json` prints per line.
+    public var json: JSONValue {
+        .object([("target", .string(target)), ("kind", .string(kind.rawValue)), ("name", .string(name)),
+                 ("app", app.map { .string($0) } ?? .null), ("default", .bool(isDefault))])
+    }
+
+    /// Everything that can open `scheme` links (every scheme when nil): browsers with their
+    /// profiles and private windows, other entries and their desktop actions, webmail (for
+    /// mailto), the config's `[apps]`, and `system`.
+    public static func targets(for scheme: String?, config: Config) -> [TargetListing] {
+        let catalog = config.catalog
+        let scheme = scheme?.lowercased()
+        let web = scheme == nil || scheme == "http" || scheme == "https"
+        var out: [TargetListing] = []
+        if web {
+            for browser in catalog.browsers {
+                out.append(TargetListing(target: browser.id, kind: .browser, name: browser.name, app: browser.desktopID))
+                for profile in browser.profiles {
+                    out.append(TargetListing(target: "\(browser.id):\(profile.name)", kind: .profile, name: profile.name,
+                                             app: browser.desktopID, isDefault: profile.isDefault))
+                }
+                if browser.known != nil {
+                    out.append(TargetListing(target: "\(browser.id):private", kind: .private, name: "Private window", app: browser.desktopID))
+                }
+            }
+        }
+        for entry in catalog.entries where scheme.map({ entry.schemes.contains($0) }) ?? true || (web && catalog.isBrowser(desktopID: entry.id)) {
+            // Browsers are listed above for web links; for other schemes they are plain entries.
+            if !web || !catalog.isBrowser(desktopID: entry.id) {
+                out.append(TargetListing(target: entry.id, kind: .entry, name: entry.name, app: entry.id))
+            }
+            for action in entry.actions {
+                out.append(TargetListing(target: "\(entry.id):\(action.id)", kind: .action, name: "\(entry.name): \(action.name)", app: entry.id))
+            }
+        }
+        if scheme == nil || scheme == "mailto" {
+            for name in Set(Webmail.builtIn.keys).union(config.webmail.keys).sorted() {
+                out.append(TargetListing(target: name, kind: .webmail, name: name))
+            }
+        }
+        for name in config.apps.keys.sorted() {
+            var app: String?
+            switch config.apps[name] {
+            case .desktop(let id, _)?: app = id
+            case .browser(let target)?: app = target.desktopID
+            default: app = nil
+            }
+            out.append(TargetListing(target: name, kind: .app, name: "[apps.\(name)]", app: app))
+        }
+        out.append(TargetListing(target: "system", kind: .system, name: "the previous default handler"))
+        return out
+    }
+}

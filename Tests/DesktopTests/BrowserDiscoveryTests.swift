@@ -1,0 +1,169 @@
+import Foundation
+import Routing
+import Testing
+@testable import Desktop
+import TestSupport
+
+/// A fake home with native, Flatpak and Snap browsers (`BrowserHome`), discovered for real.
+struct DiscoveryFixture {
+    let desktop: IsolatedDesktop
+    let browser: RecordingBrowser
+    let home: BrowserHome
+    let environment: [String: String]
+
+    init(name: String = "discovery", environment extra: [String: String] = [:]) throws {
+        desktop = try IsolatedDesktop(name: name)
+        browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
+        home = try BrowserHome(desktop: desktop, browser: browser.executable)
+        environment = desktop.environment.merging(browser.environment) { $1 }.merging(extra) { $1 }
+    }
+
+    /// Discovery that sees only the sandbox (no host `/var/lib/flatpak` or snapd).
+    var paths: XDGPaths {
+        var paths = XDGPaths(environment: environment)
+        paths.systemExportDirs = []
+        return paths
+    }
+
+    func catalog() -> AppCatalog { AppDiscovery(paths: paths, environment: environment).catalog() }
+
+    /// The argv `target` would run for `url`, as `openurl test` prints it.
+    func argv(open target: String, url: String = "https://example.org/a b") throws -> [String] {
+        let config = try ConfigLoader.load(text: "[default]\nopen = \"\(target)\"\n", path: "config.toml", catalog: catalog())
+        let engine = RuleEngine(config: config)
+        let router = LinkRouter(engine: engine, launcher: AppLauncher(paths: paths, environment: environment),
+                                handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
+        guard case .spawn(let argv)? = try router.plan(try engine.decide(url)) else { throw HarnessFailure("not a spawn") }
+        return argv
+    }
+}
+
+struct HarnessFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+@Suite struct BrowserDiscoveryTests {
+    @Test func findsNativeFlatpakAndSnapBrowsersWithTheirProfiles() throws {
+        let fixture = try DiscoveryFixture()
+        let catalog = fixture.catalog()
+        #expect(catalog.browsers.map(\.id).sorted() == ["firefox", "firefox_firefox", "google-chrome", "org.chromium.Chromium"])
+        let firefox = try #require(catalog.browser(named: "firefox"))
+        #expect(firefox.packaging == .native)
+        #expect(firefox.profiles.map(\.name) == ["Ünïcödé", "Work Stuff", "default-release"])
+        #expect(firefox.profiles.first { $0.isDefault }?.name == "default-release")
+        let chrome = try #require(catalog.browser(named: "google-chrome"))
+        // "Stale" (Profile 2) is listed in Local State but its directory is gone.
+        #expect(chrome.profiles.map(\.name) == ["Person 1", "Work", "Café ☕ Team"])
+        #expect(chrome.profiles.first { $0.isDefault }?.directory == "Profile 1")
+        let flatpak = try #require(catalog.browser(named: "org.chromium.Chromium"))
+        #expect(flatpak.packaging == .flatpak(id: "org.chromium.Chromium"))
+        #expect(flatpak.profileDirectory == fixture.desktop.home + "/.var/app/org.chromium.Chromium/config/chromium")
+        #expect(flatpak.profiles.map(\.name) == ["Person 1", "Work"])
+        let snap = try #require(catalog.browser(named: "firefox_firefox"))
+        #expect(snap.packaging == .snap(name: "firefox"))
+        #expect(snap.profiles.map(\.directory) == [fixture.home.snapProfileDirectory])
+        // The short name of a known browser finds an install under another id.
+        #expect(catalog.browser(named: "chromium")?.id == "org.chromium.Chromium")
+    }
+
+    @Test func chromeConfigHomeMovesNativeChromeProfiles() throws {
+        let fixture = try DiscoveryFixture(name: "chromehome")
+        let moved = fixture.desktop.root + "/chrome-config"
+        try FileManager.default.createDirectory(atPath: moved + "/google-chrome/Profile 7", withIntermediateDirectories: true)
+        try #"{"profile":{"info_cache":{"Profile 7":{"name":"Elsewhere"}}}}"#.write(toFile: moved + "/google-chrome/Local State", atomically: true, encoding: .utf8)
+        let catalog = AppDiscovery(paths: fixture.paths, environment: fixture.environment.merging(["CHROME_CONFIG_HOME": moved]) { $1 }).catalog()
+        #expect(catalog.browser(named: "google-chrome")?.profiles.map(\.name) == ["Elsewhere"])
+        // Flatpak browsers keep their own config directory.
+        #expect(catalog.browser(named: "org.chromium.Chromium")?.profiles.map(\.name) == ["Person 1", "Work"])
+    }
+
+    /// The URL the argv gets: `https://example.org/a b` after normalisation.
+    static let url = "https://example.org/a%20b"
+
+    @Test(arguments: [
+        ("firefox", ["--firefox", url]),
+        ("firefox:Work Stuff", ["--firefox", "--profile", "HOME/.mozilla/firefox/def456.Work Stuff", url]),
+        ("firefox:Ünïcödé", ["--firefox", "--profile", "HOME/.mozilla/firefox/ghi789.unicode", url]),
+        ("firefox:private", ["--firefox", "--private-window", url]),
+        ("google-chrome:Work", ["--chrome", "--profile-directory=Profile 1", url]),
+        ("google-chrome:Profile 1", ["--chrome", "--profile-directory=Profile 1", url]),
+        ("google-chrome:Café ☕ Team", ["--chrome", "--profile-directory=Profile 3", url]),
+        ("google-chrome:private", ["--chrome", "--incognito", url]),
+        ("org.chromium.Chromium:Work", ["FLATPAK", "run", "--branch=stable", "--arch=x86_64", "--command=/app/bin/chromium", "--file-forwarding",
+                                        "org.chromium.Chromium", "--profile-directory=Profile 1", "@@u", url, "@@"]),
+        ("chromium:private", ["FLATPAK", "run", "--branch=stable", "--arch=x86_64", "--command=/app/bin/chromium", "--file-forwarding",
+                              "org.chromium.Chromium", "--incognito", "@@u", url, "@@"]),
+        ("firefox_firefox:Snap Profile", ["env", "BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop", "BROWSER",
+                                          "--snap", "--profile", "HOME/snap/firefox/common/.mozilla/firefox/snap1.default", url]),
+    ])
+    func eachTargetRunsTheExactArgv(target: String, expected: [String]) throws {
+        let fixture = try DiscoveryFixture(name: "argv")
+        let resolved = expected.map {
+            $0.replacingOccurrences(of: "HOME", with: fixture.desktop.home)
+                .replacingOccurrences(of: "FLATPAK", with: fixture.home.flatpak)
+                .replacingOccurrences(of: "BROWSER", with: fixture.browser.executable)
+        }
+        let argv = try fixture.argv(open: target)
+        let program = resolved.first == fixture.home.flatpak || resolved.first == "env" ? [] : [fixture.browser.executable]
+        #expect(argv == program + resolved)
+    }
+
+    @Test(arguments: [
+        ("[default]\nopen = \"firefox:Wrok Stuff\"\n", #"config.toml:2:8: firefox has no profile "Wrok Stuff"; did you mean "Work Stuff"? (profiles: "Ünïcödé", "Work Stuff", "default-release", "private")"#),
+        ("[default]\nopen = \"google-chrome:Stale\"\n", #"config.toml:2:8: google-chrome: profile "Stale" is listed by the browser but its directory Profile 2 is gone (a deleted profile); pick another: "Person 1", "Work", "Café ☕ Team""#),
+        ("[default]\nopen = \"firefx:Work\"\n", #"config.toml:2:8: unknown browser "firefx"; did you mean "firefox"? (installed: firefox, firefox_firefox, google-chrome, org.chromium.Chromium, chromium)"#),
+        ("[default]\nopen = \"firefx\"\n", #"config.toml:2:8: unknown target "firefx""#),
+        ("[apps.work]\nbrowser = \"google-chrome\"\nprofile = \"Wrk\"\n", #"config.toml:3:11: apps.work: google-chrome has no profile "Wrk"; did you mean "Work"?"#),
+        ("[apps.work]\nbrowser = \"gogle-chrome\"\nprofile = \"Work\"\n", #"config.toml:2:11: apps.work: unknown browser "gogle-chrome"; did you mean "google-chrome"?"#),
+        ("[[rules]]\nmatch.domain = \"x.org\"\nask = [\"firefox:Work Stuff\", \"google-chrome:Nope\"]\n", #"config.toml:3:30: google-chrome has no profile "Nope""#),
+    ])
+    func unknownBrowsersAndProfilesAreConfigErrorsWithNearestNames(config: String, expected: String) throws {
+        let fixture = try DiscoveryFixture(name: "checkerr")
+        let catalog = fixture.catalog()
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(text: config, path: "config.toml", catalog: catalog) }
+        do {
+            _ = try ConfigLoader.load(text: config, path: "config.toml", catalog: catalog)
+        } catch {
+            #expect(error.description.contains(expected), "\(error.description)")
+        }
+    }
+
+    @Test func appsTableWithBrowserAndProfileLaunchesTheProfile() throws {
+        let fixture = try DiscoveryFixture(name: "appstable")
+        let config = try ConfigLoader.load(text: "[apps.work]\nbrowser = \"google-chrome\"\nprofile = \"Work\"\n[default]\nopen = \"work\"\n",
+                                           path: "config.toml", catalog: fixture.catalog())
+        let engine = RuleEngine(config: config)
+        let decision = try engine.decide("https://example.org/")
+        #expect(decision.target == .app("work"))
+        #expect(decision.launch == .desktopEntryAdding(id: "google-chrome.desktop", arguments: ["--profile-directory=Profile 1"], url: "https://example.org/"))
+    }
+
+    @Test func aProfileTargetReallyLaunchesTheRecordingBrowser() throws {
+        let fixture = try DiscoveryFixture(name: "launchprofile")
+        let launcher = AppLauncher(paths: fixture.paths, environment: fixture.environment, launcher: ProcessLauncher(workingDirectory: fixture.desktop.home))
+        try launcher.launch(.desktopEntryAdding(id: "org.chromium.Chromium.desktop", arguments: ["--profile-directory=Profile 1"]), url: "https://example.org/x")
+        let records = fixture.browser.waitForRecords(1)
+        ChildReaper.reapAll()
+        #expect(records == [["run", "--branch=stable", "--arch=x86_64", "--command=/app/bin/chromium", "--file-forwarding",
+                             "org.chromium.Chromium", "--profile-directory=Profile 1", "@@u", "https://example.org/x", "@@"]])
+    }
+}
+
+@Suite struct ExecInsertionTests {
+    @Test(arguments: [
+        (["firefox", "%u"], ["firefox", "--profile", "/p", "%u"]),
+        (["firefox", "--new-window", "%U"], ["firefox", "--new-window", "--profile", "/p", "%U"]),
+        (["flatpak", "run", "org.mozilla.firefox", "@@u", "%u", "@@"], ["flatpak", "run", "org.mozilla.firefox", "--profile", "/p", "@@u", "%u", "@@"]),
+        (["browser", "--url=%u"], ["browser", "--profile", "/p", "--url=%u"]),
+        (["browser"], ["browser", "--profile", "/p"]),
+    ])
+    func argumentsGoBeforeTheURL(words: [String], expected: [String]) {
+        #expect(ExecLine.inserting(["--profile", "/p"], beforeURLIn: words) == expected)
+    }
+
+    @Test func aPercentInAnInsertedArgumentStaysLiteral() {
+        let words = ExecLine.inserting(["--profile", "/home/u/100%u"], beforeURLIn: ["firefox", "%u"])
+        #expect(ExecLine.expand(words, url: "https://x.org/") == ["firefox", "--profile", "/home/u/100%u", "https://x.org/"])
+    }
+}

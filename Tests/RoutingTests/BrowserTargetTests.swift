@@ -1,0 +1,281 @@
+import Testing
+@testable import Routing
+
+/// A catalogue as discovery would build it: Firefox with two profiles, Chrome with one, an
+/// unknown browser, and apps for the app-link schemes.
+let testCatalog: AppCatalog = {
+    let firefox = KnownBrowser.table.first { $0.key == "firefox" }
+    let chrome = KnownBrowser.table.first { $0.key == "google-chrome" }
+    return AppCatalog(
+        entries: [
+            AppEntry(id: "firefox.desktop", name: "Firefox", schemes: ["http", "https"], actions: [.init(id: "new-private-window", name: "New Private Window")]),
+            AppEntry(id: "google-chrome.desktop", name: "Google Chrome", schemes: ["http", "https"]),
+            AppEntry(id: "epiphany.desktop", name: "Web", schemes: ["http", "https"]),
+            AppEntry(id: "Zoom.desktop", name: "Zoom", schemes: ["zoommtg"]),
+            AppEntry(id: "teams.desktop", name: "Teams", schemes: ["msteams"]),
+            AppEntry(id: "slack.desktop", name: "Slack", schemes: ["slack"]),
+            AppEntry(id: "spotify.desktop", name: "Spotify", schemes: ["spotify"]),
+            AppEntry(id: "thunderbird.desktop", name: "Thunderbird", schemes: ["mailto"]),
+        ],
+        browsers: [
+            Browser(desktopID: "firefox.desktop", name: "Firefox", known: firefox, profileDirectory: "/h/.mozilla/firefox", profiles: [
+                ProfileRecord(name: "default-release", directory: "/h/.mozilla/firefox/a.default-release", isDefault: true),
+                ProfileRecord(name: "Work Stuff", directory: "/h/.mozilla/firefox/b.work"),
+            ]),
+            Browser(desktopID: "google-chrome.desktop", name: "Google Chrome", known: chrome, profiles: [ProfileRecord(name: "Work", directory: "Profile 1")]),
+            Browser(desktopID: "epiphany.desktop", name: "Web", known: nil),
+        ])
+}()
+
+@Suite struct ProfileFileTests {
+    @Test func firefoxProfilesIni() {
+        let ini = """
+            [Install4F96D1932A9F858E]\r
+            Default=b.work\r
+            [Profile1]\r
+            Name=Work Stuff\r
+            IsRelative=1\r
+            Path=b.work\r
+            [Profile0]
+            Name=Ünïcödé
+            IsRelative=0
+            Path=/elsewhere/u
+            Default=1
+            [Profile9]
+            Name=no path
+            [General]
+            Version=2
+            """
+        #expect(ProfileFiles.firefoxProfiles(ini: ini, base: "/h/.mozilla/firefox") == [
+            ProfileRecord(name: "Work Stuff", directory: "/h/.mozilla/firefox/b.work", isDefault: true),
+            ProfileRecord(name: "Ünïcödé", directory: "/elsewhere/u", isDefault: false),
+        ])
+        // Without an [Install…] section, Default=1 marks the default.
+        #expect(ProfileFiles.firefoxProfiles(ini: "[Profile0]\nName=a\nPath=x\nDefault=1\n", base: "/b").first?.isDefault == true)
+    }
+
+    @Test func chromiumLocalState() {
+        let json = #"{"profile":{"info_cache":{"Profile 2":{"name":"Z"},"Default":{"name":"Person 1"},"Profile 1":{"name":"Caf\u00e9 Team"},"Profile 3":{}},"last_used":"Profile 1","profiles_order":["Profile 1","Default"]}}"#
+        #expect(ProfileFiles.chromiumProfiles(localState: Array(json.utf8)) == [
+            ProfileRecord(name: "Café Team", directory: "Profile 1", isDefault: true),
+            ProfileRecord(name: "Person 1", directory: "Default"),
+            ProfileRecord(name: "Z", directory: "Profile 2"),
+            ProfileRecord(name: "Profile 3", directory: "Profile 3"),
+        ])
+        #expect(ProfileFiles.chromiumProfiles(localState: Array("not json".utf8)) == nil)
+        #expect(ProfileFiles.chromiumProfiles(localState: Array(#"{"profile":{}}"#.utf8)) == nil)
+    }
+}
+
+@Suite struct KnownBrowserTests {
+    /// Each family, packaging and where its profile list is looked for.
+    @Test(arguments: [
+        ("firefox.desktop", nil, KnownBrowser.Packaging.native, "firefox", "/h/.mozilla/firefox"),
+        ("firefox-esr.desktop", nil, .native, "firefox", "/h/.mozilla/firefox"),
+        ("org.mozilla.firefox.desktop", nil, .flatpak(id: "org.mozilla.firefox"), "firefox", "/h/.var/app/org.mozilla.firefox/.mozilla/firefox"),
+        ("firefox_firefox.desktop", nil, .snap(name: "firefox"), "firefox", "/h/snap/firefox/common/.mozilla/firefox"),
+        ("librewolf.desktop", nil, .native, "librewolf", "/h/.librewolf"),
+        ("io.gitlab.librewolf-community.desktop", nil, .flatpak(id: "io.gitlab.librewolf-community"), "librewolf", "/h/.var/app/io.gitlab.librewolf-community/.librewolf"),
+        ("waterfox.desktop", nil, .native, "waterfox", "/h/.waterfox"),
+        ("one.ablaze.floorp.desktop", nil, .flatpak(id: "one.ablaze.floorp"), "floorp", "/h/.var/app/one.ablaze.floorp/.floorp"),
+        ("zen.desktop", nil, .native, "zen", "/h/.zen"),
+        ("my-browser.desktop", "/usr/bin/firefox", .native, "firefox", "/h/.mozilla/firefox"),
+        ("google-chrome.desktop", nil, .native, "google-chrome", "/c/google-chrome"),
+        ("com.google.Chrome.desktop", nil, .flatpak(id: "com.google.Chrome"), "google-chrome", "/h/.var/app/com.google.Chrome/config/google-chrome"),
+        ("chromium.desktop", nil, .native, "chromium", "/c/chromium"),
+        ("chromium_chromium.desktop", nil, .snap(name: "chromium"), "chromium", "/h/snap/chromium/common/chromium"),
+        ("brave-browser.desktop", nil, .native, "brave", "/c/BraveSoftware/Brave-Browser"),
+        ("brave_brave.desktop", nil, .snap(name: "brave"), "brave", "/h/snap/brave/current/.config/BraveSoftware/Brave-Browser"),
+        ("com.brave.Browser.desktop", nil, .flatpak(id: "com.brave.Browser"), "brave", "/h/.var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser"),
+        ("microsoft-edge.desktop", nil, .native, "microsoft-edge", "/c/microsoft-edge"),
+        ("vivaldi-stable.desktop", nil, .native, "vivaldi", "/c/vivaldi"),
+        ("opera.desktop", nil, .native, "opera", "/c/opera"),
+    ] as [(String, String?, KnownBrowser.Packaging, String, String)])
+    func identifiesEachBrowserAndItsProfileDirectory(desktopID: String, program: String?, packaging: KnownBrowser.Packaging, key: String, directory: String) throws {
+        let known = try #require(KnownBrowser.identify(desktopID: desktopID, program: program, packaging: packaging))
+        #expect(known.key == key)
+        #expect(known.profileDirectory(packaging: packaging, home: "/h", configHome: "/c") == directory)
+    }
+
+    @Test func privateWindowsPerFamily() {
+        let arguments = Dictionary(uniqueKeysWithValues: KnownBrowser.table.map { ($0.key, $0.privateArguments) })
+        #expect(arguments["firefox"] == ["--private-window"])
+        #expect(arguments["google-chrome"] == ["--incognito"])
+        #expect(arguments["microsoft-edge"] == ["--inprivate"])
+        #expect(KnownBrowser.identify(desktopID: "epiphany.desktop", program: "/usr/bin/epiphany", packaging: .native) == nil)
+    }
+}
+
+@Suite struct BrowserTargetTests {
+    func decide(_ config: String, _ url: String) throws -> Decision {
+        try RuleEngine(config: try ConfigLoader.load(text: config, path: "config.toml", catalog: testCatalog)).decide(url, explain: true)
+    }
+
+    @Test(arguments: [
+        ("firefox:Work Stuff", Decision.Launch.desktopEntryAdding(id: "firefox.desktop", arguments: ["--profile", "/h/.mozilla/firefox/b.work"], url: "https://x.org/")),
+        ("firefox:work stuff", .desktopEntryAdding(id: "firefox.desktop", arguments: ["--profile", "/h/.mozilla/firefox/b.work"], url: "https://x.org/")),
+        ("firefox:private", .desktopEntryAdding(id: "firefox.desktop", arguments: ["--private-window"], url: "https://x.org/")),
+        ("google-chrome:Work", .desktopEntryAdding(id: "google-chrome.desktop", arguments: ["--profile-directory=Profile 1"], url: "https://x.org/")),
+        ("google-chrome:private", .desktopEntryAdding(id: "google-chrome.desktop", arguments: ["--incognito"], url: "https://x.org/")),
+        ("firefox", .desktopEntry(id: "firefox.desktop", action: nil, url: "https://x.org/")),
+        ("epiphany", .desktopEntry(id: "epiphany.desktop", action: nil, url: "https://x.org/")),
+    ])
+    func browserTargetsLaunchTheirProfile(target: String, launch: Decision.Launch) throws {
+        let decision = try decide("[default]\nopen = \"\(target)\"\n", "https://x.org/")
+        #expect(decision.kind == .open)
+        #expect(decision.target?.description == target)
+        #expect(decision.launch == launch)
+    }
+
+    @Test(arguments: [
+        ("[default]\nopen = \"epiphany:Work\"\n", "config.toml:2:8: epiphany: openurld does not know where Web keeps its profiles"),
+        ("[default]\nopen = \"epiphany:private\"\n", "config.toml:2:8: epiphany: openurld does not know how Web opens a private window"),
+        ("[default]\nopen = \"firefox:\"\n", "config.toml:2:8: unknown target \"firefox:\""),
+        ("[default]\nopen = \"firefox:Wrok stuff\"\n", #"did you mean "Work Stuff"?"#),
+        ("[apps.w]\nbrowser = \"firefox\"\nargs = [\"x\"]\n", "config.toml:3:1: [apps.w]: args does not go with browser"),
+        ("[apps.w]\ndesktop = \"firefox.desktop\"\nprofile = \"Work\"\n", "config.toml:1:1: [apps.w]: profile goes with browser"),
+    ])
+    func badBrowserTargetsAreErrors(config: String, message: String) {
+        do {
+            _ = try ConfigLoader.load(text: config, path: "config.toml", catalog: testCatalog)
+            Issue.record("loaded: \(config)")
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    @Test func forcedAskOffersEachProfileForWebLinks() throws {
+        let engine = RuleEngine(config: try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work Stuff\"\n", path: "c.toml", catalog: testCatalog))
+        let choices = try engine.decide("https://x.org/", forceAsk: true).choices.map(\.description)
+        #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "system", "copy"])
+        let mail = try engine.decide("mailto:a@x.org", forceAsk: true).choices.map(\.description)
+        #expect(!mail.contains("firefox:private"))
+    }
+
+    @Test func withoutACatalogueABrowserTargetSaysNoneWereFound() {
+        do {
+            _ = try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work\"\n", path: "config.toml")
+            Issue.record("loaded")
+        } catch {
+            #expect(error.description == #"config.toml:2:8: unknown browser "firefox" (no browsers were found)"#)
+        }
+    }
+
+    /// Issue 10 case 7: arguments without a placeholder get the URL appended, as `Exec` without `%u` does.
+    @Test(arguments: [
+        ("desktop = \"google-chrome.desktop\"\nargs = [\"--profile-directory=Work\"]", Decision.Launch.desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--profile-directory=Work", "https://x.org/a"])),
+        ("desktop = \"google-chrome.desktop\"\nargs = [\"--profile-directory=Work\", \"{url}\"]", .desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--profile-directory=Work", "https://x.org/a"])),
+        ("desktop = \"google-chrome.desktop\"\nargs = [\"--app={url}\"]", .desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--app=https://x.org/a"])),
+        ("exec = [\"firefox\", \"--private-window\"]", .argv(["firefox", "--private-window", "https://x.org/a"])),
+        ("exec = [\"mpv\", \"--title={host}\"]", .argv(["mpv", "--title=x.org"])),
+    ])
+    func namedAppsWithoutAPlaceholderGetTheURL(table: String, launch: Decision.Launch) throws {
+        let decision = try decide("[apps.w]\n\(table)\n[default]\nopen = \"w\"\n", "https://x.org/a")
+        #expect(decision.launch == launch)
+    }
+}
+
+@Suite struct AppLinkTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var url: String
+        var converted: String?
+        var testDescription: String { url }
+    }
+
+    @Test(arguments: [
+        Case(url: "https://us04web.zoom.us/j/85012345678?pwd=aBc123.1", converted: "zoommtg://zoom.us/join?action=join&confno=85012345678&pwd=aBc123.1"),
+        Case(url: "https://zoom.us/j/123", converted: "zoommtg://zoom.us/join?action=join&confno=123"),
+        Case(url: "https://zoom.us/j/123?pwd=a%26b", converted: "zoommtg://zoom.us/join?action=join&confno=123&pwd=a%26b"),
+        Case(url: "https://zoom.us/j/12x3", converted: nil),
+        Case(url: "https://zoom.us/pricing", converted: nil),
+        Case(url: "https://notzoom.us/j/123", converted: nil),
+        Case(url: "https://teams.microsoft.com/l/meetup-join/19%3ameeting_x%40thread.v2/0?context=%7b%22Tid%22%7d",
+             converted: "msteams:/l/meetup-join/19%3ameeting_x%40thread.v2/0?context=%7b%22Tid%22%7d"),
+        Case(url: "https://teams.microsoft.com/l/channel/x", converted: nil),
+        Case(url: "https://app.slack.com/client/T0123ABC/C0456DEF", converted: "slack://channel?team=T0123ABC&id=C0456DEF"),
+        Case(url: "https://app.slack.com/client/T0123ABC/C0456DEF/thread/x", converted: "slack://channel?team=T0123ABC&id=C0456DEF"),
+        Case(url: "https://app.slack.com/client/T0123ABC", converted: nil),
+        Case(url: "https://app.slack.com/client/T0%26x/C1", converted: nil),
+        Case(url: "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=abc", converted: "spotify:track:4uLU6hMCjMI75M1A2tKUQC"),
+        Case(url: "https://open.spotify.com/intl-de/album/1DFixLWuPkv3KT3TnV35m3", converted: "spotify:album:1DFixLWuPkv3KT3TnV35m3"),
+        Case(url: "https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M", converted: "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M"),
+        Case(url: "https://open.spotify.com/genre/x", converted: nil),
+        Case(url: "https://example.org/j/123", converted: nil),
+    ])
+    func conversions(testCase: Case) throws {
+        let url = try ParsedURL(testCase.url)
+        let converted = AppLink.table.lazy.compactMap { $0.convert(url) }.first
+        #expect(converted == testCase.converted)
+    }
+
+    func decide(_ config: String, _ url: String, catalog: AppCatalog = testCatalog) throws -> Decision {
+        try RuleEngine(config: try ConfigLoader.load(text: config, path: "config.toml", catalog: catalog)).decide(url, explain: true)
+    }
+
+    @Test func aMeetingLinkHeadedForABrowserOpensInTheApp() throws {
+        let decision = try decide("[default]\nopen = \"firefox:Work Stuff\"\n", "https://zoom.us/j/123?pwd=x")
+        #expect(decision.kind == .open)
+        #expect(decision.target == .desktopEntry(id: "Zoom.desktop", action: nil))
+        #expect(decision.launch == .desktopEntry(id: "Zoom.desktop", action: nil, url: "zoommtg://zoom.us/join?action=join&confno=123&pwd=x"))
+        #expect(decision.finalURL == "zoommtg://zoom.us/join?action=join&confno=123&pwd=x")
+        #expect(decision.trace.last == .appLink(name: "zoom", url: "zoommtg://zoom.us/join?action=join&confno=123&pwd=x", app: "Zoom.desktop"))
+        #expect(decision.trace.last?.text == "app link zoom: zoommtg://zoom.us/join?action=join&confno=123&pwd=x in Zoom.desktop")
+        // With no config at all the link would go to system: that is headed for a browser too.
+        #expect(try decide("", "https://open.spotify.com/track/abc").launch == .desktopEntry(id: "spotify.desktop", action: nil, url: "spotify:track:abc"))
+    }
+
+    @Test(arguments: [
+        // Turned off for everything, or left out of a list.
+        ("[settings]\napp_links = false\n", false),
+        ("[settings]\napp_links = [\"teams\", \"slack\"]\n", false),
+        ("[settings]\napp_links = [\"zoom\"]\n", true),
+        ("[settings]\napp_links = true\n", true),
+        // A rule turns it off for its links, or on against the setting.
+        ("[[rules]]\nmatch.domain = \"zoom.us\"\napp_links = false\nopen = \"firefox\"\n", false),
+        ("[settings]\napp_links = false\n[[rules]]\nmatch.domain = \"zoom.us\"\napp_links = [\"zoom\"]\nopen = \"firefox\"\n", true),
+        // Only links headed for a browser or system: a copy, an exec app or a non-browser entry stays as decided.
+        ("[default]\ncopy = true\n", false),
+        ("[apps.x]\nexec = [\"x\", \"{url}\"]\n[default]\nopen = \"x\"\n", false),
+        ("[default]\nopen = \"thunderbird.desktop\"\n", false),
+        ("[default]\nopen = \"firefox.desktop\"\n", true),
+        ("[apps.w]\nbrowser = \"google-chrome\"\nprofile = \"Work\"\n[default]\nopen = \"w\"\n", true),
+    ])
+    func settingsAndRulesDecideWhetherItApplies(config: String, converted: Bool) throws {
+        let decision = try decide(config, "https://zoom.us/j/123")
+        #expect((decision.launch == .desktopEntry(id: "Zoom.desktop", action: nil, url: "zoommtg://zoom.us/join?action=join&confno=123")) == converted, "\(decision.trace.map(\.text))")
+    }
+
+    @Test func onlyWhenAnEntryDeclaresTheScheme() throws {
+        var catalog = testCatalog
+        catalog.entries.removeAll { $0.id == "Zoom.desktop" }
+        let decision = try decide("[default]\nopen = \"firefox\"\n", "https://zoom.us/j/123", catalog: catalog)
+        #expect(decision.launch == .desktopEntry(id: "firefox.desktop", action: nil, url: "https://zoom.us/j/123"))
+    }
+
+    @Test func unknownAppLinkNamesAreErrors() {
+        do {
+            _ = try ConfigLoader.load(text: "[settings]\napp_links = [\"zom\"]\n", path: "config.toml")
+            Issue.record("loaded")
+        } catch {
+            #expect(error.description == #"config.toml:2:14: settings.app_links: unknown app link "zom" (known: zoom, teams, slack, spotify); did you mean "zoom"?"#)
+        }
+    }
+}
+
+@Suite struct TargetListingTests {
+    @Test func listsBrowsersProfilesActionsWebmailAndApps() throws {
+        let config = try ConfigLoader.load(text: "[apps.w]\nbrowser = \"google-chrome\"\nprofile = \"Work\"\n", path: "c.toml", catalog: testCatalog)
+        let https = TargetListing.targets(for: "https", config: config).map(\.target)
+        #expect(https == ["firefox", "firefox:default-release", "firefox:Work Stuff", "firefox:private", "google-chrome", "google-chrome:Work",
+                          "google-chrome:private", "epiphany", "firefox.desktop:new-private-window", "w", "system"])
+        let mailto = TargetListing.targets(for: "mailto", config: config)
+        #expect(mailto.map(\.target).contains("thunderbird.desktop"))
+        #expect(mailto.map(\.target).contains("gmail"))
+        #expect(!mailto.map(\.target).contains("firefox:private"))
+        #expect(TargetListing.targets(for: "zoommtg", config: config).map(\.target) == ["Zoom.desktop", "w", "system"])
+        // Every listed browser target loads back as a target.
+        for listing in TargetListing.targets(for: nil, config: config) where listing.kind != .system {
+            #expect(OpenTarget(listing.target, in: config) != nil, "\(listing.target)")
+        }
+    }
+}
