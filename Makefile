@@ -1,17 +1,41 @@
-# openurld: build, install for the current user, and test.
-#   make install     build (release), install for this user, become the default handler, route a link
-#   make test        the full test suite (what CI runs)
-#   make bench       the release-mode benchmarks
+# openurld: build, install, package and test.
+#   make install setup       build (release), install for this user (~/.local), become the default handler, route a link
+#   make install PREFIX=/usr DESTDIR=./stage
+#                            stage everything a package ships; touches nothing in $HOME
+#   make setup               the per-user step: openurl install, check, and route a test link
+#   make uninstall           give the defaults back, stop the daemon, remove every installed file
+#   make package             build the .deb (dpkg-buildpackage -b -us -uc) into .build/deb and run lintian
+#   make test                the full test suite (what CI runs); one line per suite, full output in .build/test.log
+#   make bench               the release-mode benchmarks
+SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
+DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
-DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
-CONFIGDIR ?= $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+# A home install follows XDG_DATA_HOME when it is set, as the desktop looks for entries there.
+DATADIR ?= $(if $(and $(XDG_DATA_HOME),$(filter $(HOME)/.local,$(PREFIX))),$(XDG_DATA_HOME),$(PREFIX)/share)
 APPDIR = $(DATADIR)/applications
 DBUSDIR = $(DATADIR)/dbus-1/services
-UNITDIR = $(CONFIGDIR)/systemd/user
+# systemd looks for user units in $(PREFIX)/lib/systemd/user under /usr and /usr/local, but in
+# ~/.local/share/systemd/user for a home install.
+UNITDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+MANDIR ?= $(DATADIR)/man
+BASHDIR = $(DATADIR)/bash-completion/completions
+ZSHDIR = $(DATADIR)/zsh/site-functions
+FISHDIR = $(DATADIR)/fish/vendor_completions.d
+SCHEMADIR = $(DATADIR)/openurld
+# Where install-files takes the binaries from (make install builds them there first).
+BUILDDIR ?= .build/release
+GENDIR = $(BUILDDIR)/generated
+LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.service
 RELEASE = swift build -c release --static-swift-stdlib
 
-.PHONY: build release install uninstall test bench
+# Every file `make install` writes, relative to DESTDIR; `make uninstall` removes exactly these.
+INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld \
+	$(APPDIR)/io.github.openurld.desktop $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service \
+	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man5/openurld.toml.5 \
+	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json
+
+.PHONY: build release generated install install-files setup uninstall stop-daemon package test bench
 
 build:
 	swift build
@@ -21,27 +45,74 @@ release:
 	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
 
+# Man pages, completions and the schema, generated from the command and schema tables.
+generated:
+	man/generate.sh $(BUILDDIR)/openurl-tool $(GENDIR)
+	$(BUILDDIR)/openurl-tool __generate bash > $(GENDIR)/openurl.bash
+	$(BUILDDIR)/openurl-tool __generate zsh > $(GENDIR)/_openurl
+	$(BUILDDIR)/openurl-tool __generate fish > $(GENDIR)/openurl.fish
+	$(BUILDDIR)/openurl-tool __generate schema > $(GENDIR)/config.schema.json
+
 install: release
-	install -d $(BINDIR) $(APPDIR) $(DBUSDIR) $(UNITDIR)
-	install -m 755 .build/release/openurl .build/release/openurl-tool .build/release/openurld $(BINDIR)/
-	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(APPDIR)/io.github.openurld.desktop
-	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DBUSDIR)/io.github.openurld.service
-	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(UNITDIR)/openurld.service
-	-update-desktop-database -q $(APPDIR) 2>/dev/null
+	$(MAKE) install-files
+
+install-files: generated
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(APPDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR) $(DESTDIR)$(SCHEMADIR)
+	install -m 755 $(BUILDDIR)/openurl $(BUILDDIR)/openurl-tool $(BUILDDIR)/openurld $(DESTDIR)$(BINDIR)/
+	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(DESTDIR)$(APPDIR)/io.github.openurld.desktop
+	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DESTDIR)$(DBUSDIR)/io.github.openurld.service
+	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(DESTDIR)$(UNITDIR)/openurld.service
+	chmod 644 $(DESTDIR)$(APPDIR)/io.github.openurld.desktop $(DESTDIR)$(DBUSDIR)/io.github.openurld.service $(DESTDIR)$(UNITDIR)/openurld.service
+	install -m 644 $(GENDIR)/openurl.1 $(GENDIR)/openurld.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(GENDIR)/openurld.toml.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(GENDIR)/openurl.bash $(DESTDIR)$(BASHDIR)/openurl
+	install -m 644 $(GENDIR)/_openurl $(DESTDIR)$(ZSHDIR)/_openurl
+	install -m 644 $(GENDIR)/openurl.fish $(DESTDIR)$(FISHDIR)/openurl.fish
+	install -m 644 $(GENDIR)/config.schema.json $(DESTDIR)$(SCHEMADIR)/config.schema.json
+	@# A staged install leaves caches to the package manager's triggers.
+	if [ -z "$(DESTDIR)" ]; then update-desktop-database -q $(APPDIR) 2>/dev/null || true; fi
+
+# The per-user step; the README's first command runs it after install.
+setup:
 	$(BINDIR)/openurl install
 	$(BINDIR)/openurl check
 	$(BINDIR)/openurl test https://example.org/
 	@echo "Routing https://example.org/ for real (through openurld if a session bus is up, else in-process):"
 	-$(BINDIR)/openurl -v https://example.org/
 
-uninstall:
-	-$(BINDIR)/openurl uninstall
-	rm -f $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(APPDIR)/io.github.openurld.desktop \
-	      $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service
+# Stops a running openurld, whoever started it (systemd or D-Bus activation).
+stop-daemon:
+	-systemctl --user stop openurld.service 2>/dev/null
+	-pid=$$(dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+	    org.freedesktop.DBus.GetConnectionUnixProcessID string:io.github.openurld 2>/dev/null | awk '{print $$2}'); \
+	    if [ -n "$$pid" ]; then kill -TERM "$$pid" && echo "stopped openurld (pid $$pid)"; fi
 
+# Gives the defaults back first (while openurl still exists), stops the daemon, then removes the
+# files. A staged (DESTDIR) uninstall only removes files.
+uninstall:
+	if [ -z "$(DESTDIR)" ] && [ -x $(BINDIR)/openurl ]; then $(BINDIR)/openurl uninstall || true; fi
+	if [ -z "$(DESTDIR)" ]; then $(MAKE) -s stop-daemon; fi
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@# Earlier versions put the unit in ~/.config/systemd/user.
+	if [ -z "$(DESTDIR)" ] && [ -n "$(filter $(HOME)/%,$(PREFIX))" ] && grep -qs '^BusName=io.github.openurld$$' $(LEGACYUNIT); then rm -f $(LEGACYUNIT); fi
+	-rmdir $(DESTDIR)$(SCHEMADIR) 2>/dev/null
+	if [ -z "$(DESTDIR)" ]; then update-desktop-database -q $(APPDIR) 2>/dev/null || true; fi
+
+# The .deb, built in this tree with the Swift toolchain on PATH; dpkg-buildpackage writes to ..,
+# so the results are moved into .build/deb.
+package:
+	dpkg-buildpackage -b -us -uc
+	mkdir -p .build/deb
+	mv ../openurld_*.deb ../openurld-dbgsym_*.deb ../openurld_*.buildinfo ../openurld_*.changes .build/deb/ 2>/dev/null || true
+	lintian --fail-on error .build/deb/openurld_*.deb
+
+# One line per suite plus every failure; the full output is kept in .build/test.log.
 test:
 	swift build --build-tests
-	swift test --skip-build
+	@mkdir -p .build
+	@set -o pipefail; swift test --skip-build 2>&1 | tee .build/test.log | .ci/test-summary; \
+	    status=$$?; echo "full output: .build/test.log"; exit $$status
 
 bench: release
 	for b in bench-routing bench-hygiene bench-extract bench-daemon; do swift build -c release --product $$b || exit 1; done

@@ -31,9 +31,11 @@ let package = Package(
 
         .executableTarget(name: "openurld", dependencies: ["Routing", "DBus", "Desktop"]),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
-        .executableTarget(name: "openurl", dependencies: ["DBus"]),
+        .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .executableTarget(name: "openurl-tool", dependencies: ["Routing", "DBus", "Desktop"], path: "Sources/OpenurlTool"),
+        .executableTarget(name: "openurl-tool", dependencies: ["Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
+        // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
+        .target(name: "OpenurlCommands"),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),
@@ -49,7 +51,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

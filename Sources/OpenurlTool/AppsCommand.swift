@@ -1,18 +1,14 @@
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// `openurl apps [--json] [SCHEME]`: what rules can open, with the target string to paste.
 extension Client {
-    func runApps(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let json = options.flag("--json")
-        let path = options.value("--config")
-        guard options.finish(allowingPositional: 1) else {
-            Output.error("usage: openurl apps [--json] [--config FILE] [SCHEME]")
-            return ExitCode.usage
-        }
-        let scheme = options.positional.first.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 }
+    func runApps(_ parsed: ParsedCommand) -> Int32 {
+        let json = parsed.flag("--json")
+        let path = parsed.value("--config")
+        let scheme = parsed.positionals.first.map { $0.hasSuffix(":") ? String($0.dropLast()) : $0 }
         let config: Config
         switch loadConfig(path: path) {
         case .success(let loaded): config = loaded

@@ -1,5 +1,6 @@
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// Exit codes shared by every command.
@@ -15,47 +16,68 @@ struct Client {
     let arguments: [String]
     let environment: [String: String]
 
-    static let usage = """
-        usage: openurl [-v] URL...             route each URL (through openurld, else in-process)
-               openurl test [--json] [--config FILE] [--opener ID] URL
-               openurl check [--config FILE]
-               openurl copy URL                copy (the address of a mailto) and notify
-               openurl extract [--open] [--all] [--json] [--selection] [FILE]
-               openurl apps [--json] [SCHEME]  browsers, profiles, webmail and desktop actions, as targets
-               openurl install | uninstall     become / stop being the default for http, https, mailto
-               openurl status | reload | rules [enable|disable NAME] | recent [N|--clear] | reopen N [--with TARGET]
-        """
-
     var paths: XDGPaths { XDGPaths(environment: environment) }
 
     func run() -> Int32 {
-        guard let command = arguments.first else {
-            Output.error(Self.usage)
+        guard let first = arguments.first else {
+            Output.error(CommandTable.usageText)
             return ExitCode.usage
         }
-        let rest = Array(arguments.dropFirst())
-        switch command {
-        case "test": return runTest(rest)
-        case "check": return runCheck(rest)
-        case "copy": return runCopy(rest)
-        case "extract": return runExtract(rest)
-        case "apps": return runApps(rest)
-        case "install": return runInstall(rest)
-        case "uninstall": return runUninstall(rest)
-        case "status": return runStatus(rest)
-        case "reload": return runReload(rest)
-        case "rules": return runRules(rest)
-        case "recent": return runRecent(rest)
-        case "reopen": return runReopen(rest)
-        case "-h", "--help", "help":
-            Output.print(Self.usage)
+        switch first {
+        case "-h", "--help":
+            Output.print(CommandTable.usageText)
             return ExitCode.success
         case "--version":
             Output.print("openurl 0.1.0")
             return ExitCode.success
-        default:
-            return runRoute(arguments)
+        default: break
         }
+        let named = CommandTable.spec(named: first)
+        if named == nil, !first.hasPrefix("-"), !first.contains(":"), !first.contains("."), let guess = CommandTable.nearest(to: first) {
+            return fail("unknown command \"\(first)\"; did you mean \"\(guess)\"? (see openurl --help)", code: ExitCode.usage)
+        }
+        let spec = named ?? CommandTable.spec(.route)
+        let parsed: ParsedCommand
+        do {
+            parsed = try spec.parse(named == nil ? arguments : Array(arguments.dropFirst()))
+        } catch {
+            return fail(error.message, code: ExitCode.usage)
+        }
+        if parsed.wantsHelp {
+            Output.print(spec.helpText)
+            return ExitCode.success
+        }
+        switch spec.command {
+        case .route: return runRoute(parsed.positionals, verbose: parsed.flag("--verbose"), ask: parsed.flag("--ask"), noDaemon: parsed.flag("--no-daemon"))
+        case .test: return runTest(parsed)
+        case .check: return runCheck(parsed)
+        case .copy: return runCopy(parsed.positionals[0])
+        case .extract: return runExtract(parsed)
+        case .apps: return runApps(parsed)
+        case .install: return runInstall(parsed)
+        case .uninstall: return runUninstall()
+        case .status: return runStatus(parsed)
+        case .reload: return runReload()
+        case .rules: return runRules(parsed.positionals)
+        case .recent: return runRecent(parsed)
+        case .reopen: return runReopen(parsed)
+        case .help: return runHelp(parsed.positionals.first)
+        case .complete: return runComplete(parsed.positionals[0])
+        case .generate: return runGenerate(parsed.positionals[0])
+        }
+    }
+
+    func runHelp(_ command: String?) -> Int32 {
+        guard let command else {
+            Output.print(CommandTable.usageText)
+            return ExitCode.success
+        }
+        guard let spec = CommandTable.spec(named: command), !spec.hidden else {
+            let hint = CommandTable.nearest(to: command).map { "; did you mean \"\($0)\"?" } ?? ""
+            return fail("help: unknown command \"\(command)\"\(hint)", code: ExitCode.usage)
+        }
+        Output.print(spec.helpText)
+        return ExitCode.success
     }
 
     /// Loads the config at `path` (or the default path); a missing default file means defaults.
@@ -70,57 +92,6 @@ struct Client {
         Output.error("openurl: \(message)")
         if isatty(2) == 0 { Notifier.show(summary: summary, body: message, urgent: true) }
         return code
-    }
-}
-
-/// A small option parser: `--flag`, `--name VALUE`, `--name=VALUE`, and positionals.
-struct OptionParser {
-    private var remaining: [String]
-    private(set) var positional: [String] = []
-    private var failed = false
-
-    init(_ arguments: [String]) { remaining = arguments }
-
-    mutating func flag(_ names: String...) -> Bool {
-        guard let index = remaining.firstIndex(where: { names.contains($0) }) else { return false }
-        remaining.remove(at: index)
-        return true
-    }
-
-    mutating func value(_ name: String) -> String? {
-        if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
-            let value = String(remaining[index].dropFirst(name.count + 1))
-            remaining.remove(at: index)
-            return value
-        }
-        guard let index = remaining.firstIndex(of: name) else { return nil }
-        guard index + 1 < remaining.count else {
-            Output.error("openurl: \(name) needs a value")
-            failed = true
-            remaining.remove(at: index)
-            return nil
-        }
-        let value = remaining[index + 1]
-        remaining.removeSubrange(index...(index + 1))
-        return value
-    }
-
-    /// Checks that at most `count` positionals are left and no unknown options.
-    mutating func finish(allowingPositional count: Int) -> Bool {
-        var sawDoubleDash = false
-        for argument in remaining {
-            if !sawDoubleDash, argument == "--" { sawDoubleDash = true; continue }
-            if !sawDoubleDash, argument.hasPrefix("-"), argument.count > 1 {
-                Output.error("openurl: unknown option \(argument)")
-                return false
-            }
-            positional.append(argument)
-        }
-        if positional.count > count {
-            Output.error("openurl: expected at most \(count) argument\(count == 1 ? "" : "s"), got \(positional.count)")
-            return false
-        }
-        return !failed
     }
 }
 

@@ -1,6 +1,7 @@
 import DBus
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// Commands that talk to the daemon: status, reload, rules, recent, reopen, copy.
@@ -22,8 +23,7 @@ extension Client {
         return fail("cannot reach openurld: \(error)", code: ExitCode.notCarriedOut)
     }
 
-    func runReload(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("reload takes no arguments", code: ExitCode.usage) }
+    func runReload() -> Int32 {
         do {
             _ = try callDaemon("Reload")
             Output.print("reloaded")
@@ -37,7 +37,7 @@ extension Client {
         do {
             if let verb = arguments.first {
                 guard verb == "enable" || verb == "disable", arguments.count == 2 else {
-                    return fail("usage: openurl rules [enable|disable NAME]", code: ExitCode.usage)
+                    return fail("usage: \(CommandTable.spec(.rules).synopsis)", code: ExitCode.usage)
                 }
                 _ = try callDaemon("SetRuleEnabled", [.string(arguments[1]), .bool(verb == "enable")])
                 return ExitCode.success
@@ -54,16 +54,18 @@ extension Client {
         }
     }
 
-    func runRecent(_ arguments: [String]) -> Int32 {
-        if arguments == ["--clear"] { return clearRecent() }
-        guard arguments.count <= 1, let limit = UInt32(arguments.first ?? "20") else {
-            return fail("usage: openurl recent [N] | recent --clear", code: ExitCode.usage)
+    func runRecent(_ parsed: ParsedCommand) -> Int32 {
+        if parsed.flag("--clear") { return clearRecent() }
+        guard let limit = UInt32(parsed.positionals.first ?? "20") else {
+            return fail("recent: N must be a number (usage: \(parsed.spec.synopsis))", code: ExitCode.usage)
         }
         do {
-            for entry in try callDaemon("Recent", [.uint32(limit)]).first?.array ?? [] {
-                let item = entry.dictionary ?? [:]
-                let target = item["target"]?.string.flatMap { $0.isEmpty ? nil : " → \($0)" } ?? ""
-                Output.print("\(item["id"]?.uint32 ?? 0)\t\(item["decision"]?.string ?? "")\(target)\t\(item["final_url"]?.string ?? "")\t\(item["outcome"]?.string ?? "")")
+            let entries = try callDaemon("Recent", [.uint32(limit)]).first?.array ?? []
+            let links = entries.map { RecentLink($0.dictionary ?? [:]) }
+            if parsed.flag("--json") {
+                for link in links { Output.print(link.json.text) }
+            } else {
+                Output.print(RecentLink.table(links))
             }
             return ExitCode.success
         } catch {
@@ -86,11 +88,10 @@ extension Client {
         return ExitCode.success
     }
 
-    func runReopen(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let target = options.value("--with") ?? ""
-        guard options.finish(allowingPositional: 1), let text = options.positional.first, let id = UInt32(text) else {
-            return fail("usage: openurl reopen N [--with TARGET]", code: ExitCode.usage)
+    func runReopen(_ parsed: ParsedCommand) -> Int32 {
+        let target = parsed.value("--with") ?? ""
+        guard let id = UInt32(parsed.positionals[0]) else {
+            return fail("reopen: N must be the id of a recent link (see openurl recent)", code: ExitCode.usage)
         }
         do {
             _ = try callDaemon("Reopen", [.uint32(id), .string(target)])
@@ -100,8 +101,7 @@ extension Client {
         }
     }
 
-    func runCopy(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 1, let url = arguments.first else { return fail("usage: openurl copy URL", code: ExitCode.usage) }
+    func runCopy(_ url: String) -> Int32 {
         do {
             let display = ClickEnvironment.option { environment[$0] }
             _ = try callDaemon("Copy", [.string(url), .vardict(pairs: display.map { [(ClickEnvironment.optionKey, $0)] } ?? [])])

@@ -1,13 +1,12 @@
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {
-    func runCheck(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let path = options.value("--config")
-        guard options.finish(allowingPositional: 0) else { return ExitCode.usage }
+    func runCheck(_ parsed: ParsedCommand) -> Int32 {
+        let path = parsed.value("--config")
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
@@ -19,15 +18,11 @@ extension Client {
         }
     }
 
-    func runTest(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let json = options.flag("--json")
-        let path = options.value("--config")
-        let openerID = options.value("--opener")
-        guard options.finish(allowingPositional: 1), let url = options.positional.first else {
-            Output.error("usage: openurl test [--json] [--config FILE] [--opener ID] URL")
-            return ExitCode.usage
-        }
+    func runTest(_ parsed: ParsedCommand) -> Int32 {
+        let json = parsed.flag("--json")
+        let path = parsed.value("--config")
+        let openerID = parsed.value("--opener")
+        let url = parsed.positionals[0]
         let config: Config
         switch loadConfig(path: path) {
         case .success(let loaded): config = loaded
@@ -51,20 +46,18 @@ extension Client {
         }
     }
 
-    func runExtract(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let open = options.flag("--open")
-        let all = options.flag("--all")
-        let json = options.flag("--json")
-        let selection = options.flag("--selection")
-        guard options.finish(allowingPositional: 1) else { return ExitCode.usage }
+    func runExtract(_ parsed: ParsedCommand) -> Int32 {
+        let open = parsed.flag("--open")
+        let all = parsed.flag("--all")
+        let json = parsed.flag("--json")
+        let selection = parsed.flag("--selection")
         let text: String
         if selection {
             guard let selected = PrimarySelection.read(environment: environment) else {
                 return fail("cannot read the primary selection: needs wl-paste (Wayland) or xclip (X11)", code: ExitCode.notCarriedOut)
             }
             text = selected
-        } else if let file = options.positional.first, file != "-" {
+        } else if let file = parsed.positionals.first, file != "-" {
             guard let data = FileManager.default.contents(atPath: file) else { return fail("cannot read \(file)", code: ExitCode.usage) }
             text = String(decoding: data, as: UTF8.self)
         } else {
@@ -86,13 +79,11 @@ extension Client {
         if links.count > 10 && !all {
             return fail("\(links.count) links found; pass --all to open more than 10", code: ExitCode.usage)
         }
-        return runRoute(links.map(\.url))
+        return runRoute(links.map(\.url), verbose: false, ask: false)
     }
 
-    func runInstall(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let force = options.flag("--force")
-        guard options.finish(allowingPositional: 0) else { return fail("usage: openurl install [--force]", code: ExitCode.usage) }
+    func runInstall(_ parsed: ParsedCommand) -> Int32 {
+        let force = parsed.flag("--force")
         let handlers = DefaultHandlers(paths: paths)
         if let problem = ActivationCheck(paths: paths).problem() {
             if !force {
@@ -119,8 +110,7 @@ extension Client {
         return FileManager.default.isExecutableFile(atPath: beside) ? beside : "openurl"
     }
 
-    func runUninstall(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { return fail("uninstall takes no arguments", code: ExitCode.usage) }
+    func runUninstall() -> Int32 {
         do {
             try DefaultHandlers(paths: paths).uninstall()
             Output.print("restored the previous default handlers for http, https and mailto")

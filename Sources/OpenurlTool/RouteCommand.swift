@@ -9,17 +9,8 @@ extension Client {
     static let objectPath = "/io/github/openurld"
     static let interface = "io.github.openurld.Router1"
 
-    func runRoute(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        let verbose = options.flag("-v", "--verbose")
-        let ask = options.flag("--ask")
-        // `openurl` passes this when the daemon is missing or did not answer in time.
-        let noDaemon = options.flag("--no-daemon")
-        guard options.finish(allowingPositional: Int.max), !options.positional.isEmpty else {
-            Output.error(Self.usage)
-            return ExitCode.usage
-        }
-        let urls = options.positional
+    /// `noDaemon`: `openurl` found the daemon missing or too slow; do not ask it again.
+    func runRoute(_ urls: [String], verbose: Bool, ask: Bool, noDaemon: Bool = false) -> Int32 {
         let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"]
         let openerProcess = OpenerDetector().detect(pid: getppid())
         let display = ClickEnvironment.option { environment[$0] }

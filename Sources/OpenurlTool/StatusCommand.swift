@@ -1,16 +1,15 @@
 import DBus
 import Desktop
 import Foundation
+import OpenurlCommands
 import Routing
 
 /// `openurl status`: the daemon, its view of the session, and every path a click can take, each
 /// with the file that decides it and what to run to fix it. Exit 4 when a path is broken, 3 when
 /// the config is, else 0.
 extension Client {
-    func runStatus(_ arguments: [String]) -> Int32 {
-        var options = OptionParser(arguments)
-        _ = options.flag("--check")  // accepted for scripts: status always checks every path
-        guard options.finish(allowingPositional: 0) else { return fail("usage: openurl status", code: ExitCode.usage) }
+    func runStatus(_ parsed: ParsedCommand) -> Int32 {
+        _ = parsed.flag("--check")  // accepted for scripts: status always checks every path
         var broken = 0
         var configBroken = false
         let settings = (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()

@@ -1,13 +1,18 @@
 /// Reads a `config.toml` into a `Config`, reporting every problem as `FILE:LINE:COLUMN: message`.
 public enum ConfigLoader {
-    /// The keys each table accepts, for unknown-key errors and suggestions.
-    static let topKeys = ["settings", "default", "apps", "webmail", "rewrite", "rules", "redirector"]
-    static let settingsKeys = ["clipboard", "picker", "clean", "unwrap", "dedupe_ms", "clearurls", "app_links", "guard_defaults", "recent"]
-    static let actionKeys = ["open", "copy", "ask", "discard", "system"]
-    static let ruleKeys = ["name", "enabled", "match"] + actionKeys + ["notify", "clean", "unwrap", "app_links"]
-    static let appKeys = ["desktop", "args", "exec", "browser", "profile"]
-    static let rewriteKeys = ["name", "enabled", "match", "replace", "template"]
-    static let matcherKeys = ["scheme", "domain", "host", "path", "query", "url", "regex", "to", "opener"]
+    /// The keys each table accepts, for unknown-key errors and suggestions: all from the schema
+    /// table (ConfigSchema.swift), which also generates the JSON Schema. Add new keys there.
+    static let topKeys = ConfigSchema.names(ConfigSchema.top)
+    static let settingsKeys = ConfigSchema.names(ConfigSchema.settings)
+    static let actionKeys = ConfigSchema.names(ConfigSchema.actions)
+    static let ruleKeys = ConfigSchema.names(ConfigSchema.rule)
+    static let rewriteKeys = ConfigSchema.names(ConfigSchema.rewrite)
+    static let matcherKeys = ConfigSchema.names(ConfigSchema.matchers)
+    static let defaultKeys = ConfigSchema.names(ConfigSchema.defaults)
+    static let appKeys = ConfigSchema.names(ConfigSchema.app)
+    static let webmailKeys = ConfigSchema.names(ConfigSchema.webmail)
+    static let replaceKeys = ConfigSchema.names(ConfigSchema.replace)
+    static let redirectorKeys = ConfigSchema.names(ConfigSchema.redirector)
     static let clipboardBackends = ["auto", "wl-copy", "xclip", "xsel", "klipper"]
 
     /// Loads `text` (the contents of `path`); throws every problem found, never a partial config.
@@ -103,7 +108,7 @@ struct ConfigReader {
         guard let entries = collector.table(node, "webmail") else { return }
         for (name, entry) in entries {
             guard let members = collector.table(entry, "webmail.\(name)") else { continue }
-            collector.checkKeys(members, known: ["compose"], in: "[webmail.\(name)]")
+            collector.checkKeys(members, known: ConfigLoader.webmailKeys, in: "[webmail.\(name)]")
             guard let composeNode = entry["compose"] else {
                 collector.report("[webmail.\(name)]: expected compose = \"https://...{to}...\"", at: entry.position)
                 continue
@@ -156,7 +161,7 @@ struct ConfigReader {
 
     mutating func readDefault(_ node: TOMLNode) {
         guard let members = collector.table(node, "default") else { return }
-        collector.checkKeys(members, known: ConfigLoader.actionKeys + ["notify"], in: "[default]")
+        collector.checkKeys(members, known: ConfigLoader.defaultKeys, in: "[default]")
         if let action = readAction(node, context: "[default]", required: false) { config.defaultAction = action }
         if let notify = node["notify"] { config.defaultNotify = collector.bool(notify, "default.notify") }
     }
@@ -229,7 +234,7 @@ struct ConfigReader {
 
     private mutating func readReplace(_ node: TOMLNode) -> Rewrite.Replacement? {
         guard let members = collector.table(node, "rewrite.replace") else { return nil }
-        collector.checkKeys(members, known: ["from", "to"], in: "rewrite.replace")
+        collector.checkKeys(members, known: ConfigLoader.replaceKeys, in: "rewrite.replace")
         guard let fromNode = node["from"], let toNode = node["to"] else {
             collector.report("rewrite.replace: expected both from (a regex) and to (the replacement)", at: node.position)
             return nil
@@ -250,7 +255,7 @@ struct ConfigReader {
         }
         for (offset, item) in items.enumerated() {
             guard let members = collector.table(item, "[[redirector]] #\(offset + 1)") else { continue }
-            collector.checkKeys(members, known: ["name", "host", "path", "params"], in: "[[redirector]]")
+            collector.checkKeys(members, known: ConfigLoader.redirectorKeys, in: "[[redirector]]")
             guard let hostNode = item["host"], let paramsNode = item["params"] else {
                 collector.report("[[redirector]] #\(offset + 1): expected host = \"go.example.com\" and params = [\"url\"] (path is optional)", at: item.position)
                 continue

@@ -6,12 +6,9 @@
 import Glibc
 #endif
 import DBus
+import OpenurlCommands
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let toolCommands: Set<String> = [
-    "test", "check", "copy", "extract", "install", "uninstall", "status", "reload", "rules", "recent", "reopen", "apps",
-    "help", "-h", "--help", "--version",
-]
 
 /// Replaces this process with `openurl-tool` from the same directory, with `arguments`.
 func becomeTool(_ arguments: [String]) -> Never {
@@ -28,7 +25,9 @@ func becomeTool(_ arguments: [String]) -> Never {
     exit(4)
 }
 
-if arguments.isEmpty || toolCommands.contains(arguments[0]) { becomeTool(arguments) }
+// Commands, and first words that cannot be URLs (so a typo gets "did you mean"), go to the tool;
+// the table decides, so the two binaries cannot disagree.
+if CommandTable.isForTool(arguments) { becomeTool(arguments) }
 
 var verbose = false
 var ask = false

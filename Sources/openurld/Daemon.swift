@@ -83,7 +83,7 @@ final class Daemon {
         do {
             decision = try router.engine.decide(url, opener: options.opener, explain: explain, forceAsk: options.ask)
         } catch {
-            throw DBusError.invalidArgs("Open: \(error.message)")
+            throw DBusError.invalidArgs("\(url): \(error.message)")
         }
         if options.dryRun { return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.decidedOnly.description))]) }
         if let deadline = options.deadline, ClickDeadline.now() > deadline {
@@ -116,9 +116,9 @@ final class Daemon {
 
     /// Sends a recent link again, by the rules (`target` empty) or to `target`.
     func reopen(id: UInt32, target: String) throws {
-        guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("Reopen: no recent link with id \(id)") }
+        guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("no recent link with id \(id) (see openurl recent)") }
         guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
-            throw DBusError.invalidArgs("Reopen: link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
+            throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
         }
         if target.isEmpty {
             _ = try open(entry.url, options: try OpenOptions(.vardict([:]), method: "Reopen"))
@@ -130,7 +130,7 @@ final class Daemon {
         } else if let resolved = OpenTarget(target, in: router.engine.config) {
             choice = .open(resolved)
         } else {
-            throw DBusError.invalidArgs("Reopen: unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
+            throw DBusError.invalidArgs("unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
         }
         let decision = try decideChoice(choice, entry.finalURL)
         let outcome = router.carryOut(decision, activationToken: nil, environment: lastClickEnvironment)
@@ -145,7 +145,7 @@ final class Daemon {
     /// Enables or disables a rule by name or `#index` until the daemon exits.
     func setRule(_ label: String, enabled: Bool) throws {
         guard let rule = router.engine.rule(labelled: label) else {
-            throw DBusError.invalidArgs("SetRuleEnabled: no rule named \"\(label)\"")
+            throw DBusError.invalidArgs("no rule named \"\(label)\"")
         }
         toggles.removeAll { $0.identity == rule.identity }
         toggles.append((rule.identity, enabled))

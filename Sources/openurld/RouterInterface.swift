@@ -185,7 +185,7 @@ extension Daemon {
     /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
     func copy(_ url: String, environment: [String: String]) throws {
         let decision: Decision
-        do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("Copy: \(error.message)") }
+        do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
         if !environment.isEmpty { lastClickEnvironment = environment }
         if case .failed(let why) = router.carryOut(decision, activationToken: nil, environment: environment) {
             throw DBusError(name: "io.github.openurld.Error.Failed", message: why)

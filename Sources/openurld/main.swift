@@ -6,16 +6,45 @@ import DBus
 import Desktop
 import Foundation
 
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--version") {
-    print("openurld \(Daemon.version)")
-    exit(0)
+/// `openurld --help`.
+let usage = """
+    usage: openurld [--replace] [--verbose] [--log FILE] [--version] [--help]
+    The link-routing daemon behind openurl; D-Bus activation starts it (see openurld(1)).
+      --replace    take the bus name over from a running openurld
+      -v, --verbose  log copied text and whole mailto links (kept out of the log by default)
+      --log FILE   append log lines to FILE (default: stderr, plus $XDG_STATE_HOME/openurld/log
+                   when stderr is not the journal)
+      --version    print the version
+      -h, --help   show this help
+    """
+
+var replace = false
+var rest = CommandLine.arguments.dropFirst()
+while let argument = rest.popFirst() {
+    switch argument {
+    case "--version":
+        print("openurld \(Daemon.version)")
+        exit(0)
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    case "--replace": replace = true
+    case "-v", "--verbose": Log.verbose = true
+    case "--log":
+        guard let file = rest.popFirst() else {
+            FileHandle.standardError.write(Data("openurld: --log needs a file name\n\(usage)\n".utf8))
+            exit(2)
+        }
+        Log.useFile(file)
+    case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
+    default:
+        FileHandle.standardError.write(Data("openurld: unknown argument \(argument)\n\(usage)\n".utf8))
+        exit(2)
+    }
 }
-if let unknown = arguments.first(where: { !["--replace", "--verbose", "-v"].contains($0) }) {
-    FileHandle.standardError.write(Data("usage: openurld [--replace] [--verbose] [--version]\nopenurld: unknown argument \(unknown)\n".utf8))
-    exit(2)
+if Log.file == nil, !Log.toJournal, isatty(2) == 0 {
+    Log.useFile(XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory + "log", alsoStderr: true)
 }
-Log.verbose = arguments.contains("--verbose") || arguments.contains("-v")
 
 func start() throws -> Never {
     let environment = ProcessInfo.processInfo.environment
@@ -30,8 +59,7 @@ func start() throws -> Never {
     daemon.object = object
     daemon.reload()
     // Always replaceable, so that `openurld --replace` (after an upgrade) can take over from us.
-    let replacing = arguments.contains("--replace")
-    let flags: DBusNameFlags = replacing ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
+    let flags: DBusNameFlags = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
     let nameLost = try connection.onSignal(interface: "org.freedesktop.DBus", member: "NameLost", path: "/org/freedesktop/DBus",
                                            sender: "org.freedesktop.DBus", arg0: Daemon.busName) { _ in
         Log.info("another openurld took over \(Daemon.busName) (openurld --replace); exiting")
@@ -43,7 +71,7 @@ func start() throws -> Never {
                                           method: "GetConnectionUnixProcessID", arguments: [.string(Daemon.busName)]).first?.uint32).flatMap { $0 }
         throw DaemonError("another openurld owns \(Daemon.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
     }
-    if replacing { Log.info("took over \(Daemon.busName)") }
+    if replace { Log.info("took over \(Daemon.busName)") }
     try loop.add(connection)
     connection.onDisconnect {
         Log.info("lost the session bus; exiting")

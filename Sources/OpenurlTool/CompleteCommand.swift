@@ -1,0 +1,56 @@
+import DBus
+import Desktop
+import Foundation
+import Routing
+
+/// `openurl __complete WHAT`: candidates for the shell completions, one per line, with a tab
+/// before a description (fish shows it; bash and zsh completions cut or use it). It never fails
+/// loudly: a Tab press with no daemon completes nothing rather than printing errors.
+extension Client {
+    func runComplete(_ what: String) -> Int32 {
+        switch what {
+        case "rules":
+            // Rule names come from the daemon, so they match what `rules disable` will find.
+            let rules = (try? askDaemon("ListRules"))?.first?.array ?? []
+            for rule in rules {
+                guard let fields = rule.fields, fields.count == 4, let name = fields[0].string, !name.isEmpty else { continue }
+                Output.print("\(name)\t\(fields[3].bool == true ? "on" : "off"), \(fields[2].string ?? "")")
+            }
+        case "recent":
+            for entry in (try? askDaemon("Recent", [.uint32(20)]))?.first?.array ?? [] {
+                let link = RecentLink(entry.dictionary ?? [:])
+                Output.print("\(link.id)\t\(link.finalURL)")
+            }
+        case "targets":
+            for (target, description) in completionTargets() { Output.print("\(target)\t\(description)") }
+        default:
+            return fail("__complete: expected rules, recent or targets", code: ExitCode.usage)
+        }
+        return ExitCode.success
+    }
+
+    /// What `reopen N --with` accepts: the same list as `openurl apps` (browsers, profiles,
+    /// desktop actions, the config's [apps], webmail), then the keywords.
+    func completionTargets() -> [(String, String)] {
+        var config = (try? loadConfig(path: nil).get()) ?? Config()
+        if config.catalog.browsers.isEmpty && config.catalog.entries.isEmpty {
+            // A broken config still completes what is installed, as `openurl apps` lists it.
+            config.catalog = AppDiscovery(paths: paths, environment: environment).catalog()
+        }
+        var seen = Set<String>()
+        var targets: [(String, String)] = []
+        for listing in TargetListing.targets(for: nil, config: config) + TargetListing.targets(for: "mailto", config: config)
+        where seen.insert(listing.target).inserted {
+            targets.append((listing.target, "\(listing.kind.rawValue): \(listing.name)"))
+        }
+        targets += [("system", "the previous default handler"), ("copy", "copy to the clipboard")].filter { seen.insert($0.0).inserted }
+        return targets
+    }
+
+    /// A daemon call for completions, with a short timeout: a Tab press must not hang.
+    private func askDaemon(_ method: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
+        let connection = try DBusConnection.session()
+        return try connection.call(destination: Self.busName, path: Self.objectPath, interface: Self.interface, method: method,
+                                   arguments: arguments, timeout: 2)
+    }
+}
