@@ -138,4 +138,20 @@ import Testing
         let waiting = try harness.run(["dunstctl", "count", "waiting"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(displayed == "1" && waiting == "0", "displayed \(displayed), waiting \(waiting)")
     }
+
+    /// openurl's own notifications (not a URL; embedded mode's refusals) are escaped once too.
+    @Test(arguments: [false, true])
+    func theClientsOwnNotificationsAreEscapedOnce(embedded: Bool) throws {
+        let (harness, server) = try harness(embedded ? "clientescape-embedded" : "clientescape")
+        if embedded { try FileManager.default.removeItem(atPath: harness.bus.serviceDirectory + "/\(DaemonHarness.busName).service") }
+        let hostile = embedded ? "gopher://x.org/<a href='https://evil.example'>click</a>" : "1x:<a href='https://evil.example'>click</a>"
+        let result = try harness.run([harness.openurl, hostile])
+        #expect(result.status != 0, "\(result)")
+        let notes = try shown(server, count: 1)
+        #expect(notes.count == 1, "\(notes.map(\.summary))")
+        let body = notes.first?.body ?? ""
+        #expect(body.contains("&lt;a href="), "\(body)")
+        #expect(!body.contains("<a "), "\(body)")
+        #expect(!body.contains("&amp;lt;"), "escaped twice: \(body)")
+    }
 }
