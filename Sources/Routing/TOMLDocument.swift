@@ -66,9 +66,19 @@ public struct TOMLNode: Sendable {
     public func canonicalText(omitting: Set<String> = []) -> String {
         switch value {
         case .table(let members):
-            let items = members.filter { !omitting.contains($0.key) }.sorted { $0.key < $1.key }
-            return "{" + items.map { "\(Self.quoted($0.key))=\($0.node.canonicalText())" }.joined(separator: ",") + "}"
-        case .array(let items): return "[" + items.map { $0.canonicalText() }.joined(separator: ",") + "]"
+            var text = "{"
+            for (offset, item) in members.filter({ !omitting.contains($0.key) }).sorted(by: { $0.key < $1.key }).enumerated() {
+                if offset > 0 { text += "," }
+                text += Self.quoted(item.key) + "=" + item.node.canonicalText()
+            }
+            return text + "}"
+        case .array(let items):
+            var text = "["
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { text += "," }
+                text += item.canonicalText()
+            }
+            return text + "]"
         case .string(let text): return Self.quoted(text)
         case .integer(let number): return String(number)
         case .float(let number): return String(number)
@@ -78,7 +88,14 @@ public struct TOMLNode: Sendable {
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        // Config load computes this for every rule: most keys and values need no escaping.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return "\"" + text + "\"" }
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
     }
 }
 
