@@ -30,7 +30,7 @@ LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.serv
 RELEASE = swift build -c release --static-swift-stdlib
 
 # Every file `make install` writes, relative to DESTDIR; `make uninstall` removes exactly these.
-INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld \
+INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser \
 	$(APPDIR)/io.github.openurld.desktop $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service \
 	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man5/openurld.toml.5 \
 	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json
@@ -44,6 +44,7 @@ release:
 	$(RELEASE) --product openurl
 	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
+	$(RELEASE) --product openurl-chooser
 
 # Man pages, completions and the schema, generated from the command and schema tables.
 generated:
@@ -59,7 +60,7 @@ install: release
 install-files: generated
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(APPDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR) $(DESTDIR)$(SCHEMADIR)
-	install -m 755 $(BUILDDIR)/openurl $(BUILDDIR)/openurl-tool $(BUILDDIR)/openurld $(DESTDIR)$(BINDIR)/
+	install -m 755 $(BUILDDIR)/openurl $(BUILDDIR)/openurl-tool $(BUILDDIR)/openurld $(BUILDDIR)/openurl-chooser $(DESTDIR)$(BINDIR)/
 	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(DESTDIR)$(APPDIR)/io.github.openurld.desktop
 	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DESTDIR)$(DBUSDIR)/io.github.openurld.service
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(DESTDIR)$(UNITDIR)/openurld.service
@@ -115,8 +116,9 @@ test:
 	    status=$$?; echo "full output: .build/test.log"; exit $$status
 
 bench: release
-	for b in bench-routing bench-hygiene bench-extract bench-daemon; do swift build -c release --product $$b || exit 1; done
+	for b in bench-routing bench-hygiene bench-extract bench-daemon bench-chooser; do swift build -c release --product $$b || exit 1; done
 	.build/release/bench-routing
 	.build/release/bench-hygiene
 	.build/release/bench-extract
 	.build/release/bench-daemon
+	.build/release/bench-chooser

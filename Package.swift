@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "openurl", targets: ["openurl"]),
         .executable(name: "openurl-tool", targets: ["openurl-tool"]),
         .executable(name: "openurld", targets: ["openurld"]),
+        .executable(name: "openurl-chooser", targets: ["openurl-chooser"]),
     ],
     targets: [
         // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++.
@@ -21,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // GTK 4, for the chooser window only.
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
 
         // Pure routing logic: no I/O.
         .target(name: "Routing", dependencies: ["CTOML", "CPCRE2"]),
@@ -37,6 +40,9 @@ let package = Package(
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
+        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurld or openurl).
+        .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "Routing"], path: "Sources/Chooser"),
+
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),
         .executableTarget(name: "openurl-fake-browser", path: "Sources/FakeBrowser"),
@@ -46,6 +52,7 @@ let package = Package(
         .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
+        .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "RoutingTests", dependencies: ["Routing"]),

@@ -7,8 +7,11 @@ import Routing
 public protocol DecisionEffects: AnyObject {
     /// Puts `text` on the clipboard (and confirms it when `decision.notify`).
     func copy(_ text: String, for decision: Decision) throws
-    /// Offers `decision.choices`; calls `choose` with the pick, or nil when dismissed.
-    func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void)
+    /// Offers `request.decision.choices`; calls `answer` with what became of the question (more
+    /// than once only for a chooser window kept open, see `AskAnswer`).
+    func ask(_ request: AskRequest, answer: @escaping (AskAnswer) -> Void)
+    /// Tells the user that nobody could be asked, so the link went to `decision` instead.
+    func reportUnasked(_ decision: Decision, reason: String)
     /// Tells the user something went wrong (a failed launch, a refused link).
     func reportError(_ message: String, for decision: Decision?)
     /// Tells the user about a decision that asked for it (`notify = true` on open or discard).
@@ -42,6 +45,10 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     case duplicate
     /// Waiting for the user's choice.
     case asking
+    /// The question was dismissed (Escape, window or notification closed, picker cancelled).
+    case cancelled
+    /// Nobody answered the question in time.
+    case expired
     /// Could not be carried out, with why.
     case failed(String)
     /// A ClearURLs `completeProvider` blocked it (the user was told, with "Open anyway").
@@ -49,13 +56,16 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The client gave up waiting before the daemon got to the call, and routed the link itself.
     case abandoned
 
-    /// `done`, `dry-run`, `duplicate`, `asking`, `failed: why`, `blocked by PROVIDER` or `abandoned`.
+    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `failed: why`,
+    /// `blocked by PROVIDER` or `abandoned`.
     public var description: String {
         switch self {
         case .done: return "done"
         case .decidedOnly: return "dry-run"
         case .duplicate: return "duplicate"
         case .asking: return "asking"
+        case .cancelled: return "cancelled"
+        case .expired: return "expired"
         case .failed(let why): return "failed: \(why)"
         case .blocked(let provider): return "blocked by \(provider)"
         case .abandoned: return "abandoned"
@@ -85,10 +95,11 @@ public final class LinkRouter {
         self.effects = effects
     }
 
-    /// Carries out `decision`; `completion` runs when an `ask` is answered (immediately otherwise).
+    /// Carries out `decision`; for an `ask`, `completion` runs with each answer carried out (at
+    /// least once: a dismissed or expired question too), otherwise it is not called.
     /// `environment` holds the click's display variables when the launcher's own lack one.
-    public func carryOut(_ decision: Decision, activationToken: String?, environment: [String: String] = [:],
-                         completion: ((Decision, RouteOutcome) -> Void)? = nil) -> RouteOutcome {
+    public func carryOut(_ decision: Decision, activationToken: String?, opener: String? = nil, environment: [String: String] = [:],
+                         completion: ((AskResult) -> Void)? = nil) -> RouteOutcome {
         if let error = decision.error {
             effects.reportError("\(decision.url): \(error)", for: decision)
             return .failed(error)
@@ -122,21 +133,95 @@ public final class LinkRouter {
             if decision.notify { effects.confirm(decision) }
             return .done
         case .ask:
-            effects.ask(decision, labels: labels(for: decision.choices)) { [weak self] choice in
+            var asked = decision
+            asked.choices = offeredChoices(for: decision)
+            var request = AskRequest(decision: asked, labels: labels(for: asked.choices), icons: icons(for: asked.choices),
+                                     activationToken: activationToken, opener: opener)
+            request.environment = environment
+            var answered = false
+            effects.ask(request) { [weak self] answer in
                 guard let self else { return }
-                guard let choice else {
-                    completion?(decision, .done)
-                    return
-                }
-                do {
-                    let chosen = try self.engine.decide(choice: choice, for: decision.finalURL)
-                    let outcome = self.carryOut(chosen, activationToken: activationToken, environment: environment)
-                    completion?(chosen, outcome)
-                } catch {
-                    completion?(decision, .failed("\(error)"))
+                let followUp = answered
+                answered = true
+                switch answer {
+                case .chosen(let choice, let editedURL, let remember, _):
+                    let (chosen, outcome) = self.carryOut(choice, for: asked, editedURL: editedURL, activationToken: followUp ? nil : activationToken,
+                                                                 environment: environment)
+                    completion?(AskResult(decision: chosen, outcome: outcome, remember: remember, choice: choice, isFollowUp: followUp))
+                case .cancelled, .expired:
+                    // Closing a window after a Ctrl+Enter choice is not a cancel of what was opened.
+                    if !followUp { completion?(AskResult(decision: asked, outcome: answer == .expired ? .expired : .cancelled, remember: nil, choice: nil, isFollowUp: false)) }
+                case .unavailable(let why):
+                    // Never a silent drop: open the first target offered (else the first choice) and say so.
+                    guard let choice = asked.choices.first(where: { if case .open = $0 { return true } else { return false } }) ?? asked.choices.first else {
+                        completion?(AskResult(decision: asked, outcome: .failed("cannot ask: \(why)"), remember: nil, choice: nil, isFollowUp: false))
+                        return
+                    }
+                    let (chosen, outcome) = self.carryOut(choice, for: asked, editedURL: nil, activationToken: activationToken, environment: environment)
+                    if outcome == .done { self.effects.reportUnasked(chosen, reason: why) }
+                    completion?(AskResult(decision: chosen, outcome: outcome, remember: nil, choice: choice, isFollowUp: false))
                 }
             }
             return .asking
+        }
+    }
+
+    /// Carries out one answer to `asked`; an edited URL must still be a URL of a routed scheme.
+    private func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
+                          environment: [String: String]) -> (Decision, RouteOutcome) {
+        var url = asked.finalURL
+        if let editedURL, editedURL != url {
+            guard let parsed = try? ParsedURL(editedURL), engine.allowedSchemes.contains(parsed.scheme) else {
+                let message = "the edited link \(String(reflecting: String(editedURL.prefix(200)))) is not an http, https or mailto URL (or another routed scheme); nothing opened"
+                effects.reportError(message, for: nil)
+                return (asked, .failed(message))
+            }
+            url = parsed.string
+        }
+        do {
+            var chosen = try engine.decide(choice: choice, for: url)
+            chosen.url = asked.url
+            chosen.rule = asked.rule
+            return (chosen, carryOut(chosen, activationToken: activationToken, environment: environment))
+        } catch {
+            return (asked, .failed("\(error)"))
+        }
+    }
+
+    /// The choices an `ask` offers: the rule's list; when the ask was forced or the list is empty,
+    /// also the installed apps for the scheme (browsers, and browser profiles where ListApps has
+    /// them), the webmail targets for a mailto, Copy and Discard.
+    public func offeredChoices(for decision: Decision) -> [AskChoice] {
+        guard decision.askWasForced || decision.choices.isEmpty else { return decision.choices }
+        var choices = decision.choices.filter { $0 != .copy && $0 != .discard }
+        let scheme = decision.finalURL.prefix(while: { $0 != ":" }).lowercased()
+        for app in launcher.listApps(forScheme: scheme) {
+            guard let target = OpenTarget(app.id, in: engine.config) else { continue }
+            let choice = AskChoice.open(target)
+            if !choices.contains(choice) { choices.append(choice) }
+        }
+        if scheme == "mailto" {
+            for name in engine.config.webmail.keys.sorted() + Webmail.builtIn.keys.sorted() where !choices.contains(.open(.webmail(name))) {
+                choices.append(.open(.webmail(name)))
+            }
+        }
+        return choices + [.copy, .discard]
+    }
+
+    /// An icon per choice: the desktop entry's, else a themed icon for the kind of choice.
+    public func icons(for choices: [AskChoice]) -> [String] {
+        choices.map { choice in
+            switch choice {
+            case .copy: return "edit-copy"
+            case .discard: return "user-trash"
+            case .open(.webmail): return "mail-send"
+            case .open(.system): return "web-browser"
+            case .open(.browser(let target)): return launcher.entries.entry(id: target.desktopID)?.icon ?? "web-browser"
+            case .open(.desktopEntry(let id, _)): return launcher.entries.entry(id: id)?.icon ?? "application-x-executable"
+            case .open(.app(let name)):
+                if case .desktop(let id, _)? = engine.config.apps[name], let icon = launcher.entries.entry(id: id)?.icon { return icon }
+                return "application-x-executable"
+            }
         }
     }
 
@@ -191,10 +276,15 @@ public final class LoggingEffects: DecisionEffects {
     /// Logs the text it would copy.
     public func copy(_ text: String, for decision: Decision) throws { log("would copy: \(text)") }
 
-    /// Logs the choices and takes the first.
-    public func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
-        log("would ask about \(decision.finalURL): \(labels.joined(separator: ", ")); taking the first choice")
-        choose(decision.choices.first)
+    /// Logs the choices; nobody can answer, so the router's fallback takes over.
+    public func ask(_ request: AskRequest, answer: @escaping (AskAnswer) -> Void) {
+        log("would ask about \(request.decision.finalURL): \(request.labels.joined(separator: ", "))")
+        answer(.unavailable("nobody to ask"))
+    }
+
+    /// Logs what was opened instead.
+    public func reportUnasked(_ decision: Decision, reason: String) {
+        log("could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") \(decision.finalURL)")
     }
 
     /// Logs the error.

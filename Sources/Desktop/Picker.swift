@@ -5,8 +5,10 @@ import Foundation
 public enum PickerOutcome: Equatable, Sendable {
     /// The user chose the label at this index.
     case chosen(Int)
-    /// Empty output, a non-zero exit, or the timeout: nothing was chosen.
+    /// Empty output or a non-zero exit: nothing was chosen.
     case cancelled
+    /// Nobody answered before the timeout; the picker was killed.
+    case expired
     /// The picker printed something that is not one of the labels, or could not be started.
     case failed(String)
 
@@ -53,7 +55,7 @@ public struct Picker: Sendable {
             return .failed("picker \(argv.first ?? ""): \(error)")
         }
         switch exit {
-        case .stillRunning: return .cancelled  // timed out and killed
+        case .stillRunning: return .expired  // timed out and killed
         case .exited(let code) where code != 0: return .cancelled
         default: return Self.match(output: String(decoding: output, as: UTF8.self), labels: shown)
         }

@@ -33,16 +33,22 @@ final class ClientEffects: DecisionEffects {
     }
 
     /// Without a daemon nobody can receive a notification's answer: use the picker when one is
-    /// set, else take the first choice.
-    func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
-        if let argv = settings.picker {
-            let outcome = Picker(argv: argv, environment: environment).pick(labels: labels)
-            if case .failed(let why) = outcome { Output.error("openurl: picker failed: \(why)") }
-            choose(outcome.index.map { decision.choices[$0] })
-            return
+    /// set; otherwise (or when it cannot run) the router's fallback opens the first target.
+    func ask(_ request: AskRequest, answer: @escaping (AskAnswer) -> Void) {
+        guard let argv = settings.picker else { return answer(.unavailable("no daemon to ask through and no [settings] picker")) }
+        let outcome = Picker(argv: argv, environment: environment, timeout: Double(settings.askTimeout)).pick(labels: request.labels)
+        switch outcome {
+        case .chosen(let index): answer(.chosen(request.decision.choices[index], url: nil, remember: nil, keepAsking: false))
+        case .cancelled: answer(.cancelled)
+        case .expired: answer(.expired)
+        case .failed(let why): answer(.unavailable("picker failed: \(why)"))
         }
-        if verbose { Output.error("openurl: no daemon or picker to ask through; taking the first choice") }
-        choose(decision.choices.first)
+    }
+
+    func reportUnasked(_ decision: Decision, reason: String) {
+        let message = "could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") \(decision.finalURL)"
+        if verbose || isatty(2) != 0 { Output.error("openurl: \(message)") }
+        if isatty(2) == 0 { Notifier.show(summary: "Could not ask where to open a link", body: message, urgent: false) }
     }
 
     func reportError(_ message: String, for decision: Decision?) {

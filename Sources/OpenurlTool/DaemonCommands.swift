@@ -46,7 +46,8 @@ extension Client {
                 let fields = rule.fields ?? []
                 guard fields.count == 4 else { continue }
                 let name = fields[0].string.flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed)"
-                Output.print("\(fields[1].int32 ?? 0)\t\(fields[3].bool == true ? "on " : "off")\t\(name)\t\(fields[2].string ?? "")")
+                let position = fields[1].int32 ?? 0
+                Output.print("\(position == 0 ? "remembered" : String(position))\t\(fields[3].bool == true ? "on " : "off")\t\(name)\t\(fields[2].string ?? "")")
             }
             return ExitCode.success
         } catch {

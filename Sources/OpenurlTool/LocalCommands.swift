@@ -10,12 +10,25 @@ extension Client {
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
-            Output.print("\(source): OK, \(config.rules.count) rules, \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
+            let rememberedPath = ConfigFile.rememberedPath(besides: path ?? paths.configFile)
+            let remembered = config.rules.filter { $0.index == 0 }.count
+            let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
+            Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
+            for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
             return ExitCode.success
         case .failure(let error):
             Output.error(error.description)
             return ExitCode.config
         }
+    }
+
+    /// Problems that do not stop the config from loading but will bite at click time.
+    static func warnings(for config: Config, environment: [String: String]) -> [String] {
+        var warnings: [String] = []
+        if let program = config.settings.picker?.first, ProcessLauncher.resolve(program, environment: environment) == nil {
+            warnings.append("settings.picker: \(program) is not on PATH; asks will fall back to \(config.settings.askOrder.filter { $0 != .picker }.map(\.rawValue).joined(separator: ", then "))")
+        }
+        return warnings
     }
 
     func runTest(_ parsed: ParsedCommand) -> Int32 {

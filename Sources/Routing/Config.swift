@@ -52,10 +52,31 @@ public struct Config: Sendable {
         public var clearURLsPath: String?
         /// Where `clearurls` is set, for errors about the file it names.
         public var clearURLsPosition: SourcePosition?
+        /// `ask_with`: the first way to ask (nil: the picker when one is set, else the window).
+        public var askWith: AskWith?
+        /// `ask_timeout`: seconds an unanswered question waits before it counts as expired.
+        public var askTimeout = 120
         /// `app_links`: which web links open in their native app when it is installed.
         public var appLinks: AppLinkSetting = .all
         /// Creates the defaults.
         public init() {}
+
+        /// The ways to ask, in the order they are tried: `ask_with` first, then the window, the
+        /// notification's action buttons and the picker.
+        public var askOrder: [AskWith] {
+            let first = askWith ?? (picker != nil ? .picker : .window)
+            return [first] + AskWith.allCases.filter { $0 != first }
+        }
+    }
+
+    /// `[settings] ask_with`.
+    public enum AskWith: String, Sendable, Equatable, CaseIterable {
+        /// The chooser window (`openurl-chooser`).
+        case window
+        /// Action buttons on a notification.
+        case notification
+        /// The `[settings] picker` command.
+        case picker
     }
 
     /// `[settings] clipboard`.

@@ -149,6 +149,16 @@ struct ConfigReader {
         if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
             config.settings.dedupeMilliseconds = value
         }
+        if let askWith = node["ask_with"], let name = collector.string(askWith, "settings.ask_with") {
+            if let value = Config.AskWith(rawValue: name) { config.settings.askWith = value } else {
+                let names = Config.AskWith.allCases.map(\.rawValue)
+                let hint = DiagnosticCollector.nearest(to: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                collector.report("settings.ask_with: unknown way to ask \"\(name)\" (expected one of \(names.joined(separator: ", ")))\(hint)", at: askWith.position)
+            }
+        }
+        if let timeout = node["ask_timeout"], let value = collector.integer(timeout, "settings.ask_timeout", range: 1...86_400) {
+            config.settings.askTimeout = value
+        }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
         if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
             config.settings.guardDefaults = value

@@ -60,7 +60,7 @@ public enum ConfigSchema {
         ConfigKey("clipboard", .either([.oneOf(["auto", "wl-copy", "xclip", "xsel", "klipper"]), .strings]),
                   "How copy reaches the clipboard: auto (wl-copy on Wayland, else xclip or xsel), a named tool, or a command as a list that reads the text on stdin.",
                   example: "\"auto\""),
-        ConfigKey("picker", .strings, "A dmenu-style command for ask when notifications have no action buttons: it reads one choice per line on stdin and prints the chosen one.",
+        ConfigKey("picker", .strings, "A dmenu-style command for ask: it reads one choice per line on stdin and prints the chosen one. When set, asks go to it first unless ask_with says otherwise.",
                   example: "[\"fuzzel\", \"--dmenu\"]"),
         ConfigKey("clean", .boolean, "Strip tracking parameters (utm_*, fbclid, gclid, ...) before the rules see the URL. On by default.", example: "true"),
         ConfigKey("unwrap", .boolean, "Unwrap known redirectors (google.com/url?q=, Outlook safelinks, l.facebook.com). On by default.", example: "true"),
@@ -70,6 +70,10 @@ public enum ConfigSchema {
         appLinks,
         ConfigKey("guard_defaults", .boolean, "Watch the files that decide the default handlers and, when another app takes http, https or mailto, offer Take back / Keep in a notification. On by default.", example: "true"),
         ConfigKey("recent", .integer(0...10_000), "How many decisions openurl recent remembers (in recent.tsv, mode 0600); 0 keeps none, writes nothing and removes the file. 200 by default.", example: "200"),
+        ConfigKey("ask_with", .oneOf(["window", "notification", "picker"]),
+                  "The first way ask is put to you: the chooser window, notification buttons or the picker; the others follow in that order. Unset: picker when one is set, else window.",
+                  example: "\"window\""),
+        ConfigKey("ask_timeout", .integer(1...86_400), "Seconds an unanswered question waits before it counts as expired and its window or picker is closed. 120 by default.", example: "120"),
     ]
 
     static let appLinks = ConfigKey(

@@ -58,6 +58,8 @@ public struct Decision: Sendable {
     /// The ClearURLs provider whose `completeProvider` blocked the link (the decision is then
     /// `discard`), so the user can be told and offered to open it anyway.
     public var blockedBy: String? = nil
+    /// True when the `ask` was forced (`openurl --ask`, `ask = true` in `Open`) rather than a rule's.
+    public var askWasForced = false
 }
 
 /// One step of a decision's explanation.

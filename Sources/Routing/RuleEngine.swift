@@ -97,6 +97,7 @@ public struct RuleEngine: Sendable {
         }
         if forceAsk, case .ask = action {} else if forceAsk {
             action = .ask(askChoices(for: action, web: current.scheme == "http" || current.scheme == "https"))
+            decision.askWasForced = true
         }
         carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
         if decision.error == nil { openInNativeApp(appLinks, url: current, decision: &decision) }

@@ -13,6 +13,8 @@ import DBus
 final class ConfigWatcher {
     private let fd: Int32
     private let path: String
+    /// Other files in the config's directory that also reload it (`remembered.toml`).
+    private let siblings: [String]
     /// Directory watches by descriptor: the directory and the names in it that matter.
     private var watches: [Int32: (directory: String, names: Set<String>)] = [:]
     private var pendingTimer: EventLoopToken?
@@ -22,12 +24,14 @@ final class ConfigWatcher {
     private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB)
 
-    /// Calls `changed` (once per burst of events, 100 ms later) when `path`, or anything it
-    /// resolves through, is written, created, replaced or removed.
-    init(path: String, loop: EventLoop, changed: @escaping () -> Void) throws {
+    /// Calls `changed` (once per burst of events, 100 ms later) when `path`, anything it
+    /// resolves through, or a file named in `siblings` beside it is written, created, replaced
+    /// or removed.
+    init(path: String, siblings: [String] = [], loop: EventLoop, changed: @escaping () -> Void) throws {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { throw DaemonError("inotify_init1: \(String(cString: strerror(errno)))") }
         self.path = path
+        self.siblings = siblings
         self.loop = loop
         self.changed = changed
         // The directory may not exist yet: create it, so the user's first config is seen.
@@ -58,15 +62,17 @@ final class ConfigWatcher {
     /// Sets the watches for what the path resolves through now; drops the ones no longer needed.
     private func arm() {
         var wanted: [String: Set<String>] = [:]
-        for (directory, name) in hops() {
+        let (configDirectory, _) = Self.split(path)
+        for (index, (directory, name)) in hops().enumerated() {
+            let names = index == 0 && directory == configDirectory ? [name] + siblings : [name]
             // A missing directory: watch the nearest ancestor that exists, for the next component.
-            var watched = directory, component = name
+            var watched = directory, components = Set(names)
             while access(watched, F_OK) != 0, watched != "/", !watched.isEmpty {
                 let parent = Self.split(watched)
-                component = parent.name
+                components = [parent.name]
                 watched = parent.directory
             }
-            wanted[watched, default: []].insert(component)
+            wanted[watched, default: []].formUnion(components)
         }
         var armed: [Int32: (directory: String, names: Set<String>)] = [:]
         for (directory, names) in wanted {

@@ -104,14 +104,35 @@ final class Daemon {
         lastRouted[decision.finalURL] = now
         let id = recent.add(decision, opener: options.opener, outcome: .asking)
         if !options.environment.isEmpty { lastClickEnvironment = options.environment }
-        let outcome = router.carryOut(decision, activationToken: options.activationToken, environment: options.environment) { [weak self] chosen, outcome in
-            self?.recent.update(id: id, outcome: outcome, decision: chosen)
-            self?.emitRouted(chosen)
+        let outcome = router.carryOut(decision, activationToken: options.activationToken, opener: options.opener?.names.first,
+                                      environment: options.environment) { [weak self] result in
+            self?.record(result, id: id, opener: options.opener)
         }
         if outcome != .asking { recent.update(id: id, outcome: outcome, decision: decision) }
         Log.info("\(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
         emitRouted(decision)
         return decision.dbusResult(extra: [("outcome", .string(outcome.description)), ("id", .uint32(id))])
+    }
+
+    /// Records an answered (or dismissed) ask and remembers the choice when asked to.
+    private func record(_ result: AskResult, id: UInt32, opener: Opener?) {
+        if result.isFollowUp {
+            recent.add(result.decision, opener: opener, outcome: result.outcome)
+        } else {
+            recent.update(id: id, outcome: result.outcome, decision: result.decision)
+        }
+        // The URL was logged when the question was asked; a mailto's body is not repeated here.
+        Log.info("ask #\(id) answered: \(result.decision.kind.rawValue)\(result.decision.target.map { " → \($0)" } ?? "") (\(result.outcome))")
+        emitRouted(result.decision)
+        guard let remember = result.remember, let choice = result.choice else { return }
+        do {
+            let name = try RememberedRulesFile.remember(remember, choice: choice, configPath: configPath, discover: AppDiscovery(paths: paths, environment: router.launcher.environment).catalog)
+            Log.info("remembered \(choice) as rule \"\(name)\" in \(ConfigFile.rememberedPath(besides: configPath))")
+            // The watcher would reload too; doing it now means the very next click already follows the rule.
+            reload()
+        } catch {
+            router.effects.reportError("could not remember the choice: \(error)", for: nil)
+        }
     }
 
     /// Sends a recent link again, by the rules (`target` empty) or to `target`.

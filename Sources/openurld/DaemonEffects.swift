@@ -68,16 +68,34 @@ final class DaemonEffects: DecisionEffects {
         Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
     }
 
-    func ask(_ decision: Decision, labels: [String], choose: @escaping (AskChoice?) -> Void) {
-        guard let url = try? ParsedURL(decision.finalURL) else { return choose(nil) }
-        let picker = settings.picker.map { Picker(argv: $0, environment: environment) }
-        let asker = Asker(notifications: notifications, picker: picker, loop: loop) { Log.warning($0) }
-        do {
-            try asker.ask(url: url, choices: decision.choices, labels: labels, completion: choose)
-        } catch {
-            reportError("cannot ask about \(Log.shown(decision.finalURL)): \(error); set [settings] picker", for: nil)
-            choose(nil)
+    /// The chooser window, found once (beside openurld, else on PATH); nil when not installed.
+    private lazy var chooser: ChooserLauncher? = ChooserLauncher.locate(environment: environment).map {
+        ChooserLauncher(executable: $0, loop: loop)
+    }
+
+    func ask(_ request: AskRequest, answer: @escaping (AskAnswer) -> Void) {
+        let settings = self.settings
+        // The window and the picker go on the click's display when the daemon has none.
+        var environment = self.environment
+        for (name, value) in request.environment { environment[name] = value }
+        let picker = settings.picker.map { Picker(argv: $0, environment: environment, timeout: Double(settings.askTimeout)) }
+        chooser?.timeout = Double(settings.askTimeout)
+        let asker = Asker(notifications: notifications, picker: picker, chooser: chooser, order: settings.askOrder,
+                          environment: environment, loop: loop) { Log.warning($0) }
+        asker.ask(request, completion: answer)
+    }
+
+    func reportUnasked(_ decision: Decision, reason: String) {
+        Log.warning("could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") instead")
+        let what: String
+        switch decision.kind {
+        case .copy: what = "Copied it instead"
+        case .discard: what = "Discarded it"
+        default: what = "Opened it with \(decision.target.map { router?.labels(for: [.open($0)]).first ?? $0.description } ?? "the system handler")"
         }
+        // Plain text: NotificationClient escapes it once, when the server reads markup.
+        show(NotificationRequest(summary: "Could not ask where to open a link", body: "\(what): \(decision.finalURL)\n(\(reason))"),
+             kind: .failure)
     }
 
     func reportError(_ message: String, for decision: Decision?) {

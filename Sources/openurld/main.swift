@@ -5,6 +5,7 @@ import Glibc
 import DBus
 import Desktop
 import Foundation
+import Routing
 
 /// `openurld --help`.
 let usage = """
@@ -77,7 +78,7 @@ func start() throws -> Never {
         Log.info("lost the session bus; exiting")
         loop.stop()
     }
-    let watcher = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
+    let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
     let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
                                           enabled: { daemon.router.engine.config.settings.guardDefaults },
                                           notify: { request, onAction in effects.show(request, kind: .defaults, onAction: onAction) })

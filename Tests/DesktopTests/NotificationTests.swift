@@ -27,6 +27,19 @@ final class NotifyFixture {
 let choices: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy]
 let labels = ["Firefox", "Work", "Copy"]
 
+/// An `ask` for https://example.org/x offering `choices`.
+func askRequest() throws -> AskRequest {
+    let config = try ConfigLoader.load(text: """
+        [apps.work]
+        exec = ["true", "{url}"]
+
+        [default]
+        ask = ["firefox.desktop", "work", "copy"]
+        """, path: "ask.toml")
+    let decision = try RuleEngine(config: config).decide("https://example.org/x")
+    return AskRequest(decision: decision, labels: labels, icons: [], activationToken: nil, opener: nil)
+}
+
 extension ProcessTests {
     @Suite struct Notifications {
         @Test func notifyShowsUpWithOurAppNameAndAnEscapedBody() throws {
@@ -48,11 +61,8 @@ extension ProcessTests {
         @Test func askByNotificationDeliversTheChosenActionKey() throws {
             let fixture = try NotifyFixture()
             let asker = Asker(notifications: fixture.client, picker: nil, loop: fixture.loop)
-            let answer = Locked<[AskChoice?]>([])
-            let method = try asker.ask(url: try ParsedURL("https://example.org/x"), choices: choices, labels: labels) {
-                answer.value.append($0)
-            }
-            #expect(method == .notification)
+            let answer = Locked<[AskAnswer]>([])
+            asker.ask(try askRequest()) { answer.value.append($0) }
             #expect(eventually { !fixture.client.pendingIDs.isEmpty })
             let id = try #require(fixture.client.pendingIDs.first)
             try fixture.server.chooseAction(id: id, key: "work")
@@ -60,18 +70,18 @@ extension ProcessTests {
             #expect(fixture.server.lastMenu.contains("#Work (Open link with…) [\(id),work]"))
             // The close that follows the action must not produce a second answer.
             #expect(eventually { fixture.client.pendingIDs.isEmpty })
-            #expect(answer.value == [.open(.app("work"))])
+            #expect(answer.value == [.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)])
         }
 
-        @Test func closingTheAskNotificationAnswersNil() throws {
+        @Test func closingTheAskNotificationAnswersCancelled() throws {
             let fixture = try NotifyFixture()
             let asker = Asker(notifications: fixture.client, picker: nil, loop: fixture.loop)
-            let answer = Locked<[AskChoice?]>([])
-            try asker.ask(url: try ParsedURL("https://example.org/x"), choices: choices, labels: labels) { answer.value.append($0) }
+            let answer = Locked<[AskAnswer]>([])
+            asker.ask(try askRequest()) { answer.value.append($0) }
             #expect(eventually { !fixture.client.pendingIDs.isEmpty })
             try fixture.server.closeAll()
             #expect(eventually { !answer.value.isEmpty })
-            #expect(answer.value == [nil])
+            #expect(answer.value == [.cancelled])
         }
 
         @Test func aServerThatGoesAwayClosesPendingNotificationsAndDropsTheCache() throws {
@@ -88,14 +98,12 @@ extension ProcessTests {
             let fixture = try NotifyFixture()
             // A dmenu stand-in that always picks the second line.
             let picker = Picker(argv: ["sed", "-n", "2p"], environment: fixture.server.environment)
-            let asker = Asker(notifications: fixture.client, picker: picker, loop: fixture.loop)
-            let answer = Locked<[AskChoice?]>([])
-            let method = try asker.ask(url: try ParsedURL("https://example.org/x"), choices: choices, labels: labels) {
-                answer.value.append($0)
-            }
-            #expect(method == .picker)
+            let asker = Asker(notifications: fixture.client, picker: picker, order: [.picker, .notification],
+                              environment: fixture.server.environment, loop: fixture.loop)
+            let answer = Locked<[AskAnswer]>([])
+            asker.ask(try askRequest()) { answer.value.append($0) }
             #expect(eventually { !answer.value.isEmpty })
-            #expect(answer.value == [.open(.app("work"))])
+            #expect(answer.value == [.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)])
             #expect(fixture.client.pendingIDs.isEmpty)
         }
     }
@@ -116,7 +124,11 @@ extension ProcessTests {
             #expect(!client.supportsActions)
             let serving = try LoopThread(serving: [connection])
             let asker = Asker(notifications: client, picker: nil, loop: serving.loop)
-            #expect(throws: AskError.self) { try asker.ask(url: try ParsedURL("https://example.org/"), choices: choices, labels: labels) { _ in } }
+            let answer = Locked<[AskAnswer]>([])
+            asker.ask(try askRequest()) { answer.value.append($0) }
+            #expect(eventually { !answer.value.isEmpty })
+            guard case .unavailable(let why)? = answer.value.first else { Issue.record("answer: \(answer.value)"); return }
+            #expect(why.contains("no notification server"), "\(why)")
 
             let env = bus.environment(display.environment())
             let writer = try ClipboardSelector.writer(setting: .auto, environment: env, bus: connection)
@@ -141,7 +153,7 @@ extension ProcessTests {
         @Test func aPickerNobodyAnswersIsKilledAtTheTimeout() {
             let picker = Picker(argv: ["sleep", "30"], environment: ProcessInfo.processInfo.environment, timeout: 0.3)
             let start = Date()
-            #expect(picker.pick(labels: labels) == .cancelled)
+            #expect(picker.pick(labels: labels) == .expired)
             #expect(Date().timeIntervalSince(start) < 3)
         }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Desktop
+import Routing
+import TestSupport
 
 @Suite struct XDGPathsTests {
     @Test func specDefaultsWhenUnsetOrRelative() {
@@ -144,5 +146,73 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
         #expect(detector.detect(pid: 70) == OpenerProcess(pid: 70, processName: "Web (Content))"))
         #expect(detector.detect(pid: 60).processName == "averylongname-with-more")
         #expect(detector.detect(pid: 12345) == OpenerProcess(pid: 12345))
+    }
+}
+
+/// The chooser's answer lines, mapped back to the choices offered.
+@Suite struct ChooserAnswerTests {
+    static let offered: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .discard]
+
+    @Test(arguments: [
+        (#"{"answer":"choose","choice":"work"}"#, AskAnswer.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)),
+        (#"{"answer":"choose","choice":"firefox.desktop","url":"https://e.org/x","keep":true}"#,
+         .chosen(.open(.desktopEntry(id: "firefox.desktop", action: nil)), url: "https://e.org/x", remember: nil, keepAsking: true)),
+        (#"{"answer":"choose","choice":"discard","remember":{"scope":"domain","value":"e.org"}}"#,
+         .chosen(.discard, url: nil, remember: RememberRequest(scope: "domain", value: "e.org"), keepAsking: false)),
+        (#"{"answer":"choose","choice":"copy"}"#, .chosen(.copy, url: nil, remember: nil, keepAsking: false)),  // Ctrl+C, always offered
+        (#"{"answer":"cancel"}"#, .cancelled),
+    ] as [(String, AskAnswer)])
+    func answers(line: String, expected: AskAnswer) {
+        #expect(ChooserLauncher.parse(line, choices: Self.offered) == expected)
+    }
+
+    @Test(arguments: [#"{"answer":"choose","choice":"evil.desktop"}"#, #"{"event":"shown"}"#, "not json", #"{"answer":"choose"}"#])
+    func linesThatAreNoAnswer(line: String) {
+        #expect(ChooserLauncher.parse(line, choices: Self.offered) == nil)
+    }
+}
+
+/// What a forced or list-less `ask` offers: the rule's list, the installed apps, webmail for a
+/// mailto, then Copy and Discard; icons from the desktop entries.
+@Suite struct OfferedChoicesTests {
+    func router() throws -> (LinkRouter, IsolatedDesktop) {
+        let desktop = try IsolatedDesktop(name: "offered")
+        try desktop.writeDesktopEntry(id: "browser.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Browser", exec: "true %u", mimeTypes: ["x-scheme-handler/https", "x-scheme-handler/mailto"], extra: "Icon=web-browser\n"))
+        try desktop.writeDesktopEntry(id: "other.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Other", exec: "true %u", mimeTypes: ["x-scheme-handler/https"]))
+        let config = try ConfigLoader.load(text: "[default]\nopen = \"other.desktop\"\n", path: "c.toml")
+        let paths = XDGPaths(environment: desktop.environment)
+        let router = LinkRouter(engine: RuleEngine(config: config), launcher: AppLauncher(paths: paths, environment: desktop.environment),
+                                handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
+        return (router, desktop)
+    }
+
+    @Test func aForcedAskOffersTheDecidedTargetThenInstalledAppsThenCopyAndDiscard() throws {
+        let (router, desktop) = try router()
+        _ = desktop
+        let decision = try router.engine.decide("https://example.org/", forceAsk: true)
+        let offered = router.offeredChoices(for: decision).map(\.description)
+        #expect(offered.first == "other.desktop")
+        #expect(offered.contains("browser.desktop"))
+        #expect(Array(offered.suffix(2)) == ["copy", "discard"])
+        #expect(offered.filter { $0 == "other.desktop" }.count == 1)
+        #expect(router.icons(for: [.open(.desktopEntry(id: "browser.desktop", action: nil)), .copy]) == ["web-browser", "edit-copy"])
+    }
+
+    @Test func aForcedMailtoAskAlsoOffersWebmail() throws {
+        let (router, desktop) = try router()
+        _ = desktop
+        let offered = router.offeredChoices(for: try router.engine.decide("mailto:a@example.org", forceAsk: true)).map(\.description)
+        #expect(offered.contains("browser.desktop") && offered.contains("gmail") && offered.contains("outlook"), "\(offered)")
+        #expect(offered.first == "other.desktop")
+    }
+
+    @Test func aRulesListIsOfferedAsWritten() throws {
+        let (router, desktop) = try router()
+        _ = desktop
+        let config = try ConfigLoader.load(text: "[default]\nask = [\"other.desktop\", \"copy\"]\n", path: "c.toml")
+        router.engine = RuleEngine(config: config)
+        #expect(router.offeredChoices(for: try router.engine.decide("https://example.org/")).map(\.description) == ["other.desktop", "copy"])
     }
 }

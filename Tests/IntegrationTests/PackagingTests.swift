@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct PackagingTests {
     /// What a package ships, relative to the staging root, for PREFIX=/usr.
     static let expectedFiles: Set<String> = [
-        "usr/bin/openurl", "usr/bin/openurl-tool", "usr/bin/openurld",
+        "usr/bin/openurl", "usr/bin/openurl-tool", "usr/bin/openurld", "usr/bin/openurl-chooser",
         "usr/share/applications/io.github.openurld.desktop",
         "usr/share/dbus-1/services/io.github.openurld.service",
         "usr/lib/systemd/user/openurld.service",

@@ -111,6 +111,31 @@ import Testing
         #expect(harness.browser.displays().map { "\($0.x11) \($0.wayland)" } == [":99 wayland-46"])
     }
 
+    /// Case 1, asking: the picker (like the chooser window) runs on the click's display.
+    @Test func aDaemonWithoutADisplayAsksOnTheClientsDisplay() throws {
+        let harness = try DaemonHarness(name: "nodisplayask", activationHasDisplay: false)
+        let seen = harness.desktop.root + "/picker-display"
+        let picker = harness.desktop.root + "/picker.sh"
+        // A dmenu stand-in: notes its display, then picks the line "Recording Browser".
+        try "#!/bin/sh\necho \"$DISPLAY\" > '\(seen)'\ngrep -x 'Recording Browser'\n".write(toFile: picker, atomically: true, encoding: .utf8)
+        chmod(picker, 0o755)
+        try harness.writeConfig("""
+            [settings]
+            ask_with = "picker"
+            picker = ["\(picker)"]
+
+            [[rules]]
+            match.domain = "ask.example"
+            ask = ["work.desktop", "browser.desktop"]
+            """)
+        let result = try harness.run([harness.openurl, "https://ask.example/where"], extra: ["DISPLAY": ":48"])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.browser.waitForRecords(1) == [["https://ask.example/where"]])
+        #expect((try? String(contentsOfFile: seen, encoding: .utf8)) == ":48\n")
+        #expect(harness.browser.displays().map(\.x11) == [":48"])
+        #expect(try eventually { try recentOutcome(harness, "https://ask.example/where") == "done" })
+    }
+
     /// Case 1, GIO apps: `org.freedesktop.Application.Open` carries no environment; the daemon
     /// takes the calling app's display.
     @Test func applicationOpenCallersLendTheirDisplay() throws {

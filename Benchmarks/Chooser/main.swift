@@ -1,0 +1,137 @@
+// Chooser start-up benchmark: from the click (`openurl URL`, through the daemon) to the chooser
+// window mapped, beside `zenity --list` (GTK) and the chooser started directly, in one run on one
+// Xvfb with no window manager. "Mapped" is the MapNotify that `xev -root -event substructure`
+// reports for a new top-level window. Run in release mode:
+//   swift build -c release --product openurl --product openurld --product openurl-chooser --product bench-chooser
+//   .build/release/bench-chooser [runs]
+import Foundation
+import TestSupport
+
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func p90(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 9 / 10)] }
+func ms(_ seconds: Double) -> String { String(format: "%7.1f ms", seconds * 1000) }
+
+/// MapNotify times from xev, read on a thread as they come.
+final class MapWatcher {
+    private let xev: ChildProcess
+    private let lock = NSLock()
+    private var maps: [Double] = []
+
+    init(environment: [String: String]) throws {
+        xev = try ChildProcess(["stdbuf", "-oL", "xev", "-root", "-event", "substructure"], environment: environment)
+        guard let fd = xev.stdoutFD else { throw HarnessError("xev stdout not captured") }
+        let thread = Thread { [weak self] in
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                guard count > 0 else { return }
+                let at = now()
+                pending += buffer[0..<count]
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    if String(decoding: pending[..<newline], as: UTF8.self).hasPrefix("MapNotify event") {
+                        self?.lock.withLock { self?.maps.append(at) }
+                    }
+                    pending.removeSubrange(...newline)
+                }
+            }
+        }
+        thread.start()
+        usleep(300_000)  // xev selects its events before the first run
+    }
+
+    /// The time of the first map after `start`, waiting up to 10 s.
+    func firstMap(after start: Double) throws -> Double {
+        while now() - start < 10 {
+            if let time = lock.withLock({ maps.first { $0 >= start } }) { return time }
+            usleep(200)
+        }
+        throw HarnessError("no window was mapped within 10 s")
+    }
+
+    func stop() { _ = xev.terminate(grace: 0.5) }
+}
+
+let runs = Int(CommandLine.arguments.dropFirst().first ?? "20") ?? 20
+let desktop = try IsolatedDesktop(name: "benchchooser")
+let display = try VirtualDisplay()
+let openurl = try BuiltProduct.path("openurl")
+let openurld = try BuiltProduct.path("openurld")
+let chooser = try BuiltProduct.path("openurl-chooser")
+try desktop.writeDesktopEntry(id: "browser.desktop", contents: IsolatedDesktop.desktopEntry(
+    name: "Browser", exec: "/bin/true %u", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"]))
+try desktop.writeDesktopEntry(id: "work.desktop", contents: IsolatedDesktop.desktopEntry(name: "Work Browser", exec: "/bin/true %u"))
+let config = """
+    [settings]
+    dedupe_ms = 0
+    ask_with = "window"
+
+    [[rules]]
+    match.domain = "ask.example"
+    ask = ["browser.desktop", "work.desktop", "copy", "discard"]
+    """
+try FileManager.default.createDirectory(atPath: desktop.configHome + "/openurld", withIntermediateDirectories: true)
+try config.write(toFile: desktop.configHome + "/openurld/config.toml", atomically: true, encoding: .utf8)
+let base = display.environment(desktop.environment)
+let bus = try PrivateBus(environment: base)
+try bus.addService(name: "io.github.openurld", exec: [openurld])
+let environment = bus.environment(base)
+let watcher = try MapWatcher(environment: environment)
+
+/// Closes whatever chooser or zenity window is up and waits until none is.
+func closeWindows(_ child: ChildProcess?) throws {
+    if let child { _ = child.terminate(grace: 1) }
+    for _ in 0..<200 {
+        let found = try Command.run(["xdotool", "search", "--onlyvisible", "--name", "^(Open link|Pick)"], environment: environment)
+        guard let window = found.stdout.split(separator: "\n").first else { return }
+        _ = try Command.run(["xdotool", "windowfocus", "--sync", String(window), "key", "Escape"], environment: environment)
+        usleep(20_000)
+    }
+    throw HarnessError("a window would not close")
+}
+
+/// One timed start: from spawning `argv` to the first window mapped.
+func timeToMap(_ argv: [String], keepChild: Bool) throws -> Double {
+    let start = now()
+    let child = try ChildProcess(argv, environment: environment, captureOutput: false)
+    let mapped = try watcher.firstMap(after: start)
+    try closeWindows(keepChild ? child : nil)
+    if !keepChild { _ = child.waitForExit(timeout: 5) }
+    return mapped - start
+}
+
+let url = "https://ask.example/some/page?id=42"
+let zenity = ["zenity", "--list", "--title=Pick", "--column=Open with", "Browser", "Work Browser", "Copy", "Discard"]
+let direct = [chooser, "--url", url] + ["browser.desktop\tBrowser\tweb-browser", "work.desktop\tWork Browser\tweb-browser", "copy\tCopy\tedit-copy", "discard\tDiscard\tuser-trash"].flatMap { ["--choice", $0] }
+// Warm up: fill the page cache for GTK, zenity and the chooser. The first click also starts the
+// daemon and the resident chooser (`openurl-chooser --serve`): that is the cold click.
+let coldClick = try timeToMap([openurl, url], keepChild: false)
+_ = try timeToMap(zenity, keepChild: true)
+_ = try timeToMap(direct, keepChild: true)
+
+var clicks: [Double] = [], zenityTimes: [Double] = [], directTimes: [Double] = []
+for _ in 0..<runs {
+    clicks.append(try timeToMap([openurl, url], keepChild: false))
+    zenityTimes.append(try timeToMap(zenity, keepChild: true))
+    directTimes.append(try timeToMap(direct, keepChild: true))
+}
+watcher.stop()
+
+print("Chooser start-up (release; Xvfb, no window manager; \(runs) runs each, interleaved; GSK_RENDERER=\(ProcessInfo.processInfo.environment["GSK_RENDERER"] ?? "default"))\n")
+print("| path | median | p90 | vs zenity |")
+print("|---|---|---|---|")
+for (name, values) in [("`openurl URL` → openurld → resident chooser → window mapped", clicks),
+                       ("openurl-chooser cold start (one process per question) → window mapped", directTimes),
+                       ("`zenity --list` (GTK 3) → window mapped", zenityTimes)] {
+    print("| \(name) | \(ms(median(values))) | \(ms(p90(values))) | \(String(format: "%.2f×", median(values) / median(zenityTimes))) |")
+}
+print("| first click of the run (starts openurld and the chooser server; one sample) | \(ms(coldClick)) | | \(String(format: "%.2f×", coldClick / median(zenityTimes))) |")
+print("\ngoal: click → window ≤ zenity and < 150 ms median: \(median(clicks) <= median(zenityTimes) && median(clicks) < 0.150 ? "met" : "MISSED")")
+bus.stop()
+display.stop()

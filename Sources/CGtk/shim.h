@@ -1,0 +1,2 @@
+// GTK 4 for openurl-chooser only; neither openurld nor openurl links it.
+#include <gtk/gtk.h>

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CGtk
+import Foundation
+import Routing
+
+/// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
+/// costs a window rather than a process start (most of a cold start is loading and initialising
+/// GTK, fonts and the GL renderer). Each line on stdin is one question,
+/// `{"args":["--url",…,"--choice",…],"token":"…"}`; the answers are written as in one-shot mode.
+/// Questions are answered one at a time; the process exits when stdin closes.
+enum ChooserServer {
+    nonisolated(unsafe) static var pending: [UInt8] = []
+
+    static func run() -> Int32 {
+        ChooserWindow.initialise()
+        let channel = g_io_channel_unix_new(0)
+        let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        _ = g_io_add_watch(channel, condition, stdinReady, nil)
+        let loop = g_main_loop_new(nil, 0)
+        g_main_loop_run(loop)
+        return 0
+    }
+
+    /// One question line.
+    static func handle(_ line: [UInt8]) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+              let args = object["args"] as? [String] else {
+            fputs("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n", stderr)
+            ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
+            return
+        }
+        do {
+            let arguments = try ChooserArguments(args)
+            let preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
+                                          opener: arguments.opener, publicSuffixes: readPublicSuffixList())
+            current?.destroy()
+            let ui = ChooserUI(preview: preview, startupID: object["token"] as? String) {
+                current?.destroy()
+                current = nil
+            }
+            current = ui
+            ui.build()
+        } catch let failure as ChooserFailure {
+            fputs("openurl-chooser: \(failure.message)\n", stderr)
+            ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
+        } catch {
+            fputs("openurl-chooser: \(error)\n", stderr)
+            ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
+        }
+    }
+}
+
+private let stdinReady: @convention(c) (UnsafeMutablePointer<GIOChannel>?, GIOCondition, gpointer?) -> gboolean = { _, _, _ in
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let count = read(0, &buffer, buffer.count)
+    if count < 0, errno == EINTR || errno == EAGAIN { return 1 }
+    guard count > 0 else { exit(0) }  // the daemon closed our stdin: done
+    ChooserServer.pending += buffer[0..<count]
+    while let newline = ChooserServer.pending.firstIndex(of: 0x0A) {
+        let line = Array(ChooserServer.pending[..<newline])
+        ChooserServer.pending.removeSubrange(...newline)
+        ChooserServer.handle(line)
+    }
+    return 1
+}

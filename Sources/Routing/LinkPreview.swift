@@ -1,0 +1,178 @@
+/// What the chooser window shows about a link, computed without I/O so it can be tested as a
+/// table and printed by `openurl-chooser --dump`: the URL as it will be opened with its
+/// registrable domain set apart, the original when hygiene changed it, the host in both forms,
+/// warnings, a mailto's fields, the choices and the ways to remember a choice.
+public struct LinkPreview: Sendable {
+    /// One choice as the window offers it.
+    public struct Choice: Sendable, Equatable {
+        /// The choice as the config writes it (`firefox.desktop`, `work`, `copy`, `discard`).
+        public var key: String
+        /// What the button says.
+        public var label: String
+        /// An icon name or absolute path (from the desktop entry), empty for none.
+        public var icon: String
+
+        /// A choice.
+        public init(key: String, label: String, icon: String) {
+            self.key = key
+            self.label = label
+            self.icon = icon
+        }
+    }
+
+    /// A way to remember a choice: what the written rule will match.
+    public struct RememberScope: Sendable, Equatable {
+        /// `domain` (the registrable domain and its subdomains), `host` (exactly this host),
+        /// `opener` (links from this app) or `mail-domain` (mail to this domain).
+        public var scope: String
+        /// The domain, host, opener or mail domain.
+        public var value: String
+        /// What the check button says.
+        public var label: String
+    }
+
+    /// A mailto link's fields.
+    public struct Mail: Sendable, Equatable {
+        public var to: [String], cc: [String], bcc: [String]
+        /// The subject, if any.
+        public var subject: String?
+        /// The first `bodyPreviewLength` characters of the body, if any.
+        public var bodyPreview: String?
+    }
+
+    /// Characters of a mail body shown.
+    public static let bodyPreviewLength = 280
+
+    /// The URL that a choice opens.
+    public var url: String
+    /// The URL as clicked, when hygiene or a rewrite changed it.
+    public var original: String?
+    /// `url` cut around the registrable domain: before, the domain, after (all empty but `before`
+    /// when there is no host).
+    public var urlParts: (before: String, domain: String, after: String)
+    /// The host (ASCII form); empty for a mailto or a URL without a host.
+    public var host: String
+    /// The host in Unicode when it is an IDN host.
+    public var unicodeHost: String?
+    /// The registrable domain (`example.co.uk`), nil for an IP address or a bare suffix.
+    public var registrableDomain: String?
+    /// A look-alike domain warning.
+    public var homographWarning: String?
+    /// Notes worth a glance: plain http, a changed URL.
+    public var notes: [String]
+    /// For a mailto.
+    public var mail: Mail?
+    /// The choices, in order (`1`–`9` pick them).
+    public var choices: [Choice]
+    /// Ways to remember, the first the default.
+    public var remember: [RememberScope]
+    /// The opener app, when known.
+    public var opener: String?
+
+    /// The window title: "Open link — example.org".
+    public var title: String {
+        let place = mail.flatMap { $0.to.first } ?? unicodeHost ?? (host.isEmpty ? nil : host)
+        return place.map { "Open link — \($0)" } ?? "Open link"
+    }
+
+    /// Builds the preview of `url` (the final URL) clicked as `original`; `publicSuffixes` is the
+    /// list text (nil: the built-in fallback).
+    public init(url: String, original: String?, choices: [Choice], opener: String?, publicSuffixes: [UInt8]?) throws(URLParseError) {
+        let parsed = try ParsedURL(url)
+        self.url = parsed.string
+        self.original = original.flatMap { $0 == parsed.string || $0 == url ? nil : $0 }
+        self.choices = choices
+        self.opener = opener.flatMap { $0.isEmpty ? nil : $0 }
+        host = parsed.host
+        unicodeHost = parsed.unicodeHost != parsed.host ? parsed.unicodeHost : nil
+        notes = []
+        remember = []
+        mail = nil
+        homographWarning = nil
+        registrableDomain = nil
+        urlParts = (parsed.string, "", "")
+        if parsed.scheme == "mailto" {
+            let mailto = MailtoURL(parsed)
+            let body = mailto.body.map { $0.count > Self.bodyPreviewLength ? String($0.prefix(Self.bodyPreviewLength)) + "…" : $0 }
+            mail = Mail(to: mailto.to, cc: mailto.cc, bcc: mailto.bcc, subject: mailto.subject, bodyPreview: body)
+            if let first = mailto.to.first, let at = first.lastIndex(of: "@") {
+                let domain = String(first[first.index(after: at)...]).lowercased()
+                if !domain.isEmpty {
+                    remember.append(RememberScope(scope: "mail-domain", value: domain, label: "Remember for mail to @\(domain)"))
+                    homographWarning = HostScripts.homographWarning(unicodeHost: Punycode.toUnicode(host: Punycode.toASCII(host: domain) ?? domain))
+                }
+            }
+        } else if !parsed.host.isEmpty {
+            let domain = PublicSuffixList.registrableDomain(of: parsed.host, listText: publicSuffixes)
+            registrableDomain = domain
+            homographWarning = HostScripts.homographWarning(unicodeHost: parsed.unicodeHost)
+            if let domain, let range = Self.hostRange(in: parsed.string, host: parsed.host) {
+                let hostEnd = range.upperBound
+                let domainStart = parsed.string.index(hostEnd, offsetBy: -domain.count)
+                urlParts = (String(parsed.string[..<domainStart]), String(parsed.string[domainStart..<hostEnd]), String(parsed.string[hostEnd...]))
+            }
+            let site = domain ?? parsed.host
+            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(Punycode.toUnicode(host: site))"))
+            if let domain, domain != parsed.host {
+                remember.append(RememberScope(scope: "host", value: parsed.host, label: "Remember for \(parsed.unicodeHost) only"))
+            }
+        }
+        if let opener = self.opener {
+            remember.append(RememberScope(scope: "opener", value: opener, label: "Remember for links from \(opener)"))
+        }
+        if parsed.scheme == "http" {
+            notes.append("Plain http: the connection is not encrypted, and anyone on the network can read or change the page")
+        }
+        if self.original != nil { notes.append("Cleaned: tracking parameters or a redirect wrapper were removed") }
+    }
+
+    /// Where the host sits in a normalised URL string (after `scheme://` and any userinfo).
+    private static func hostRange(in url: String, host: String) -> Range<String.Index>? {
+        guard let authority = url.range(of: "://") else { return nil }
+        var start = authority.upperBound
+        let authorityEnd = url[start...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex
+        if let at = url[start..<authorityEnd].lastIndex(of: "@") { start = url.index(after: at) }
+        guard url[start...].hasPrefix(host) else { return nil }
+        return start..<url.index(start, offsetBy: host.count)
+    }
+
+    /// The model as JSON (what `openurl-chooser --dump` prints).
+    public var json: JSONValue {
+        func strings(_ items: [String]) -> JSONValue { .array(items.map { .string($0) }) }
+        func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+        var mailValue = JSONValue.null
+        if let mail {
+            let fields: [(String, JSONValue)] = [
+                ("to", strings(mail.to)), ("cc", strings(mail.cc)), ("bcc", strings(mail.bcc)),
+                ("subject", optional(mail.subject)), ("body_preview", optional(mail.bodyPreview)),
+            ]
+            mailValue = .object(fields)
+        }
+        var choiceValues: [JSONValue] = []
+        for (index, choice) in choices.enumerated() {
+            let shortcut: JSONValue = index < 9 ? .string(String(index + 1)) : .null
+            let fields: [(String, JSONValue)] = [("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon)), ("shortcut", shortcut)]
+            choiceValues.append(.object(fields))
+        }
+        var rememberValues: [JSONValue] = []
+        for scope in remember {
+            let fields: [(String, JSONValue)] = [("scope", .string(scope.scope)), ("value", .string(scope.value)), ("label", .string(scope.label))]
+            rememberValues.append(.object(fields))
+        }
+        var members: [(String, JSONValue)] = []
+        members.append(("title", .string(title)))
+        members.append(("url", .string(url)))
+        members.append(("original", optional(original)))
+        members.append(("url_parts", strings([urlParts.before, urlParts.domain, urlParts.after])))
+        members.append(("host", .string(host)))
+        members.append(("unicode_host", optional(unicodeHost)))
+        members.append(("registrable_domain", optional(registrableDomain)))
+        members.append(("homograph_warning", optional(homographWarning)))
+        members.append(("notes", strings(notes)))
+        members.append(("mail", mailValue))
+        members.append(("opener", optional(opener)))
+        members.append(("choices", .array(choiceValues)))
+        members.append(("remember", .array(rememberValues)))
+        return .object(members)
+    }
+}
