@@ -12,6 +12,9 @@ public struct AskRequest {
     public var activationToken: String?
     /// The app the click came from, when known ("Remember for links from …").
     public var opener: String?
+    /// The click's display variables (`DISPLAY`, `WAYLAND_DISPLAY`, …) for a daemon started
+    /// without them: the chooser window and the picker need a display too.
+    public var environment: [String: String] = [:]
 
     /// A request.
     public init(decision: Decision, labels: [String], icons: [String], activationToken: String?, opener: String?) {

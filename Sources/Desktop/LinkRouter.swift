@@ -16,6 +16,23 @@ public protocol DecisionEffects: AnyObject {
     func reportError(_ message: String, for decision: Decision?)
     /// Tells the user about a decision that asked for it (`notify = true` on open or discard).
     func confirm(_ decision: Decision)
+    /// Copies as `copy(_:for:)` with the click's display variables added to the environment
+    /// (the daemon may have been started without a display).
+    func copy(_ text: String, for decision: Decision, environment: [String: String]) throws
+    /// Tells the user a ClearURLs `completeProvider` blocked the link, offering to open it anyway.
+    func blocked(_ decision: Decision, environment: [String: String])
+}
+
+extension DecisionEffects {
+    /// Copies with the effects' own environment.
+    public func copy(_ text: String, for decision: Decision, environment: [String: String]) throws {
+        try copy(text, for: decision)
+    }
+
+    /// Reports the block as an error.
+    public func blocked(_ decision: Decision, environment: [String: String]) {
+        reportError("\(decision.url): blocked by the ClearURLs rule \(decision.blockedBy ?? "?") (set clean = false on a rule to let it through)", for: nil)
+    }
 }
 
 /// What became of a routed link.
@@ -34,8 +51,13 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     case expired
     /// Could not be carried out, with why.
     case failed(String)
+    /// A ClearURLs `completeProvider` blocked it (the user was told, with "Open anyway").
+    case blocked(String)
+    /// The client gave up waiting before the daemon got to the call, and routed the link itself.
+    case abandoned
 
-    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, or `failed: why`.
+    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `failed: why`,
+    /// `blocked by PROVIDER` or `abandoned`.
     public var description: String {
         switch self {
         case .done: return "done"
@@ -45,6 +67,8 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .cancelled: return "cancelled"
         case .expired: return "expired"
         case .failed(let why): return "failed: \(why)"
+        case .blocked(let provider): return "blocked by \(provider)"
+        case .abandoned: return "abandoned"
         }
     }
 }
@@ -73,7 +97,8 @@ public final class LinkRouter {
 
     /// Carries out `decision`; for an `ask`, `completion` runs with each answer carried out (at
     /// least once: a dismissed or expired question too), otherwise it is not called.
-    public func carryOut(_ decision: Decision, activationToken: String?, opener: String? = nil,
+    /// `environment` holds the click's display variables when the launcher's own lack one.
+    public func carryOut(_ decision: Decision, activationToken: String?, opener: String? = nil, environment: [String: String] = [:],
                          completion: ((AskResult) -> Void)? = nil) -> RouteOutcome {
         if let error = decision.error {
             effects.reportError("\(decision.url): \(error)", for: decision)
@@ -83,7 +108,7 @@ public final class LinkRouter {
         case .open, .system:
             guard let launch = decision.launch else { return .failed("nothing to launch") }
             do {
-                try perform(launch, url: decision.finalURL, activationToken: activationToken)
+                try perform(launch, url: decision.finalURL, activationToken: activationToken, environment: environment)
                 if decision.notify { effects.confirm(decision) }
                 return .done
             } catch {
@@ -93,7 +118,7 @@ public final class LinkRouter {
             }
         case .copy:
             do {
-                try effects.copy(decision.copyText ?? decision.finalURL, for: decision)
+                try effects.copy(decision.copyText ?? decision.finalURL, for: decision, environment: environment)
                 return .done
             } catch {
                 let message = "could not copy: \(error)"
@@ -101,13 +126,18 @@ public final class LinkRouter {
                 return .failed(message)
             }
         case .discard:
+            if let provider = decision.blockedBy {
+                effects.blocked(decision, environment: environment)
+                return .blocked(provider)
+            }
             if decision.notify { effects.confirm(decision) }
             return .done
         case .ask:
             var asked = decision
             asked.choices = offeredChoices(for: decision)
-            let request = AskRequest(decision: asked, labels: labels(for: asked.choices), icons: icons(for: asked.choices),
+            var request = AskRequest(decision: asked, labels: labels(for: asked.choices), icons: icons(for: asked.choices),
                                      activationToken: activationToken, opener: opener)
+            request.environment = environment
             var answered = false
             effects.ask(request) { [weak self] answer in
                 guard let self else { return }
@@ -115,7 +145,8 @@ public final class LinkRouter {
                 answered = true
                 switch answer {
                 case .chosen(let choice, let editedURL, let remember, _):
-                    let (chosen, outcome) = self.carryOut(choice, for: asked, editedURL: editedURL, activationToken: followUp ? nil : activationToken)
+                    let (chosen, outcome) = self.carryOut(choice, for: asked, editedURL: editedURL, activationToken: followUp ? nil : activationToken,
+                                                                 environment: environment)
                     completion?(AskResult(decision: chosen, outcome: outcome, remember: remember, choice: choice, isFollowUp: followUp))
                 case .cancelled, .expired:
                     // Closing a window after a Ctrl+Enter choice is not a cancel of what was opened.
@@ -126,7 +157,7 @@ public final class LinkRouter {
                         completion?(AskResult(decision: asked, outcome: .failed("cannot ask: \(why)"), remember: nil, choice: nil, isFollowUp: false))
                         return
                     }
-                    let (chosen, outcome) = self.carryOut(choice, for: asked, editedURL: nil, activationToken: activationToken)
+                    let (chosen, outcome) = self.carryOut(choice, for: asked, editedURL: nil, activationToken: activationToken, environment: environment)
                     if outcome == .done { self.effects.reportUnasked(chosen, reason: why) }
                     completion?(AskResult(decision: chosen, outcome: outcome, remember: nil, choice: choice, isFollowUp: false))
                 }
@@ -136,7 +167,8 @@ public final class LinkRouter {
     }
 
     /// Carries out one answer to `asked`; an edited URL must still be a URL of a routed scheme.
-    private func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?) -> (Decision, RouteOutcome) {
+    private func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
+                          environment: [String: String]) -> (Decision, RouteOutcome) {
         var url = asked.finalURL
         if let editedURL, editedURL != url {
             guard let parsed = try? ParsedURL(editedURL), engine.allowedSchemes.contains(parsed.scheme) else {
@@ -150,7 +182,7 @@ public final class LinkRouter {
             var chosen = try engine.decide(choice: choice, for: url)
             chosen.url = asked.url
             chosen.rule = asked.rule
-            return (chosen, carryOut(chosen, activationToken: activationToken))
+            return (chosen, carryOut(chosen, activationToken: activationToken, environment: environment))
         } catch {
             return (asked, .failed("\(error)"))
         }
@@ -224,8 +256,11 @@ public final class LinkRouter {
         return try launcher.plan(target, url: url.isEmpty ? decision.finalURL : url, activationToken: activationToken)
     }
 
-    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?) throws {
+    private func perform(_ launch: Decision.Launch, url: String, activationToken: String?, environment: [String: String]) throws {
         let (target, launchURL) = try launchTarget(for: launch)
+        // The click's display variables, for a daemon started without them.
+        var launcher = self.launcher
+        for (name, value) in environment { launcher.environment[name] = value }
         try launcher.launch(target, url: launchURL.isEmpty ? url : launchURL, activationToken: activationToken, dbusActivator: dbusActivator)
     }
 }

@@ -137,6 +137,9 @@ public final class NotificationClient: @unchecked Sendable {
     public let connection: DBusConnection
     /// Seconds to wait for the server to answer a call.
     public var callTimeout: Double
+    /// Seconds to wait for `Notify` sent by `notifyAsync` (nil: `callTimeout`). Nothing waits
+    /// on it, so it can be long enough for a loaded desktop.
+    public var notifyTimeout: Double?
 
     private let lock = NSLock()
     private var cachedCapabilities: Set<String>?
@@ -216,16 +219,53 @@ public final class NotificationClient: @unchecked Sendable {
     }
 
     /// `notify` without blocking the caller: `completion` runs on the dispatching thread with the id.
-    /// Capabilities are fetched (blocking, bounded by `callTimeout`) only the first time.
+    /// Capabilities, when not yet known, are fetched first without blocking either, so a hung
+    /// notification server never stalls the caller's loop.
     public func notifyAsync(_ request: NotificationRequest, replacing: UInt32 = 0,
                             onAction: ((String) -> Void)? = nil,
                             onClose: ((NotificationCloseReason) -> Void)? = nil,
                             completion: @escaping (Result<UInt32, NotificationError>) -> Void) {
+        capabilitiesAsync { [weak self] capabilities in
+            guard let self else { return }
+            switch capabilities {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let capabilities):
+                self.sendNotify(self.notifyArguments(request, replacing: replacing, markup: capabilities.contains("body-markup")),
+                                onAction: onAction, onClose: onClose, completion: completion)
+            }
+        }
+    }
+
+    /// The capabilities, from the cache or fetched without blocking; `completion` runs on the
+    /// dispatching thread (at once when cached).
+    public func capabilitiesAsync(_ completion: @escaping (Result<Set<String>, NotificationError>) -> Void) {
+        if let cached = lock.withLock({ cachedCapabilities }) { return completion(.success(cached)) }
         do {
-            let arguments = try notifyArguments(request, replacing: replacing)
+            try connection.callAsync(destination: Self.busName, path: Self.objectPath, interface: Self.interface,
+                                     method: "GetCapabilities", timeout: callTimeout) { [weak self] result in
+                switch result {
+                case .success(let reply):
+                    let capabilities = Set(reply.first?.stringArray ?? [])
+                    self?.lock.withLock { self?.cachedCapabilities = capabilities }
+                    completion(.success(capabilities))
+                case .failure(let error):
+                    completion(.failure(NotificationError.from(error)))
+                }
+            }
+        } catch let error as DBusError {
+            completion(.failure(NotificationError.from(error)))
+        } catch {
+            completion(.failure(NotificationError(message: "\(error)", dbusName: nil)))
+        }
+    }
+
+    private func sendNotify(_ arguments: [DBusValue], onAction: ((String) -> Void)?, onClose: ((NotificationCloseReason) -> Void)?,
+                            completion: @escaping (Result<UInt32, NotificationError>) -> Void) {
+        do {
             try connection.callAsync(
                 destination: Self.busName, path: Self.objectPath, interface: Self.interface, method: "Notify",
-                arguments: arguments, timeout: callTimeout
+                arguments: arguments, timeout: notifyTimeout ?? callTimeout
             ) { [weak self] result in
                 switch result {
                 case .success(let reply):
@@ -239,8 +279,6 @@ public final class NotificationClient: @unchecked Sendable {
                     completion(.failure(NotificationError.from(error)))
                 }
             }
-        } catch let error as NotificationError {
-            completion(.failure(error))
         } catch let error as DBusError {
             completion(.failure(NotificationError.from(error)))
         } catch {
@@ -265,7 +303,11 @@ public final class NotificationClient: @unchecked Sendable {
     /// The `Notify` arguments: app name, replaces id, icon, summary, body (escaped when the server
     /// reads markup), actions as key/label pairs, hints (`urgency`, `desktop-entry`), timeout.
     func notifyArguments(_ request: NotificationRequest, replacing: UInt32) throws -> [DBusValue] {
-        let markup = try capabilities().contains("body-markup")
+        notifyArguments(request, replacing: replacing, markup: try capabilities().contains("body-markup"))
+    }
+
+    /// The `Notify` arguments for a server that does (`markup`) or does not read markup.
+    func notifyArguments(_ request: NotificationRequest, replacing: UInt32, markup: Bool) -> [DBusValue] {
         let body = markup ? NotificationText.escapeMarkup(request.body) : request.body
         let actions = request.actions.flatMap { [$0.key, $0.label] }
         return [

@@ -66,15 +66,43 @@ public enum NotificationText {
     /// A launch that failed: which target, why, and the link (so it is not lost).
     public static func launchFailed(target: String, url: String, error: String) -> NotificationRequest {
         NotificationRequest(
-            summary: "Could not open link with \(target)", body: "\(error)\n\(shortened(url))",
+            summary: "Could not open link in \(target)", body: "\(error)\n\(shortened(url))",
             urgency: .critical, icon: NotificationClient.Icon.error)
     }
 
-    /// A config that failed to (re)load; `diagnostic` is `FILE:LINE:COLUMN: message`.
-    public static func configReloadFailed(_ diagnostic: String) -> NotificationRequest {
+    /// A copy that failed: why, and the link (so it is not lost).
+    public static func copyFailed(url: String, error: String) -> NotificationRequest {
+        NotificationRequest(summary: "Could not copy", body: "\(error)\n\(shortened(url))", urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// A link refused before anything was tried (a scheme that is not routed, a bad target).
+    public static func refused(url: String, reason: String) -> NotificationRequest {
+        NotificationRequest(summary: "Link not opened", body: "\(reason)\n\(shortened(url))", urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// The action key of "Open anyway" on a blocked link.
+    public static let openAnywayActionKey = "open-anyway"
+
+    /// A ClearURLs `completeProvider` blocked the link: which rule, the link, "Open anyway".
+    public static func blocked(provider: String, url: String) -> NotificationRequest {
         NotificationRequest(
-            summary: "openurld: config not reloaded",
-            body: "\(diagnostic)\nThe previous rules stay in use. Check with: openurl check",
+            summary: "Link blocked by \(provider)", body: "The ClearURLs rule \(provider) blocks this link.\n\(shortened(url))",
+            actions: [(key: openAnywayActionKey, label: "Open anyway")], icon: NotificationClient.Icon.error)
+    }
+
+    /// A discard that asked to be told (`notify = true`): by which rule.
+    public static func discarded(url: String, rule: String?) -> NotificationRequest {
+        NotificationRequest(summary: rule.map { "Link discarded by rule \($0)" } ?? "Link discarded by [default]", body: shortened(url))
+    }
+
+    /// A config that failed to (re)load; `diagnostic` is `FILE:LINE:COLUMN: message`.
+    /// `usingDefaults`: no config had loaded yet, so the built-in defaults are in force.
+    public static func configReloadFailed(_ diagnostic: String, usingDefaults: Bool = false) -> NotificationRequest {
+        let text = String(diagnostic.drop { $0 == "\n" })
+        return NotificationRequest(
+            summary: usingDefaults ? "openurld: config error, using built-in defaults" : "openurld: config not reloaded",
+            body: "\(text)\n" + (usingDefaults ? "Links go to the previous default handler" : "The previous rules stay in use")
+                + ". Check with: openurl check",
             urgency: .critical, icon: NotificationClient.Icon.error)
     }
 

@@ -9,26 +9,34 @@ guard let path = getenv("OPENURL_FAKE_BROWSER_LOG").map({ String(cString: $0) })
     fputs("openurl-fake-browser: set OPENURL_FAKE_BROWSER_LOG\n", stderr)
     exit(2)
 }
-var record = arguments.map { arg in
+
+/// Appends `line` to `file`; false when it cannot be opened.
+@discardableResult
+func append(_ line: String, to file: String) -> Bool {
+    let fd = open(file, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard fd >= 0 else { return false }
+    var text = line
+    _ = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    return true
+}
+
+// The side files come first: once a test sees the argv record, they are complete too.
+// LOG.tokens: the activation token the launcher passed, so tests can check that a browser
+// window would be raised. LOG.display: the display it was given, so tests can check that a
+// daemon started without one still launches apps on the click's display. `-` when unset.
+let token = getenv("XDG_ACTIVATION_TOKEN").map { String(cString: $0) } ?? "-"
+let startupID = getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) } ?? "-"
+append("\(token) \(startupID)\n", to: path + ".tokens")
+let display = getenv("DISPLAY").map { String(cString: $0) } ?? "-"
+let wayland = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "-"
+append("\(display) \(wayland)\n", to: path + ".display")
+
+let record = arguments.map { arg in
     // Escape so one record is one line: backslash, newline and NUL become \\, \n and \0.
     arg.replacingAll("\\", "\\\\").replacingAll("\n", "\\n").replacingAll("\0", "\\0")
 }.joined(separator: "\u{1F}") + "\n"
-// The activation token the launcher passed, one line per launch in LOG.tokens, so tests can
-// check that a browser window would be raised. Written before the argv record, which is what tests
-// wait for, so a test that saw the record sees the token too.
-let token = getenv("XDG_ACTIVATION_TOKEN").map { String(cString: $0) } ?? "-"
-let startupID = getenv("DESKTOP_STARTUP_ID").map { String(cString: $0) } ?? "-"
-var tokenLine = "\(token) \(startupID)\n"
-let tokenFD = open(path + ".tokens", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-if tokenFD >= 0 {
-    _ = tokenLine.withUTF8 { write(tokenFD, $0.baseAddress, $0.count) }
-    close(tokenFD)
-}
-
-let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-if fd < 0 { perror("openurl-fake-browser"); exit(1) }
-_ = record.withUTF8 { write(fd, $0.baseAddress, $0.count) }
-close(fd)
+if !append(record, to: path) { perror("openurl-fake-browser"); exit(1) }
 
 extension String {
     func replacingAll(_ target: String, _ replacement: String) -> String {

@@ -132,6 +132,7 @@ public enum CommandTable {
         CommandSpec(.route, options: [
             OptionSpec("--verbose", short: "-v", "say on stderr what was decided and who carried it out"),
             OptionSpec("--ask", "ask which target to use, whatever the rules say"),
+            OptionSpec("--no-daemon", "route in this process without asking openurld (what the handler does when openurld is missing or does not answer within 2 s)"),
         ], arguments: [ArgumentSpec("URL", repeats: true)],
         "route each URL (through openurld, else in-process)",
         "Route each URL by the rules: through openurld when it runs (D-Bus activation starts it), else in this process with the same engine (embedded mode), so a link is never lost. This is the desktop entry's Exec."),
@@ -181,9 +182,10 @@ public enum CommandTable {
         "Without arguments, list the daemon's rules: index, on or off, name, and action. With enable or disable, turn the rule called NAME on or off until the daemon restarts."),
         CommandSpec(.recent, options: [
             OptionSpec("--json", "print one JSON object per link"),
+            OptionSpec("--clear", "forget every recent link and remove recent.tsv"),
         ], arguments: [ArgumentSpec("N", optional: true)],
         "show the last N links (20 by default)",
-        "Show the links routed lately, newest first: id, time, decision and target, the rule that decided, the app the click came from, the URL and the outcome. The id is what reopen takes."),
+        "Show the links routed lately, newest first: id, time, decision and target, the rule that decided, the app the click came from, the URL and the outcome (done, asking, duplicate, failed: why, blocked by PROVIDER, abandoned). The id is what reopen takes. With --clear, forget them all."),
         CommandSpec(.reopen, options: [
             OptionSpec("--with", value: "TARGET", kind: .target, "use TARGET (a desktop id, an [apps] name, a webmail name, system or copy)"),
         ], arguments: [ArgumentSpec("N", .recentID)],

@@ -48,7 +48,7 @@ struct Client {
             return ExitCode.success
         }
         switch spec.command {
-        case .route: return runRoute(parsed.positionals, verbose: parsed.flag("--verbose"), ask: parsed.flag("--ask"))
+        case .route: return runRoute(parsed.positionals, verbose: parsed.flag("--verbose"), ask: parsed.flag("--ask"), noDaemon: parsed.flag("--no-daemon"))
         case .test: return runTest(parsed)
         case .check: return runCheck(parsed)
         case .copy: return runCopy(parsed.positionals[0])
@@ -88,9 +88,9 @@ struct Client {
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),
     /// as a notification too: a handler has no visible stderr.
-    func fail(_ message: String, code: Int32) -> Int32 {
+    func fail(_ message: String, code: Int32, summary: String = "openurl") -> Int32 {
         Output.error("openurl: \(message)")
-        if isatty(2) == 0 { Notifier.show(summary: "openurl", body: message, urgent: true) }
+        if isatty(2) == 0 { Notifier.show(summary: summary, body: message, urgent: true) }
         return code
     }
 }

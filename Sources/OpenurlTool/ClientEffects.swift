@@ -53,7 +53,8 @@ final class ClientEffects: DecisionEffects {
 
     func reportError(_ message: String, for decision: Decision?) {
         Output.error("openurl: \(message)")
-        if isatty(2) == 0 { Notifier.show(summary: "openurl", body: message, urgent: true) }
+        let summary = decision?.kind == .copy ? "Could not copy" : decision?.error != nil ? "Link not opened" : "Could not open link"
+        if isatty(2) == 0 { Notifier.show(summary: summary, body: message, urgent: true) }
     }
 
     func confirm(_ decision: Decision) {
@@ -61,16 +62,14 @@ final class ClientEffects: DecisionEffects {
     }
 }
 
-/// One-shot desktop notifications from the client (errors when no terminal is attached).
+/// One-shot desktop notifications from the client (errors when no terminal is attached),
+/// escaped by `NotificationClient` once and only when the server reads markup.
 enum Notifier {
     static func show(summary: String, body: String, urgent: Bool) {
-        guard let connection = try? DBusConnection.session() else { return }
-        _ = try? connection.call(
-            destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-            interface: "org.freedesktop.Notifications", method: "Notify",
-            arguments: [.string("openurld"), .uint32(0), .string("dialog-error"), .string(summary), .string(body),
-                        .stringArray([]), .vardict(["urgency": .byte(urgent ? 2 : 1), "desktop-entry": .string("io.github.openurld")]), .int32(-1)],
-            timeout: 2)
+        guard let connection = try? DBusConnection.session(),
+              let client = try? NotificationClient(connection: connection, callTimeout: 5) else { return }
+        _ = try? client.notify(NotificationRequest(summary: summary, body: body, urgency: urgent ? .critical : .normal,
+                                                   icon: NotificationClient.Icon.error))
     }
 }
 

@@ -56,6 +56,7 @@ extension Client {
     }
 
     func runRecent(_ parsed: ParsedCommand) -> Int32 {
+        if parsed.flag("--clear") { return clearRecent() }
         guard let limit = UInt32(parsed.positionals.first ?? "20") else {
             return fail("recent: N must be a number (usage: \(parsed.spec.synopsis))", code: ExitCode.usage)
         }
@@ -73,6 +74,21 @@ extension Client {
         }
     }
 
+    /// `openurl recent --clear`: the daemon forgets its list and removes the file; without a
+    /// daemon the file is removed here.
+    private func clearRecent() -> Int32 {
+        do {
+            _ = try callDaemon("ClearRecent")
+        } catch let error as DBusError where error.meansServiceUnavailable {
+            let path = paths.stateDirectory + "recent.tsv"
+            if unlink(path) != 0, errno != ENOENT { return fail("cannot remove \(path): \(String(cString: strerror(errno)))", code: ExitCode.notCarriedOut) }
+        } catch {
+            return daemonFailure(error)
+        }
+        Output.print("recent links cleared")
+        return ExitCode.success
+    }
+
     func runReopen(_ parsed: ParsedCommand) -> Int32 {
         let target = parsed.value("--with") ?? ""
         guard let id = UInt32(parsed.positionals[0]) else {
@@ -88,7 +104,8 @@ extension Client {
 
     func runCopy(_ url: String) -> Int32 {
         do {
-            _ = try callDaemon("Copy", [.string(url), .vardict([:])])
+            let display = ClickEnvironment.option { environment[$0] }
+            _ = try callDaemon("Copy", [.string(url), .vardict(pairs: display.map { [(ClickEnvironment.optionKey, $0)] } ?? [])])
             return ExitCode.success
         } catch let error as DBusError where error.meansServiceUnavailable || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
             return copyEmbedded(url)

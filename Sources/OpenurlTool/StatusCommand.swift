@@ -41,7 +41,7 @@ extension Client {
                     line(.ok, "config", path + (FileManager.default.fileExists(atPath: path) ? "" : " (missing: built-in defaults)"))
                 } else {
                     configBroken = true
-                    line(.broken, "config", "\(path) failed to load; the previous rules stay in use:\n\(error)", fix: "openurl check, then openurl reload")
+                    line(.broken, "config", "\(path) failed to load; the daemon keeps the last config that loaded (the built-in defaults if none did):\n\(error)", fix: "openurl check, then openurl reload")
                 }
                 daemonEnvironment(try? get("Environment"), line: line)
             } catch let error as DBusError {

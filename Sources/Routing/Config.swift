@@ -43,6 +43,8 @@ public struct Config: Sendable {
         public var unwrap = true
         /// `dedupe_ms`: the same URL twice within this window opens once.
         public var dedupeMilliseconds = 1500
+        /// `recent`: how many links `openurl recent` remembers (0: none, and nothing is written).
+        public var recent = 200
         /// `guard_defaults`: watch the files that decide the default handlers and offer to take
         /// http/https/mailto back when another app takes them.
         public var guardDefaults = true
@@ -188,6 +190,10 @@ public struct Rule: Sendable {
 
     /// The name, or `#index` when unnamed.
     public var label: String { name ?? "#\(index)" }
+    /// What the rule is, independent of where it sits: `name:NAME`, or for an unnamed rule its
+    /// keys and values in a canonical order (without `enabled`). Toggles made over D-Bus follow
+    /// this across reloads, so an edit that moves rules never disables a different one.
+    public var identity: String = ""
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.

@@ -143,6 +143,9 @@ struct ConfigReader {
         if let picker = node["picker"], let argv = collector.strings(picker, "settings.picker") { config.settings.picker = argv.map(\.0) }
         if let clean = node["clean"], let value = collector.bool(clean, "settings.clean") { config.settings.clean = value }
         if let unwrap = node["unwrap"], let value = collector.bool(unwrap, "settings.unwrap") { config.settings.unwrap = value }
+        if let recent = node["recent"], let value = collector.integer(recent, "settings.recent", range: 0...10_000) {
+            config.settings.recent = value
+        }
         if let dedupe = node["dedupe_ms"], let value = collector.integer(dedupe, "settings.dedupe_ms", range: 0...60_000) {
             config.settings.dedupeMilliseconds = value
         }
@@ -195,13 +198,14 @@ struct ConfigReader {
             let matchers = item["match"].map { readMatchers($0, context: context) } ?? []
             let action = readAction(item, context: context, required: true)
             let enabled = item["enabled"].flatMap { collector.bool($0, "rules.enabled") } ?? true
-            let rule = Rule(
+            var rule = Rule(
                 name: name, index: offset + 1, matchers: matchers, action: action ?? .discard,
                 notify: item["notify"].flatMap { collector.bool($0, "rules.notify") }, enabled: enabled,
                 clean: item["clean"].flatMap { collector.bool($0, "rules.clean") },
                 unwrap: item["unwrap"].flatMap { collector.bool($0, "rules.unwrap") },
                 appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
+            rule.identity = name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"])
             config.rules.append(rule)
         }
     }

@@ -69,6 +69,7 @@ public enum ConfigSchema {
                   example: "\"/usr/share/clearurls/data.min.json\""),
         appLinks,
         ConfigKey("guard_defaults", .boolean, "Watch the files that decide the default handlers and, when another app takes http, https or mailto, offer Take back / Keep in a notification. On by default.", example: "true"),
+        ConfigKey("recent", .integer(0...10_000), "How many decisions openurl recent remembers (in recent.tsv, mode 0600); 0 keeps none, writes nothing and removes the file. 200 by default.", example: "200"),
         ConfigKey("ask_with", .oneOf(["window", "notification", "picker"]),
                   "The first way ask is put to you: the chooser window, notification buttons or the picker; the others follow in that order. Unset: picker when one is set, else window.",
                   example: "\"window\""),

@@ -55,6 +55,9 @@ public struct Decision: Sendable {
     public var error: String?
     /// How the decision was reached, step by step.
     public var trace: [TraceStep]
+    /// The ClearURLs provider whose `completeProvider` blocked the link (the decision is then
+    /// `discard`), so the user can be told and offered to open it anyway.
+    public var blockedBy: String? = nil
     /// True when the `ask` was forced (`openurl --ask`, `ask = true` in `Open`) rather than a rule's.
     public var askWasForced = false
 }

@@ -52,9 +52,14 @@ public struct RuleEngine: Sendable {
         if depth == 0 {
             let cleaned = applyHygiene(hygiene, to: parsed, trace: &trace)
             guard let cleaned else {
+                let provider = trace.lazy.compactMap { step -> String? in
+                    if case .changed(let summary, _) = step, summary.hasPrefix("blocked by ") { return String(summary.dropFirst("blocked by ".count)) }
+                    return nil
+                }.first ?? "ClearURLs"
                 var decision = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, kind: .discard, target: nil, launch: nil,
                                         rule: nil, copyText: nil, choices: [], notify: false, error: nil, trace: trace)
                 decision.trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
+                decision.blockedBy = provider
                 return decision
             }
             current = cleaned
@@ -324,6 +329,24 @@ public struct RuleEngine: Sendable {
     }
 
     /// A copy with the named rule (or `#index`) enabled or disabled; nil when there is none.
+    /// The rule a label names: its name, `#index` or `index`.
+    public func rule(labelled label: String) -> Rule? {
+        config.rules.first { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }
+    }
+
+    /// A new engine with rules enabled or disabled by identity (`Rule.identity`), applied in
+    /// the order given; toggles whose rule no longer exists are returned in `missing`.
+    public func applyingToggles(_ toggles: [(identity: String, enabled: Bool)]) -> (engine: RuleEngine, missing: [String]) {
+        var config = config
+        var missing: [String] = []
+        for toggle in toggles {
+            let positions = config.rules.indices.filter { config.rules[$0].identity == toggle.identity }
+            if positions.isEmpty { missing.append(toggle.identity) }
+            for position in positions { config.rules[position].enabled = toggle.enabled }
+        }
+        return (RuleEngine(config: config), missing)
+    }
+
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }

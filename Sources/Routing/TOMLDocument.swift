@@ -60,6 +60,43 @@ public struct TOMLNode: Sendable {
     public subscript(key: String) -> TOMLNode? {
         members?.first(where: { $0.key == key })?.node
     }
+
+    /// The value as one line of text that is the same however the source was laid out: table
+    /// keys sorted (those in `omitting` left out at this level), strings quoted and escaped.
+    public func canonicalText(omitting: Set<String> = []) -> String {
+        switch value {
+        case .table(let members):
+            var text = "{"
+            for (offset, item) in members.filter({ !omitting.contains($0.key) }).sorted(by: { $0.key < $1.key }).enumerated() {
+                if offset > 0 { text += "," }
+                text += Self.quoted(item.key) + "=" + item.node.canonicalText()
+            }
+            return text + "}"
+        case .array(let items):
+            var text = "["
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { text += "," }
+                text += item.canonicalText()
+            }
+            return text + "]"
+        case .string(let text): return Self.quoted(text)
+        case .integer(let number): return String(number)
+        case .float(let number): return String(number)
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .dateTime(let text): return text
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        // Config load computes this for every rule: most keys and values need no escaping.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return "\"" + text + "\"" }
+        var out = "\""
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
+        }
+        return out + "\""
+    }
 }
 
 /// A TOML syntax error with its position.

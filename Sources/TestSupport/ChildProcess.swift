@@ -24,10 +24,10 @@ public final class ChildProcess {
 
     /// Spawns `argv` (looked up in `PATH`). `environment` nil inherits ours. stdin is /dev/null
     /// unless `stdin` is given; stdout/stderr are captured into pipes when asked, else go to `logPath`
-    /// (or /dev/null).
+    /// (or /dev/null). `stderrPath` sends stderr to that file even when stdout is captured.
     public init(
         _ argv: [String], environment: [String: String]? = nil, stdin stdinData: [UInt8]? = nil,
-        captureOutput: Bool = true, logPath: String? = nil
+        captureOutput: Bool = true, logPath: String? = nil, stderrPath: String? = nil
     ) throws {
         guard let program = argv.first else { throw HarnessError("empty argv") }
         guard Self.findExecutable(program) != nil else {
@@ -58,7 +58,9 @@ public final class ChildProcess {
         }
         var captured: [Int32] = []
         for target: Int32 in [1, 2] {
-            if captureOutput {
+            if target == 2, let stderrPath {
+                posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            } else if captureOutput {
                 let (readEnd, writeEnd) = try Self.makePipe()
                 posix_spawn_file_actions_adddup2(&actions, writeEnd, target)
                 closeAfterSpawn.append(writeEnd)

@@ -36,7 +36,7 @@ public final class PrivateBus {
         env["DBUS_SESSION_BUS_ADDRESS"] = nil
         daemon = try ChildProcess(
             ["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
-            environment: env)
+            environment: env, stderrPath: directory + "/bus.log")
         guard let line = daemon.firstLine(timeout: timeout) else {
             let status = daemon.terminate(grace: 0.5)
             try? FileManager.default.removeItem(atPath: directory)
@@ -46,6 +46,12 @@ public final class PrivateBus {
     }
 
     deinit { stop() }
+
+    /// What the bus and the services it activated wrote to stderr (a file: a pipe nobody read
+    /// would fill up and block a service that logs).
+    public var log: String {
+        (try? String(contentsOfFile: directory + "/bus.log", encoding: .utf8)) ?? ""
+    }
 
     /// Stops the daemon and removes its directory; safe to call twice.
     public func stop() {

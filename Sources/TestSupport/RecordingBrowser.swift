@@ -45,6 +45,15 @@ public struct RecordingBrowser: Sendable {
         }
     }
 
+    /// The `DISPLAY` and `WAYLAND_DISPLAY` of each launch so far (`-` when unset).
+    public func displays() -> [(x11: String, wayland: String)] {
+        let text = (try? String(contentsOfFile: logFile + ".display", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            return (parts.first ?? "-", parts.count > 1 ? parts[1] : "-")
+        }
+    }
+
     /// Every recorded launch so far, each as its argv without argv[0].
     public func records() -> [[String]] {
         guard let data = FileManager.default.contents(atPath: logFile) else { return [] }

@@ -17,19 +17,29 @@ final class Daemon {
     let router: LinkRouter
     let recent: RecentLinks
     private(set) var configError = ""
-    /// Rules toggled over D-Bus, kept across reloads while the rule still exists.
-    private var toggles: [String: Bool] = [:]
+    /// Whether a config has loaded since start: a later failure keeps it, an earlier one leaves
+    /// the built-in defaults in force.
+    private var loadedOnce = false
+    /// Rules toggled over D-Bus, by rule identity in the order they were made, kept across
+    /// reloads while the rule still exists.
+    private var toggles: [(identity: String, enabled: Bool)] = []
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
     var object: DBusObject?
     /// Openers by caller's unique bus name: unique names are never reused, so a caller's
     /// process is looked up once, not on every call.
     var openers: [String: Opener] = [:]
+    /// Finds a display for clicks when the daemon's own environment has none.
+    let session: SessionEnvironment
+    /// The display variables of the last click that needed them: for later launches with no
+    /// caller (reopen, a notification's "Open" button).
+    var lastClickEnvironment: [String: String] = [:]
 
     init(connection: DBusConnection, loop: EventLoop, environment: [String: String], effects: DecisionEffects) {
         self.connection = connection
         self.loop = loop
         paths = XDGPaths(environment: environment)
+        session = SessionEnvironment(own: environment)
         configPath = paths.configFile
         recent = RecentLinks(path: paths.stateDirectory + "recent.tsv")
         var launchEnvironment = environment
@@ -49,19 +59,19 @@ final class Daemon {
         let discovery = AppDiscovery(paths: paths, environment: router.launcher.environment)
         switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog) {
         case .success(let config):
-            var engine = RuleEngine(config: config)
-            for (label, enabled) in toggles {
-                if let toggled = engine.settingRule(label, enabled: enabled) { engine = toggled } else { toggles[label] = nil }
-            }
+            let (engine, missing) = RuleEngine(config: config).applyingToggles(toggles)
+            toggles.removeAll { missing.contains($0.identity) }
             router.engine = engine
+            recent.capacity = config.settings.recent
+            loadedOnce = true
             configError = ""
             Log.info("loaded \(config.path.map { FileManager.default.fileExists(atPath: $0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
             emitReloaded(ok: true, error: "")
             return nil
         case .failure(let error):
             configError = error.description
-            Log.error("config not reloaded, keeping the rules in use:\n\(error.description)")
-            router.effects.reportError("config not reloaded: \(error.description)", for: nil)
+            let prefix = loadedOnce ? DaemonEffects.configKeptPrefix : DaemonEffects.configDefaultsPrefix
+            router.effects.reportError(prefix + "\n" + error.description, for: nil)
             emitReloaded(ok: false, error: error.description)
             return error.description
         }
@@ -76,20 +86,30 @@ final class Daemon {
             throw DBusError.invalidArgs("\(url): \(error.message)")
         }
         if options.dryRun { return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.decidedOnly.description))]) }
+        if let deadline = options.deadline, ClickDeadline.now() > deadline {
+            // The daemon was stopped or busy past the client's patience: the client has routed
+            // the link itself, so carrying it out now would open it twice.
+            let late = (ClickDeadline.now() - deadline) / 1000
+            Log.warning("dropped a call \(late) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
+            let id = recent.add(decision, opener: options.opener, outcome: .abandoned)
+            return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.abandoned.description)), ("id", .uint32(id))])
+        }
         let now = Date().timeIntervalSince1970
         let window = Double(router.engine.config.settings.dedupeMilliseconds) / 1000
         lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
         if window > 0, lastRouted[decision.finalURL] != nil, !options.ask {
-            Log.info("duplicate within \(Int(window * 1000)) ms, not opened again: \(decision.finalURL)")
+            Log.info("duplicate within \(Int(window * 1000)) ms, not opened again: \(Log.shown(decision.finalURL))")
             return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.duplicate.description))])
         }
         lastRouted[decision.finalURL] = now
         let id = recent.add(decision, opener: options.opener, outcome: .asking)
-        let outcome = router.carryOut(decision, activationToken: options.activationToken, opener: options.opener?.names.first) { [weak self] result in
+        if !options.environment.isEmpty { lastClickEnvironment = options.environment }
+        let outcome = router.carryOut(decision, activationToken: options.activationToken, opener: options.opener?.names.first,
+                                      environment: options.environment) { [weak self] result in
             self?.record(result, id: id, opener: options.opener)
         }
         if outcome != .asking { recent.update(id: id, outcome: outcome, decision: decision) }
-        Log.info("\(decision.kind.rawValue) \(decision.finalURL)\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
+        Log.info("\(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
         emitRouted(decision)
         return decision.dbusResult(extra: [("outcome", .string(outcome.description)), ("id", .uint32(id))])
     }
@@ -118,6 +138,9 @@ final class Daemon {
     /// Sends a recent link again, by the rules (`target` empty) or to `target`.
     func reopen(id: UInt32, target: String) throws {
         guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("no recent link with id \(id) (see openurl recent)") }
+        guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
+            throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
+        }
         if target.isEmpty {
             _ = try open(entry.url, options: try OpenOptions(.vardict([:]), method: "Reopen"))
             return
@@ -131,7 +154,7 @@ final class Daemon {
             throw DBusError.invalidArgs("unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
         }
         let decision = try decideChoice(choice, entry.finalURL)
-        let outcome = router.carryOut(decision, activationToken: nil)
+        let outcome = router.carryOut(decision, activationToken: nil, environment: lastClickEnvironment)
         recent.add(decision, opener: nil, outcome: outcome)
         if case .failed(let why) = outcome { throw DBusError(name: "io.github.openurld.Error.Failed", message: why) }
     }
@@ -142,11 +165,12 @@ final class Daemon {
 
     /// Enables or disables a rule by name or `#index` until the daemon exits.
     func setRule(_ label: String, enabled: Bool) throws {
-        guard let engine = router.engine.settingRule(label, enabled: enabled) else {
+        guard let rule = router.engine.rule(labelled: label) else {
             throw DBusError.invalidArgs("no rule named \"\(label)\"")
         }
-        router.engine = engine
-        toggles[label] = enabled
+        toggles.removeAll { $0.identity == rule.identity }
+        toggles.append((rule.identity, enabled))
+        router.engine = router.engine.applyingToggles([(rule.identity, enabled)]).engine
     }
 
     /// Calls `org.freedesktop.Application` on a D-Bus activatable app.

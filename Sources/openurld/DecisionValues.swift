@@ -30,6 +30,11 @@ struct OpenOptions {
     var opener: Opener?
     var dryRun = false
     var ask = false
+    /// `deadline` (t): microseconds on CLOCK_MONOTONIC after which the client has given up and
+    /// routed the link itself; a call still unhandled then is dropped (`ClickDeadline`).
+    var deadline: UInt64?
+    /// `environment` (a{ss}): the caller's display variables (`ClickEnvironment.names` only).
+    var environment: [String: String] = [:]
 
     /// Known keys are checked for type; unknown keys are ignored, so newer clients keep working.
     init(_ value: DBusValue, method: String) throws {
@@ -53,5 +58,17 @@ struct OpenOptions {
         }
         dryRun = try bool("dry-run")
         ask = try bool("ask")
+        if let item = options[ClickDeadline.optionKey] {
+            guard case .uint64(let value) = item else { throw DBusError.invalidArgs("\(method): option deadline must be a uint64 (t)") }
+            deadline = value
+        }
+        if let item = options[ClickEnvironment.optionKey] {
+            guard let entries = item.dictionary else { throw DBusError.invalidArgs("\(method): option environment must be a{ss}") }
+            for name in ClickEnvironment.names {
+                guard let value = entries[name] else { continue }
+                guard let text = value.string else { throw DBusError.invalidArgs("\(method): environment \(name) must be a string") }
+                if !text.isEmpty { environment[name] = text }
+            }
+        }
     }
 }

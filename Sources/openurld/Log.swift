@@ -50,6 +50,25 @@ enum Log {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `--verbose`: log copied text and whole mailto links. Off by default, so the journal holds
+    /// no clipboard contents or mail bodies.
+    nonisolated(unsafe) static var verbose = false
+
+    /// A URL as the log shows it: a mailto's headers and body (`?subject=…&body=…`) are left out
+    /// unless `--verbose`.
+    /// A URL longer than 1 KiB is cut, so one link cannot flood the journal.
+    static func shown(_ url: String) -> String {
+        var shown = url
+        if !verbose, url.prefix(7).lowercased() == "mailto:", let question = url.firstIndex(of: "?") { shown = String(url[..<question]) + "?…" }
+        guard shown.utf8.count > 1024 else { return shown }
+        return String(decoding: shown.utf8.prefix(256), as: UTF8.self) + "… (\(url.utf8.count) bytes)"
+    }
+
+    /// Copied text as the log shows it: its length only, unless `--verbose`.
+    static func shown(copied text: String) -> String {
+        verbose ? text : "\(text.count) characters"
+    }
+
     static func error(_ message: String) { write(.error, message) }
     static func warning(_ message: String) { write(.warning, message) }
     static func info(_ message: String) { write(.info, message) }

@@ -1,9 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Desktop
 import Routing
 
-/// The last decisions, newest last, in memory and in `$XDG_STATE_HOME/openurld/recent.tsv`
-/// (bounded), so "that opened in the wrong browser" can be fixed with `openurl reopen N`.
+/// The last decisions, newest last, in memory and in `$XDG_STATE_HOME/openurld/recent.tsv`, so
+/// "that opened in the wrong browser" can be fixed with `openurl reopen N`.
+///
+/// The file is a log: each new link and each later outcome (an ask answered) is one appended
+/// line, and a line for an id replaces the earlier one when read. It is bounded in bytes: a
+/// stored URL is cut at `maximumURLBytes`, the list keeps at most `capacity` entries and
+/// `maximumBytes` of text, and once the file is twice that it is rewritten with the list alone.
+/// It is read on first use, not at start, and created 0600.
 final class RecentLinks {
     /// One remembered decision.
     struct Entry {
@@ -16,80 +25,210 @@ final class RecentLinks {
         var rule: String
         var opener: String
         var outcome: String
+
+        /// The line's size, for the byte bound.
+        var bytes: Int { url.utf8.count + finalURL.utf8.count + target.utf8.count + rule.utf8.count + opener.utf8.count + outcome.utf8.count + 40 }
     }
 
-    static let capacity = 200
-    private(set) var entries: [Entry] = []
-    private var nextID: UInt32 = 1
+    /// At most this many bytes of a URL are kept (longer ones end in `…`; reopening them fails).
+    static let maximumURLBytes = 8192
+    /// At most this many bytes of entries are kept; the file may grow to twice this.
+    static let maximumBytes = 256 * 1024
+    /// How many entries are kept: `[settings] recent`; 0 keeps nothing and writes nothing.
+    var capacity = 200 {
+        didSet { if capacity != oldValue { trim(); if capacity == 0 { clear() } } }
+    }
+
+    /// Every kept entry, once the file has been read (`Recent`, `Reopen`, a compaction).
+    private var loaded: [Entry]?
+    /// Entries added since start while the file is still unread: a click never waits for it.
+    private var added: [Entry] = []
+    /// The next id; nil until the file's last line has been looked at.
+    private var nextID: UInt32?
+    private var totalBytes = 0
     private let path: String?
-    private var dirty = false
-    /// Called when the list changed and should be saved soon; the daemon batches the writes
-    /// off the click path. Without it every change is saved at once.
+    /// Lines waiting to be appended (the daemon batches writes off the click path).
+    private var pendingLines: [String] = []
+    /// Called when lines are waiting and should be written soon; without it they are written at once.
     var scheduleSave: (() -> Void)?
 
-    /// Loads what the file holds; a missing or unreadable file starts empty.
+    /// Remembers links in `path` (nil: in memory only). Nothing is read until first use.
     init(path: String?) {
         self.path = path
-        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { Self.unescape(String($0)) }
-            guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
-            entries.append(Entry(id: id, time: time, url: fields[2], finalURL: fields[3], decision: fields[4],
-                                 target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8]))
-        }
-        entries = Array(entries.suffix(Self.capacity))
-        nextID = (entries.last?.id ?? 0) &+ 1
     }
 
-    /// Remembers a decision and returns its id.
+    /// The entries, oldest first (the file is read on first use).
+    var entries: [Entry] {
+        if let loaded { return loaded }
+        return load()
+    }
+
+    /// Remembers a decision and returns its id (0 when `recent = 0`). Reads at most the file's
+    /// last line (for the next id), never the whole file.
     @discardableResult
     func add(_ decision: Decision, opener: Opener?, outcome: RouteOutcome) -> UInt32 {
+        guard capacity > 0 else { return 0 }
+        let id = nextID ?? lastIDInFile() &+ 1
+        nextID = id &+ 1
         let entry = Entry(
-            id: nextID, time: Date().timeIntervalSince1970, url: decision.url, finalURL: decision.finalURL,
+            id: id, time: Date().timeIntervalSince1970, url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",
             rule: decision.rule?.description ?? "", opener: opener?.names.first ?? "", outcome: outcome.description)
-        nextID &+= 1
-        entries.append(entry)
-        if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
-        changed()
+        if loaded != nil {
+            loaded?.append(entry)
+            totalBytes += entry.bytes
+            trim()
+        } else {
+            added.append(entry)
+            if added.count > capacity { added.removeFirst(added.count - capacity) }
+        }
+        append(entry)
         return entry.id
     }
 
     /// Updates the outcome of an entry (an `ask` answered later).
     func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
-        entries[index].outcome = outcome.description
-        entries[index].decision = decision.kind.rawValue
-        entries[index].target = decision.target?.description ?? ""
-        changed()
+        guard capacity > 0 else { return }
+        func change(_ entry: inout Entry) {
+            entry.outcome = outcome.description
+            entry.decision = decision.kind.rawValue
+            entry.target = decision.target?.description ?? ""
+            append(entry)
+        }
+        if loaded != nil, let index = loaded?.firstIndex(where: { $0.id == id }) {
+            change(&loaded![index])
+        } else if let index = added.firstIndex(where: { $0.id == id }) {
+            change(&added[index])
+        }
     }
 
-    private func changed() {
-        guard let scheduleSave else { return save() }
-        if !dirty { scheduleSave() }
-        dirty = true
-    }
-
+    /// The entry with `id`, if still kept.
     func entry(id: UInt32) -> Entry? { entries.first { $0.id == id } }
 
-    /// Writes the whole list to a temporary file and renames it over the old one, so a crash
-    /// never leaves a half-written file.
+    /// Forgets every entry and removes the file.
+    func clear() {
+        loaded = []
+        added = []
+        totalBytes = 0
+        pendingLines = []
+        if let path { unlink(path) }
+    }
+
+    /// Appends the waiting lines; rewrites the file with the kept entries alone once it has
+    /// grown past twice the byte bound (reading it first if it was not read yet).
     func save() {
-        dirty = false
-        guard let path else { return }
-        let text = entries.map { entry in
-            ["\(entry.id)", "\(entry.time)", entry.url, entry.finalURL, entry.decision, entry.target, entry.rule, entry.opener, entry.outcome]
-                .map(Self.escape).joined(separator: "\t")
-        }.joined(separator: "\n") + "\n"
-        let directory = (path as NSString).deletingLastPathComponent
-        mkdirParents(directory)
-        let temporary = path + ".tmp"
-        do {
-            try text.write(toFile: temporary, atomically: false, encoding: .utf8)
-            _ = rename(temporary, path)
-        } catch {
-            Log.warning("cannot save recent links to \(path): \(error)")
+        guard let path, !pendingLines.isEmpty else { return }
+        var text = pendingLines.joined()
+        pendingLines = []
+        mkdirParents((path as NSString).deletingLastPathComponent)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
+        _ = fchmod(fd, 0o600)
+        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
+        if written != text.utf8.count { Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
+        var stats = stat()
+        let size = fstat(fd, &stats) == 0 ? Int(stats.st_size) : 0
+        close(fd)
+        guard size > 2 * Self.maximumBytes else { return }
+        if loaded == nil { _ = load() }
+        rewrite(path)
+    }
+
+    private func append(_ entry: Entry) {
+        guard path != nil else { return }
+        pendingLines.append(Self.line(entry))
+        if let scheduleSave {
+            if pendingLines.count == 1 { scheduleSave() }
+        } else {
+            save()
         }
+    }
+
+    /// Drops the oldest entries beyond `capacity` or the byte bound.
+    private func trim() {
+        guard var list = loaded else { return }
+        var drop = max(0, list.count - capacity)
+        var bytes = totalBytes - list.prefix(drop).reduce(0) { $0 + $1.bytes }
+        while drop < list.count, bytes > Self.maximumBytes {
+            bytes -= list[drop].bytes
+            drop += 1
+        }
+        guard drop > 0 else { return }
+        list.removeFirst(drop)
+        totalBytes = bytes
+        loaded = list
+    }
+
+    /// Writes the kept entries to a temporary file (0600) and renames it over the old one.
+    private func rewrite(_ path: String) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return Log.warning("cannot rewrite \(path): \(String(cString: strerror(errno)))") }
+        var text = (loaded ?? []).map(Self.line).joined()
+        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        if written == text.utf8.count { _ = rename(temporary, path) } else { unlink(temporary) }
+    }
+
+    /// Reads the file (with the lines still waiting, written first), keeps the bounds, and
+    /// from then on works on the full list.
+    private func load() -> [Entry] {
+        save()
+        var list: [Entry] = []
+        if capacity > 0, let path, let data = FileManager.default.contents(atPath: path) {
+            var byID: [UInt32: Int] = [:]
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { bytes in
+                    // Most fields hold no escapes: decode them without the character-by-character pass.
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    return bytes.contains(UInt8(ascii: "\\")) ? Self.unescape(text) : text
+                }
+                guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
+                let entry = Entry(id: id, time: time, url: Self.bounded(fields[2]), finalURL: Self.bounded(fields[3]), decision: fields[4],
+                                  target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
+                if let index = byID[id] { list[index] = entry } else { byID[id] = list.count; list.append(entry) }
+            }
+        } else if path == nil {
+            list = added
+        }
+        added = []
+        if nextID == nil { nextID = (list.map(\.id).max() ?? 0) &+ 1 }
+        totalBytes = list.reduce(0) { $0 + $1.bytes }
+        loaded = list
+        trim()
+        return loaded ?? []
+    }
+
+    /// The id on the file's last line (ids only grow through the file), 0 without one: a read of
+    /// the last 64 KiB, which holds at least one whole line (a line is at most ~17 KiB).
+    private func lastIDInFile() -> UInt32 {
+        guard let path else { return 0 }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        let size = lseek(fd, 0, SEEK_END)
+        guard size > 0 else { return 0 }
+        let start = max(0, size - 65536)
+        var buffer = [UInt8](repeating: 0, count: Int(size - start))
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, start) }
+        guard count > 0 else { return 0 }
+        let lines = buffer[0..<count].split(separator: UInt8(ascii: "\n"))
+        // From the end, the first line that starts with an id (the first one read may be cut).
+        for line in lines.reversed() {
+            let field = line.prefix { $0 != UInt8(ascii: "\t") }
+            if let id = UInt32(String(decoding: field, as: UTF8.self)), field.count < line.count { return id }
+        }
+        return 0
+    }
+
+    private static func bounded(_ url: String) -> String {
+        guard url.utf8.count > maximumURLBytes else { return url }
+        return String(decoding: url.utf8.prefix(maximumURLBytes - 3), as: UTF8.self) + "…"
+    }
+
+    private static func line(_ entry: Entry) -> String {
+        ["\(entry.id)", "\(entry.time)", entry.url, entry.finalURL, entry.decision, entry.target, entry.rule, entry.opener, entry.outcome]
+            .map(escape).joined(separator: "\t") + "\n"
     }
 
     private static func escape(_ text: String) -> String {

@@ -12,16 +12,18 @@ extension Daemon {
                 DBusMethod("Open", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
                     var options = try OpenOptions(args[1], method: "Open")
                     if options.opener == nil { options.opener = self.opener(of: context) }
+                    options.environment = self.clickEnvironment(sent: options.environment, context: context)
                     return [try self.open(args[0].string ?? "", options: options)]
                 },
                 DBusMethod("OpenText", inputs: [.init("text", "s"), .init("options", "a{sv}")], outputs: [.init("urls", "as")]) { [unowned self] args, context in
                     var options = try OpenOptions(args[1], method: "OpenText")
                     if options.opener == nil { options.opener = self.opener(of: context) }
+                    options.environment = self.clickEnvironment(sent: options.environment, context: context)
                     return [.stringArray(try self.openText(args[0].string ?? "", options: options))]
                 },
-                DBusMethod("Copy", inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, _ in
-                    _ = try OpenOptions(args[1], method: "Copy")
-                    try self.copy(args[0].string ?? "")
+                DBusMethod("Copy", inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
+                    let options = try OpenOptions(args[1], method: "Copy")
+                    try self.copy(args[0].string ?? "", environment: self.clickEnvironment(sent: options.environment, context: context))
                     return []
                 },
                 DBusMethod("Explain", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
@@ -72,6 +74,11 @@ extension Daemon {
                         ])
                     })]
                 },
+                DBusMethod("ClearRecent") { [unowned self] _, _ in
+                    self.recent.clear()
+                    Log.info("recent links cleared")
+                    return []
+                },
                 DBusMethod("Reopen", inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
                     try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "")
                     return []
@@ -107,6 +114,8 @@ extension Daemon {
                 DBusMethod("Open", inputs: [.init("uris", "as"), .init("platform_data", "a{sv}")]) { [unowned self] args, context in
                     var options = try OpenOptions(args[1], method: "Open")
                     options.opener = self.opener(of: context)
+                    // GIO apps send no environment: the session's, or the calling app's own.
+                    options.environment = self.clickEnvironment(sent: [:], context: context)
                     var failures: [String] = []
                     for uri in args[0].stringArray ?? [] {
                         do { _ = try self.open(uri, options: options) } catch let error as DBusError { failures.append(error.message) }
@@ -152,6 +161,11 @@ extension Daemon {
         return opener
     }
 
+    /// The display variables for a click from `context`'s caller: empty when the daemon has its own.
+    func clickEnvironment(sent: [String: String], context: DBusMessageContext) -> [String: String] {
+        session.forClick(sent: sent, callerPID: { try? context.callerProcessID() }, connection: connection)
+    }
+
     /// Extracts the links in `text` and routes each; returns the URLs routed.
     func openText(_ text: String, options: OpenOptions) throws -> [String] {
         let schemes = LinkExtractor.defaultSchemes.union(router.engine.allowedSchemes)
@@ -162,17 +176,18 @@ extension Daemon {
                 _ = try open(link.url, options: options)
                 routed.append(link.url)
             } catch {
-                Log.warning("OpenText: \(link.url): \(error)")
+                Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
             }
         }
         return routed
     }
 
     /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
-    func copy(_ url: String) throws {
+    func copy(_ url: String, environment: [String: String]) throws {
         let decision: Decision
         do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
-        if case .failed(let why) = router.carryOut(decision, activationToken: nil) {
+        if !environment.isEmpty { lastClickEnvironment = environment }
+        if case .failed(let why) = router.carryOut(decision, activationToken: nil, environment: environment) {
             throw DBusError(name: "io.github.openurld.Error.Failed", message: why)
         }
     }

@@ -45,55 +45,6 @@ final class SignalWatcher {
     }
 }
 
-/// Watches the config file's directory with inotify: editors replace files by rename, so the
-/// directory sees the change even when the file's own inode goes away.
-final class ConfigWatcher {
-    private let fd: Int32
-    private var watch: Int32 = -1
-    private var pendingTimer: EventLoopToken?
-
-    /// Calls `changed` (once per burst of events, 100 ms later) when `path`, or a file named in
-    /// `siblings` in the same directory, is written, created, replaced or removed.
-    init(path: String, siblings: [String] = [], loop: EventLoop, changed: @escaping () -> Void) throws {
-        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard fd >= 0 else { throw DaemonError("inotify_init1: \(String(cString: strerror(errno)))") }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        // The directory may not exist yet; watch it once it can be created by the user.
-        mkdirParents(directory)
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
-        watch = inotify_add_watch(fd, directory, mask)
-        if watch < 0 { Log.warning("cannot watch \(directory): \(String(cString: strerror(errno))); reload with SIGHUP or Reload()") }
-        let fd = self.fd
-        _ = loop.watch(fd: fd) { [weak self] _ in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            var relevant = false
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count <= 0 { break }
-                var offset = 0
-                while offset + MemoryLayout<inotify_event>.size <= count {
-                    let (length, eventName) = buffer.withUnsafeBytes { raw -> (Int, String) in
-                        let event = raw.load(fromByteOffset: offset, as: inotify_event.self)
-                        let nameStart = offset + MemoryLayout<inotify_event>.size
-                        let nameBytes = raw[nameStart..<min(count, nameStart + Int(event.len))].prefix(while: { $0 != 0 })
-                        return (Int(event.len), String(decoding: nameBytes, as: UTF8.self))
-                    }
-                    if eventName == name || siblings.contains(eventName) { relevant = true }
-                    offset += MemoryLayout<inotify_event>.size + length
-                }
-            }
-            guard relevant, let self else { return }
-            if let pending = self.pendingTimer { loop.remove(pending) }
-            self.pendingTimer = loop.addTimer(after: 0.1) { [weak self] in
-                self?.pendingTimer = nil
-                changed()
-            }
-        }
-    }
-}
-
 /// Creates a directory and its parents (mode 0700 for new ones); errors are left to the caller's
 /// later use of the directory.
 func mkdirParents(_ path: String) {

@@ -9,9 +9,10 @@ import Routing
 
 /// `openurld --help`.
 let usage = """
-    usage: openurld [--replace] [--log FILE] [--version] [--help]
+    usage: openurld [--replace] [--verbose] [--log FILE] [--version] [--help]
     The link-routing daemon behind openurl; D-Bus activation starts it (see openurld(1)).
       --replace    take the bus name over from a running openurld
+      -v, --verbose  log copied text and whole mailto links (kept out of the log by default)
       --log FILE   append log lines to FILE (default: stderr, plus $XDG_STATE_HOME/openurld/log
                    when stderr is not the journal)
       --version    print the version
@@ -29,6 +30,7 @@ while let argument = rest.popFirst() {
         print(usage)
         exit(0)
     case "--replace": replace = true
+    case "-v", "--verbose": Log.verbose = true
     case "--log":
         guard let file = rest.popFirst() else {
             FileHandle.standardError.write(Data("openurld: --log needs a file name\n\(usage)\n".utf8))
@@ -57,13 +59,20 @@ func start() throws -> Never {
     try connection.export(object)
     daemon.object = object
     daemon.reload()
-    let flags: DBusNameFlags = replace ? [.doNotQueue, .replaceExisting] : [.doNotQueue]
+    // Always replaceable, so that `openurld --replace` (after an upgrade) can take over from us.
+    let flags: DBusNameFlags = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
+    let nameLost = try connection.onSignal(interface: "org.freedesktop.DBus", member: "NameLost", path: "/org/freedesktop/DBus",
+                                           sender: "org.freedesktop.DBus", arg0: Daemon.busName) { _ in
+        Log.info("another openurld took over \(Daemon.busName) (openurld --replace); exiting")
+        loop.stop()
+    }
     let result = try connection.requestName(Daemon.busName, flags: flags)
     guard result.isOwner else {
         let owner = (try? connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                                           method: "GetConnectionUnixProcessID", arguments: [.string(Daemon.busName)]).first?.uint32).flatMap { $0 }
         throw DaemonError("another openurld owns \(Daemon.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
     }
+    if replace { Log.info("took over \(Daemon.busName)") }
     try loop.add(connection)
     connection.onDisconnect {
         Log.info("lost the session bus; exiting")
@@ -72,7 +81,7 @@ func start() throws -> Never {
     let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
     let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
                                           enabled: { daemon.router.engine.config.settings.guardDefaults },
-                                          notify: { request, onAction in effects.show(request, onAction: onAction) })
+                                          notify: { request, onAction in effects.show(request, kind: .defaults, onAction: onAction) })
     let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
         switch signal {
         case SIGHUP: daemon.reload()
@@ -84,9 +93,9 @@ func start() throws -> Never {
     }
     Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
     _ = loop.run()
-    withExtendedLifetime((signals, watcher, defaultsGuard)) {}
+    withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
     daemon.recent.save()
-    _ = try? connection.releaseName(Daemon.busName)
+    if (try? connection.processID(of: Daemon.busName)) == UInt32(getpid()) { _ = try? connection.releaseName(Daemon.busName) }
     connection.flush()
     exit(0)
 }

@@ -53,12 +53,25 @@ import TestSupport
 
     @Test func errorTexts() {
         let launch = NotificationText.launchFailed(target: "firefox.desktop", url: "https://example.org/", error: "firefox: command not found")
-        #expect(launch.summary == "Could not open link with firefox.desktop")
+        #expect(launch.summary == "Could not open link in firefox.desktop")
         #expect(launch.body == "firefox: command not found\nhttps://example.org/")
         let reload = NotificationText.configReloadFailed("/home/u/.config/openurld/config.toml:3:9: unknown key \"opn\"; did you mean \"open\"?")
         #expect(reload.summary == "openurld: config not reloaded")
         #expect(reload.body.hasPrefix("/home/u/.config/openurld/config.toml:3:9: unknown key"))
         #expect(reload.urgency == .critical)
+    }
+
+    @Test func summariesSayWhatHappened() {
+        let defaults = NotificationText.configReloadFailed("\nc.toml:1:1: bad", usingDefaults: true)
+        #expect(defaults.summary == "openurld: config error, using built-in defaults")
+        #expect(defaults.body.hasPrefix("c.toml:1:1: bad\nLinks go to the previous default handler"))
+        #expect(NotificationText.copyFailed(url: "mailto:a@x.org", error: "install xclip").summary == "Could not copy")
+        #expect(NotificationText.discarded(url: "https://t.example/", rule: "no trackers").summary == "Link discarded by rule no trackers")
+        #expect(NotificationText.discarded(url: "https://t.example/", rule: nil).summary == "Link discarded by [default]")
+        let blocked = NotificationText.blocked(provider: "ads", url: "https://ads.example/")
+        #expect(blocked.summary == "Link blocked by ads")
+        #expect(blocked.actions.map(\.key) == [NotificationText.openAnywayActionKey])
+        #expect(blocked.actions.map(\.label) == ["Open anyway"])
     }
 
     @Test func askOffersOneActionPerChoiceKeyedByTheConfigSpelling() throws {

@@ -25,9 +25,13 @@ final class DaemonHarness {
     /// `session` is layered over the isolated environment before the bus starts (so the
     /// activated daemon sees it too: `XDG_CURRENT_DESKTOP`, ...); `serviceDirectories` are extra
     /// D-Bus service directories (the portal's); `systemDirectories` adds the system's data and
-    /// config directories after the sandbox's.
+    /// config directories after the sandbox's. `activationHasDisplay: false` starts the bus (and
+    /// so the activated daemon) without `DISPLAY`/`WAYLAND_DISPLAY`, as after startx or a bare
+    /// i3/sway that never ran `dbus-update-activation-environment`; commands run by the test
+    /// still have the display.
     init(config: String? = nil, name: String = "daemon", withDesktopSession: Bool = false,
-         session: [String: String] = [:], serviceDirectories: [String] = [], systemDirectories: Bool = false) throws {
+         session: [String: String] = [:], serviceDirectories: [String] = [], systemDirectories: Bool = false,
+         activationHasDisplay: Bool = true) throws {
         desktop = try IsolatedDesktop(name: name)
         browser = try RecordingBrowser(logFile: desktop.root + "/browser.log")
         openurl = try BuiltProduct.path("openurl")
@@ -46,7 +50,9 @@ final class DaemonHarness {
             base["XDG_DATA_DIRS"] = desktop.dataDir + ":/usr/local/share:/usr/share"
             base["XDG_CONFIG_DIRS"] = "/etc/xdg"
         }
-        let bus = try PrivateBus(serviceDirectories: serviceDirectories, environment: base)
+        var activation = base
+        if !activationHasDisplay { activation["DISPLAY"] = nil; activation["WAYLAND_DISPLAY"] = nil }
+        let bus = try PrivateBus(serviceDirectories: serviceDirectories, environment: activation)
         self.bus = bus
         notifications = try display.map { try NotificationServer(bus: bus, display: $0) }
         try bus.addService(name: Self.busName, exec: [openurld])

@@ -136,4 +136,16 @@ ask = ["firefox.desktop", "work", "copy"]
         let config = try ConfigLoader.load(text: text, path: "c.toml")
         #expect(config.rules.count == 10_000)
     }
+
+    @Test func recentSettingIsBoundedAndTyposAreSuggested() throws {
+        #expect(try ConfigLoader.load(text: "[settings]\nrecent = 0\n", path: "c").settings.recent == 0)
+        #expect(try ConfigLoader.load(text: "", path: "c").settings.recent == 200)
+        #expect(throws: (any Error).self) { try ConfigLoader.load(text: "[settings]\nrecent = -1\n", path: "c") }
+        do {
+            _ = try ConfigLoader.load(text: "[settings]\nrecnet = 5\n", path: "c")
+            Issue.record("a typo was accepted")
+        } catch {
+            #expect("\(error)".contains("did you mean \"recent\""), "\(error)")
+        }
+    }
 }

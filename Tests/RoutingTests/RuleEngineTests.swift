@@ -201,6 +201,30 @@ import Testing
         #expect(engine.settingRule("nope", enabled: true) == nil)
     }
 
+    /// Toggles follow a rule's identity: an unnamed rule is its text however laid out, without `enabled`.
+    @Test func ruleIdentityIgnoresLayoutPositionAndEnabled() throws {
+        let first = try ConfigLoader.load(text: "[[rules]]\nmatch.domain = \"x.org\"\ndiscard = true\n", path: "c")
+        let moved = try ConfigLoader.load(text: """
+            [[rules]]
+            name = "new"
+            match.host = "y.org"
+            open = "a.desktop"
+
+            [[rules]]
+            discard = true
+            enabled = false
+            match = { domain = "x.org" }
+            """, path: "c")
+        #expect(first.rules[0].identity == moved.rules[1].identity)
+        #expect(moved.rules[0].identity == "name:new")
+        let (engine, missing) = RuleEngine(config: moved).applyingToggles([
+            (first.rules[0].identity, false), ("rule:gone", false), (first.rules[0].identity, true),
+        ])
+        #expect(missing == ["rule:gone"])
+        #expect(engine.config.rules[1].enabled, "the last toggle of a rule wins")
+        #expect(engine.config.rules[0].enabled)
+    }
+
     @Test func forcedAskOffersTheDecidedTargetFirst() throws {
         let decision = try Self.engine.decide("https://zoom.us/j/1", forceAsk: true)
         #expect(decision.kind == .ask)
