@@ -136,7 +136,15 @@ public struct ProcessLauncher: Sendable {
             cEnv.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
+        var result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
+        // ETXTBSY: a script written a moment ago can still be open for writing in a child that
+        // another thread forked before its exec closed the descriptor; it clears in microseconds.
+        var retries = 0
+        while result == ETXTBSY && retries < 20 {
+            usleep(5_000)
+            retries += 1
+            result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
+        }
         guard result == 0 else { throw SpawnError.system(call: "posix_spawn \(program)", errno: result) }
         return pid
     }

@@ -58,9 +58,9 @@ extension Client {
         line(clipboard.hasPrefix("none") ? .note : .ok, "clipboard", clipboard)
         if let picker = settings.picker, let program = picker.first {
             let found = ProcessLauncher.resolve(program, environment: environment) != nil
-            line(found ? .ok : .note, "picker", picker.joined(separator: " ") + (found ? "" : " (not on PATH: ask falls back to notification buttons)"))
+            line(found ? .ok : .note, "picker", picker.joined(separator: " ") + (found ? "" : " (not on PATH: ask falls back to the chooser window, then notification buttons)"))
         } else {
-            line(.ok, "picker", "not set (ask uses notification buttons)")
+            line(.ok, "picker", "not set (ask uses the chooser window, then notification buttons)")
         }
         let unitDirs = [paths.configHome + "/systemd/user", paths.dataHome + "/systemd/user", "/etc/systemd/user",
                         "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
@@ -88,7 +88,9 @@ extension Client {
         for entry in entries { if let key = entry.key.string, let value = entry.value.string { shown[key] = value } }
         let text = shown.keys.sorted().map { "\($0)=\(shown[$0] ?? "")" }.joined(separator: " ")
         if shown["DISPLAY"] == nil && shown["WAYLAND_DISPLAY"] == nil {
-            line(.broken, "daemon environment", "no DISPLAY or WAYLAND_DISPLAY: browsers it launches and xclip fail" + (text.isEmpty ? "" : " (\(text))"),
+            // Not broken: each click's display is used (openurl sends it, a GIO caller's is read
+            // from the caller), but whatever the daemon starts on its own has none.
+            line(.note, "daemon environment", "no DISPLAY or WAYLAND_DISPLAY of its own: each click's display is used instead" + (text.isEmpty ? "" : " (\(text))"),
                  "run `dbus-update-activation-environment --systemd DISPLAY WAYLAND_DISPLAY XAUTHORITY XDG_SESSION_TYPE` when the session starts, then restart openurld")
             return
         }

@@ -133,8 +133,9 @@ import Testing
         let harness = try DaemonHarness(config: DesktopPathTests.config, name: "nodisplay", session: ["DISPLAY": ""])
         try DesktopPathTests().installEntry(harness)
         let status = try harness.run([harness.openurl, "status"])
-        #expect(status.status == 4, "\(status)")
-        #expect(status.stdout.contains("BROKEN  daemon environment: no DISPLAY or WAYLAND_DISPLAY"), "\(status.stdout)")
+        // Each click brings its display (issue 10), so this is a note, not a broken path.
+        #expect(status.status == 0, "\(status)")
+        #expect(status.stdout.contains("note    daemon environment: no DISPLAY or WAYLAND_DISPLAY of its own"), "\(status.stdout)")
         #expect(status.stdout.contains("dbus-update-activation-environment"), "\(status.stdout)")
     }
 
