@@ -77,26 +77,8 @@ public enum RememberedRules {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A TOML basic string.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A TOML basic string: its escapes (\", \\, \n, \r, \t, \uXXXX) are JSON's.
+    static func quoted(_ text: String) -> String { JSONValue.string(text).text }
 }
 
 extension String {
