@@ -18,12 +18,14 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("tomlplusplus")]
         ),
+        // ICU's UTS #46 (IDNA) mapping, as browsers use it for hosts.
+        .target(name: "CIDNA", linkerSettings: [.linkedLibrary("icuuc")]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
         // Pure routing logic: no I/O.
-        .target(name: "Routing", dependencies: ["CTOML", "CPCRE2"]),
+        .target(name: "Routing", dependencies: ["CTOML", "CPCRE2", "CIDNA"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.

@@ -188,9 +188,19 @@ import Testing
 
     @Test func megabyteArgumentsAndFloodsLeaveTheDaemonUp() throws {
         let harness = try DaemonHarness(config: Self.config)
-        let huge = "https://example.org/" + String(repeating: "a", count: 1 << 20)
-        let reply = try harness.call("Explain", [.string(huge), .vardict([:])])
+        // The longest URL an app can be started with is decided; a megabyte is refused up front.
+        let longest = "https://example.org/" + String(repeating: "a", count: 128 * 1024 - 21)
+        let reply = try harness.call("Explain", [.string(longest), .vardict([:])])
         #expect(reply.first?.dictionary?["decision"]?.string == "open")
+        let huge = "https://example.org/" + String(repeating: "a", count: 1 << 20)
+        for method in ["Explain", "Open"] {
+            do {
+                _ = try harness.call(method, [.string(huge), .vardict(["dry-run": .bool(true)])])
+                Issue.record("\(method) accepted a 1 MiB URL")
+            } catch {
+                #expect("\(error)".contains("InvalidArgs") && "\(error)".contains("128 KiB"), "\(error)")
+            }
+        }
         let connection = try harness.connect()
         let pid = try harness.daemonPID()
         func flood(_ count: Int) throws {
