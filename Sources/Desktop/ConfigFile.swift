@@ -9,15 +9,17 @@ public enum ConfigFile {
         public var description: String
     }
 
-    /// Loads `path`. When `required` is false a missing file gives the built-in defaults.
+    /// Loads `path`. When `required` is false a missing file gives the built-in defaults; a
+    /// symlink that leads nowhere (dangling, or a loop), an unreadable or oversized file, or
+    /// one that keeps changing while it is read is an error, so the rules in use stay.
     public static func load(path: String, required: Bool) -> Result<Config, LoadError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if !FileManager.default.fileExists(atPath: path) {
-                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(Config())
-            }
-            return .failure(LoadError(description: "\(path): cannot be read"))
+        let bytes: [UInt8]
+        switch readStable(path: path) {
+        case .success(let read?): bytes = read
+        case .success(nil): return required ? .failure(LoadError(description: "\(path): no such file")) : .success(Config())
+        case .failure(let error): return .failure(error)
         }
-        guard let text = String(validating: Array(data), as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
         }
         var config: Config
@@ -40,5 +42,69 @@ public enum ConfigFile {
             }
         }
         return .success(config)
+    }
+
+    /// Reads `path` whole, twice, until two reads agree (an editor that truncates and then
+    /// writes in place would otherwise hand over an empty or half-written file); nil when no
+    /// file (nor link) is there.
+    static func readStable(path: String) -> Result<[UInt8]?, LoadError> {
+        var previous: [UInt8]? = nil
+        for attempt in 0..<10 {
+            let current: [UInt8]
+            switch readOnce(path: path) {
+            case .success(let bytes?): current = bytes
+            case .success(nil): return .success(nil)
+            case .failure(let error): return .failure(error)
+            }
+            if let previous, previous == current { return .success(current) }
+            previous = current
+            // An empty read is the likeliest moment of a rewrite: give the writer longer.
+            usleep(current.isEmpty ? 50_000 : UInt32(2_000 * (attempt + 1)))
+        }
+        return .failure(LoadError(description: "\(path): the file kept changing while it was read; not loaded"))
+    }
+
+    /// One read through open/fstat/read, with the reasons a read fails kept apart.
+    private static func readOnce(path: String) -> Result<[UInt8]?, LoadError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let error = errno
+            var link = stat()
+            if error == ENOENT, lstat(path, &link) == 0 {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                return .failure(LoadError(description: "\(path): is a symbolic link to \(target), which does not exist"))
+            }
+            if error == ENOENT || error == ENOTDIR { return .success(nil) }
+            if error == ELOOP { return .failure(LoadError(description: "\(path): symbolic link loop (too many levels of symbolic links)")) }
+            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(error)))"))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(LoadError(description: "\(path): is not a regular file"))
+        }
+        let limit = ConfigLoader.maximumBytes
+        guard Int(info.st_size) <= limit else {
+            return .failure(LoadError(description: "\(path):1:1: the config is \(info.st_size) bytes; the limit is \(limit) (1 MiB)"))
+        }
+        // Read to the end, not to st_size: the file may grow meanwhile; stop one past the limit.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        guard bytes.count <= limit else {
+            return .failure(LoadError(description: "\(path):1:1: the config is over \(limit) bytes (1 MiB), the limit"))
+        }
+        return .success(bytes)
     }
 }

@@ -9,9 +9,19 @@ public enum ConfigLoader {
     static let matcherKeys = ["scheme", "domain", "host", "path", "query", "url", "regex", "to", "opener"]
     static let clipboardBackends = ["auto", "wl-copy", "xclip", "xsel", "klipper"]
 
+    /// The largest config accepted, in bytes: far more than any hand-written config, small
+    /// enough that loading one takes a fraction of a second on the daemon's only thread.
+    public static let maximumBytes = 1 << 20
+    /// The most `[[rules]]` (and, separately, `[[rewrite]]`) tables accepted.
+    public static let maximumRules = 10_000
+
     /// Loads `text` (the contents of `path`); throws every problem found, never a partial config.
     public static func load(text: String, path: String) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
+        guard text.utf8.count <= maximumBytes else {
+            collector.report("the config is \(text.utf8.count) bytes; the limit is \(maximumBytes) (1 MiB)", at: SourcePosition(line: 1, column: 1))
+            throw ConfigError(diagnostics: collector.diagnostics)
+        }
         let root: TOMLNode
         do {
             root = try TOMLParser.parse(text)
@@ -130,6 +140,10 @@ struct ConfigReader {
     mutating func readRules(_ node: TOMLNode) {
         guard case .array(let items) = node.value else {
             collector.report("rules: expected [[rules]] tables, found \(node.typeDescription)", at: node.position)
+            return
+        }
+        if items.count > ConfigLoader.maximumRules {
+            collector.report("\(items.count) [[rules]] tables; the limit is \(ConfigLoader.maximumRules)", at: items[ConfigLoader.maximumRules].keyPosition)
             return
         }
         var names: [String: SourcePosition] = [:]

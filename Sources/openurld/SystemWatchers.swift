@@ -52,7 +52,7 @@ final class ConfigWatcher {
     private var watch: Int32 = -1
     private var pendingTimer: EventLoopToken?
 
-    /// Calls `changed` (once per burst of events, 100 ms later) when `path` is written, created,
+    /// Calls `changed` (100 ms after the first event of a burst) when `path` is written, created,
     /// replaced or removed.
     init(path: String, loop: EventLoop, changed: @escaping () -> Void) throws {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
@@ -62,7 +62,8 @@ final class ConfigWatcher {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         // The directory may not exist yet; watch it once it can be created by the user.
         mkdirParents(directory)
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+        // IN_ATTRIB: a chmod that makes an unreadable config readable is a change too.
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_ATTRIB)
         watch = inotify_add_watch(fd, directory, mask)
         if watch < 0 { Log.warning("cannot watch \(directory): \(String(cString: strerror(errno))); reload with SIGHUP or Reload()") }
         let fd = self.fd
@@ -84,8 +85,9 @@ final class ConfigWatcher {
                     offset += MemoryLayout<inotify_event>.size + length
                 }
             }
-            guard relevant, let self else { return }
-            if let pending = self.pendingTimer { loop.remove(pending) }
+            // 100 ms after the first event of a burst, not the last: a file rewritten faster
+            // than that must still be reloaded (ConfigFile reads it until two reads agree).
+            guard relevant, let self, self.pendingTimer == nil else { return }
             self.pendingTimer = loop.addTimer(after: 0.1) { [weak self] in
                 self?.pendingTimer = nil
                 changed()
