@@ -7,7 +7,19 @@ public enum ConfigFile {
     public struct LoadError: Error, CustomStringConvertible {
         /// The message, one problem per line.
         public var description: String
+        /// True when the file was empty and had just changed: most likely an editor between
+        /// truncating and writing it. Loading it a moment later gives the real answer.
+        public var isSettling = false
+
+        /// An error with its message.
+        public init(description: String, isSettling: Bool = false) {
+            self.description = description
+            self.isSettling = isSettling
+        }
     }
+
+    /// How recent a change makes an empty file suspect (see `LoadError.isSettling`).
+    public static let settlingSeconds = 1.0
 
     /// Loads `path`. When `required` is false a missing file gives the built-in defaults; a
     /// symlink that leads nowhere (dangling, or a loop), an unreadable or oversized file, or
@@ -44,28 +56,43 @@ public enum ConfigFile {
         return .success(config)
     }
 
-    /// Reads `path` whole, twice, until two reads agree (an editor that truncates and then
-    /// writes in place would otherwise hand over an empty or half-written file); nil when no
-    /// file (nor link) is there.
+    /// Reads `path` whole until two reads agree, in bytes and in the file's size, inode and
+    /// modification and change times (an editor that truncates and then writes in place would
+    /// otherwise hand over an empty or half-written file); nil when no file (nor link) is there.
     static func readStable(path: String) -> Result<[UInt8]?, LoadError> {
-        var previous: [UInt8]? = nil
+        var previous: FileSnapshot? = nil
         for attempt in 0..<10 {
-            let current: [UInt8]
+            let current: FileSnapshot
             switch readOnce(path: path) {
-            case .success(let bytes?): current = bytes
+            case .success(let snapshot?): current = snapshot
             case .success(nil): return .success(nil)
             case .failure(let error): return .failure(error)
             }
-            if let previous, previous == current { return .success(current) }
+            if let previous, previous == current {
+                if current.bytes.isEmpty, current.age < settlingSeconds {
+                    return .failure(LoadError(description: "\(path): the file is empty and changed \(Int(current.age * 1000)) ms ago (an editor may be writing it); not loaded yet", isSettling: true))
+                }
+                return .success(current.bytes)
+            }
             previous = current
             // An empty read is the likeliest moment of a rewrite: give the writer longer.
-            usleep(current.isEmpty ? 50_000 : UInt32(2_000 * (attempt + 1)))
+            usleep(current.bytes.isEmpty ? 50_000 : UInt32(2_000 * (attempt + 1)))
         }
         return .failure(LoadError(description: "\(path): the file kept changing while it was read; not loaded"))
     }
 
+    /// A file's bytes and the metadata that changes with every write.
+    struct FileSnapshot: Equatable {
+        var bytes: [UInt8]
+        var identity: [Int]
+        /// Seconds since the last modification, when read (not compared).
+        var age: Double
+
+        static func == (a: FileSnapshot, b: FileSnapshot) -> Bool { a.bytes == b.bytes && a.identity == b.identity }
+    }
+
     /// One read through open/fstat/read, with the reasons a read fails kept apart.
-    private static func readOnce(path: String) -> Result<[UInt8]?, LoadError> {
+    private static func readOnce(path: String) -> Result<FileSnapshot?, LoadError> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let error = errno
@@ -105,6 +132,14 @@ public enum ConfigFile {
         guard bytes.count <= limit else {
             return .failure(LoadError(description: "\(path):1:1: the config is over \(limit) bytes (1 MiB), the limit"))
         }
-        return .success(bytes)
+        guard fstat(fd, &info) == 0 else {
+            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+        }
+        let identity = [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec),
+                        Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let age = Double(now.tv_sec - info.st_mtim.tv_sec) + Double(now.tv_nsec - info.st_mtim.tv_nsec) / 1e9
+        return .success(FileSnapshot(bytes: bytes, identity: identity, age: age))
     }
 }

@@ -36,8 +36,11 @@ func start() throws -> Never {
         throw DaemonError("another openurld owns \(Daemon.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
     }
     try loop.add(connection)
+    // Losing the bus is a failure (exit 1), so systemd's Restart=on-failure brings us back.
+    nonisolated(unsafe) var lostBus = false
     connection.onDisconnect {
-        Log.info("lost the session bus; exiting")
+        Log.error("lost the session bus; exiting")
+        lostBus = true
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, loop: loop) { daemon.reload() }
@@ -56,7 +59,7 @@ func start() throws -> Never {
     daemon.recent.save()
     _ = try? connection.releaseName(Daemon.busName)
     connection.flush()
-    exit(0)
+    exit(lostBus ? 1 : 0)
 }
 
 do {
