@@ -122,4 +122,21 @@ import Testing
         let config = try ConfigLoader.load(text: "[[rules]]\nmatch.domain = \"\(domain)\"\ndiscard = true\n[default]\nopen = \"b.desktop\"\n", path: "c.toml")
         #expect(try RuleEngine(config: config).decide(url).kind == .discard)
     }
+
+    /// Finding 8: a redirect wrapper whose target does not parse stays, but is still cleaned,
+    /// and what hygiene hands on always parses.
+    @Test(arguments: [
+        "https://www.google.com/url?q=https%3A%2F%2Fevil.com%2500.example.org%2F&utm_source=x",
+        "https://www.google.com/url?q=https%3A%2F%2F0x7f.1.2.3.4%2F&utm_source=x",
+        "https://www.google.com/url?q=https%3A%2F%2Fa%3Ab%3Ac%2F&utm_source=x",
+        "https://l.facebook.com/l.php?u=https%3A%2F%2F%5B%3A%3A1%3A2%3A%3A%5D%2F&fbclid=1&utm_medium=y",
+    ])
+    func unparsableRedirectTargetsLeaveACleanedWrapper(url: String) throws {
+        let decision = try RuleEngine(config: Config()).decide(url)
+        #expect(!decision.finalURL.contains("utm_"), "\(decision.finalURL)")
+        #expect(!decision.finalURL.contains("fbclid"), "\(decision.finalURL)")
+        #expect(throws: Never.self) { try ParsedURL(decision.finalURL) }
+        let hygiene = URLHygiene()
+        #expect(throws: Never.self) { try ParsedURL(hygiene.apply(to: url).url) }
+    }
 }
