@@ -268,6 +268,9 @@ public struct ParsedURL: Sendable, Equatable {
         } else if portPart != nil {
             rewritten = true
         }
+        guard hostPart.count <= HostParser.maximumInputLength else {
+            throw URLParseError(message: "host is \(hostPart.count) bytes long; DNS allows \(HostParser.maximumNameLength)")
+        }
         if hostPart.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) {
             // The common case: an ASCII host, checked and lowercased byte by byte.
             if let bad = hostPart.first(where: Self.isForbiddenInHost) {

@@ -140,3 +140,26 @@ import Testing
         #expect(throws: Never.self) { try ParsedURL(hygiene.apply(to: url).url) }
     }
 }
+
+/// Finding 3: Punycode on megabyte labels took minutes; now bounded, and it round-trips.
+@Suite struct PunycodeBoundsTests {
+    @Test func hugeLabelsAreRefusedNotChewedOn() {
+        #expect(Punycode.decode(String(repeating: "a", count: 1 << 20) + "-9") == nil)
+        let distinct = String(String.UnicodeScalarView((0x100..<0x10100).compactMap(Unicode.Scalar.init)))
+        #expect(Punycode.encode(distinct) == nil)
+        #expect(throws: URLParseError.self) { try ParsedURL("https://xn--" + String(repeating: "a", count: 1 << 16) + "/") }
+        #expect(throws: URLParseError.self) { try ParsedURL("foo://xn--" + String(repeating: "a", count: 1 << 16) + "/") }
+    }
+
+    @Test(arguments: ["bücher", "münchen-ost", "☃", "例え", "ü" + String(repeating: "ä", count: 40), "ab"])
+    func roundTrips(label: String) throws {
+        let encoded = try #require(Punycode.encode(label))
+        #expect(Punycode.decode(encoded) == label)
+    }
+
+    @Test func knownVectors() {
+        #expect(Punycode.encode("bücher") == "bcher-kva")
+        #expect(Punycode.decode("bcher-kva") == "bücher")
+        #expect(Punycode.toASCII(host: "bücher.de") == "xn--bcher-kva.de")
+    }
+}
