@@ -2,6 +2,8 @@
 #   make install     build (release), install for this user, become the default handler, route a link
 #   make test        the full test suite (what CI runs)
 #   make bench       the release-mode benchmarks
+#   make fuzz        build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
+#   make test-sanitize  the suite under AddressSanitizer, then ThreadSanitizer
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
@@ -11,7 +13,9 @@ DBUSDIR = $(DATADIR)/dbus-1/services
 UNITDIR = $(CONFIGDIR)/systemd/user
 RELEASE = swift build -c release --static-swift-stdlib
 
-.PHONY: build release install uninstall test bench
+FUZZ_SECONDS ?= 60
+
+.PHONY: build release install uninstall test bench fuzz fuzz-build test-sanitize
 
 build:
 	swift build
@@ -49,3 +53,16 @@ bench: release
 	.build/release/bench-hygiene
 	.build/release/bench-extract
 	.build/release/bench-daemon
+
+fuzz-build:
+	Fuzz/build.sh
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# Separate build directories, so the sanitizer builds do not replace the normal one.
+test-sanitize:
+	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=address --scratch-path .build/asan
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 swift test --skip-build --sanitize=address --scratch-path .build/asan
+	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+	SWIFT_BACKTRACE=enable=no swift test --skip-build --sanitize=thread --scratch-path .build/tsan

@@ -254,7 +254,8 @@ public struct ParsedURL: Sendable, Equatable {
                 throw URLParseError(message: "unexpected text after the IPv6 host")
             }
             hostPart = hostPart[hostPart.startIndex...close]
-        } else if let colon = hostPart.lastIndex(of: UInt8(ascii: ":")) {
+        } else if let colon = hostPart.firstIndex(of: UInt8(ascii: ":")) {
+            // The first colon, as the URL Standard reads it: `a:b:c` is host a, port "b:c".
             portPart = hostPart[(colon + 1)...]
             hostPart = hostPart[hostPart.startIndex..<colon]
         }
@@ -267,6 +268,13 @@ public struct ParsedURL: Sendable, Equatable {
             if port == nil || String(value) != String(decoding: portPart, as: UTF8.self) { rewritten = true }
         } else if portPart != nil {
             rewritten = true
+        }
+        if hostPart.first == UInt8(ascii: "[") {
+            // An IPv6 literal is one for every scheme: parsed and compressed as browsers do.
+            host = try HostParser.parse(hostPart)
+            unicodeHost = host
+            if !hostPart.elementsEqual(host.utf8) { rewritten = true }
+            return
         }
         guard hostPart.count <= HostParser.maximumInputLength else {
             throw URLParseError(message: "host is \(hostPart.count) bytes long; DNS allows \(HostParser.maximumNameLength)")
@@ -289,7 +297,7 @@ public struct ParsedURL: Sendable, Equatable {
         guard decodedBytes.count <= HostParser.maximumInputLength else {
             throw URLParseError(message: "host is \(decodedBytes.count) bytes long; DNS allows \(HostParser.maximumNameLength)")
         }
-        if let bad = decodedBytes.first(where: { Self.isForbiddenInHost($0) || $0 <= 0x20 || $0 == 0x7F }) {
+        if let bad = decodedBytes.first(where: { Self.isForbiddenInHost($0) || HostParser.isForbiddenInDomain($0) }) {
             throw URLParseError(message: "invalid host \"\(shown)\": it contains \(HostParser.describe(bad))")
         }
         guard let decoded = String(validating: decodedBytes, as: UTF8.self) else {
@@ -299,6 +307,10 @@ public struct ParsedURL: Sendable, Equatable {
         let lowered = decoded.lowercased()
         guard let ascii = Punycode.toASCII(host: lowered) else {
             throw URLParseError(message: "invalid host \"\(decoded)\": it cannot be encoded as an IDN")
+        }
+        // The ASCII form must itself be readable again (the input bound applies to it too).
+        guard ascii.utf8.count <= HostParser.maximumInputLength else {
+            throw URLParseError(message: "host is \(ascii.utf8.count) bytes long in ASCII form; DNS allows \(HostParser.maximumNameLength)")
         }
         host = ascii
         unicodeHost = Punycode.toUnicode(host: ascii)

@@ -65,6 +65,12 @@ import Testing
         ("https://" + Array(repeating: String(repeating: "a", count: 50), count: 5).joined(separator: ".") + "/", "DNS allows 253"),
         ("https://" + String(repeating: "\u{FC}", count: 2000) + ".de/", "DNS allows 253"),
         ("https://u:te:", "invalid port"),
+        // Found by Fuzz/Targets/url: the generic reading split at the last colon.
+        ("ht4ps://u:te:", "invalid port"),
+        ("foo://a:b:c/", "invalid port"),
+        ("hhhttps://[A:1\u{FD}::]/tt", "IPv6"),
+        ("foo://a%3Ab\u{E9}.org/", "\":\""),
+        ("httpr://www.google.https%3A?x", "\":\""),
         ("https://[%0A]:443/", "IPv6"),
         ("https://example.org/\u{01}", "U+0001"),
         ("\u{01}https://example.org/", "U+0001"),
