@@ -63,6 +63,6 @@ fuzz: fuzz-build
 # Separate build directories, so the sanitizer builds do not replace the normal one.
 test-sanitize:
 	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=address --scratch-path .build/asan
-	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 swift test --skip-build --sanitize=address --scratch-path .build/asan
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16 swift test --skip-build --sanitize=address --scratch-path .build/asan
 	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 	SWIFT_BACKTRACE=enable=no swift test --skip-build --sanitize=thread --scratch-path .build/tsan
