@@ -137,9 +137,19 @@ extension Daemon {
     }
 
     /// Extracts the links in `text` and routes each; returns the URLs routed.
+    /// Refused before any work: longer text, or more links than anyone means to open at once.
+    static let maximumOpenTextBytes = 1 << 20
+    static let maximumOpenTextLinks = 50
+
     func openText(_ text: String, options: OpenOptions) throws -> [String] {
+        guard text.utf8.count <= Self.maximumOpenTextBytes else {
+            throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
+        }
         let schemes = LinkExtractor.defaultSchemes.union(router.engine.allowedSchemes)
         let links = LinkExtractor.extract(from: text, schemes: schemes)
+        guard links.count <= Self.maximumOpenTextLinks else {
+            throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
+        }
         var routed: [String] = []
         for link in links {
             do {

@@ -137,6 +137,25 @@ import Testing
     }
 }
 
+extension HostileInputTests {
+    @Test func openTextRefusesFloodsBeforeOpeningAny() throws {
+        let harness = try DaemonHarness(config: "[default]\ndiscard = true\n")
+        let many = (0..<51).map { "https://example.org/\($0)" }.joined(separator: " ")
+        let huge = String(repeating: "x ", count: 600_000)
+        for (text, expected) in [(many, "51 links"), (huge, "the limit is 1048576")] {
+            do {
+                _ = try harness.call("OpenText", [.string(text), .vardict([:])])
+                Issue.record("OpenText accepted \(expected)")
+            } catch {
+                #expect("\(error)".contains("InvalidArgs") && "\(error)".contains(expected), "\(error)")
+            }
+        }
+        #expect(try harness.call("Recent", [.uint32(0)]).first?.array?.isEmpty == true)
+        let fifty = (0..<50).map { "https://example.org/\($0)" }.joined(separator: " ")
+        #expect(try harness.call("OpenText", [.string(fifty), .vardict([:])]).first?.array?.count == 50)
+    }
+}
+
 /// A flag two threads share.
 final class ManagedAtomicFlag: @unchecked Sendable {
     private let lock = NSLock()
