@@ -48,11 +48,12 @@ test:
 	swift test --skip-build
 
 bench: release
-	for b in bench-routing bench-hygiene bench-extract bench-daemon; do swift build -c release --product $$b || exit 1; done
+	for b in bench-routing bench-hygiene bench-extract bench-daemon bench-hostile; do swift build -c release --product $$b || exit 1; done
 	.build/release/bench-routing
 	.build/release/bench-hygiene
 	.build/release/bench-extract
 	.build/release/bench-daemon
+	.build/release/bench-hostile
 
 fuzz-build:
 	Fuzz/build.sh

@@ -44,6 +44,7 @@ let package = Package(
         // Release-mode benchmarks, each printing figures beside the peer it names.
         .executableTarget(name: "bench-routing", dependencies: ["Routing"], path: "Benchmarks/Routing"),
         .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
+        .executableTarget(name: "bench-hostile", dependencies: ["Routing"], path: "Benchmarks/Hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
