@@ -1,6 +1,7 @@
 /// Punycode (RFC 3492) and the IDNA `xn--` label form, for showing and matching IDN hosts.
 public enum Punycode {
-    /// The longest input `encode` (in code points) and `decode` (in bytes) accept: far past
+    /// The most code points `encode` takes and `decode` produces (its text may be 8 bytes a
+    /// code point): far past
     /// DNS's 63-byte labels, and small enough that the RFC's per-code-point passes stay cheap
     /// (a megabyte label once took half a minute).
     public static let maximumInput = 1024
@@ -76,7 +77,9 @@ public enum Punycode {
 
     /// Decodes one label (without the `xn--` prefix); nil when malformed.
     public static func decode(_ input: String) -> String? {
-        guard input.utf8.count <= maximumInput else { return nil }
+        // Any label `encode` accepts decodes again: its encoding may be several bytes per code
+        // point, so the bound on the text is wider, and the bound on code points is the same.
+        guard input.utf8.count <= maximumInput * 8 else { return nil }
         let bytes = Array(input.utf8)
         var output: [Int] = []
         var position = 0
@@ -103,7 +106,7 @@ public enum Punycode {
             bias = adapt(i - oldI, output.count + 1, oldI == 0)
             n += i / (output.count + 1)
             i %= output.count + 1
-            guard n <= 0x10FFFF else { return nil }
+            guard n <= 0x10FFFF, output.count < maximumInput else { return nil }
             output.insert(n, at: i)
             i += 1
         }

@@ -157,6 +157,14 @@ import Testing
         #expect(Punycode.decode(encoded) == label)
     }
 
+    /// Found by Fuzz/Targets/punycode: a label at the bound encoded to more bytes than decode took.
+    @Test func theLongestLabelEncodeTakesDecodesAgain() throws {
+        let label = String(String.UnicodeScalarView((0..<Punycode.maximumInput).compactMap { Unicode.Scalar(0x4E00 + ($0 * 7919) % 20000) }))
+        let encoded = try #require(Punycode.encode(label))
+        #expect(encoded.utf8.count > Punycode.maximumInput)
+        #expect(Punycode.decode(encoded) == label)
+    }
+
     @Test func knownVectors() {
         #expect(Punycode.encode("bücher") == "bcher-kva")
         #expect(Punycode.decode("bcher-kva") == "bücher")
