@@ -156,6 +156,28 @@ extension HostileInputTests {
     }
 }
 
+extension HostileInputTests {
+    /// An emptied config is suspect for a second (an editor may be mid-write), then loads.
+    @Test func anEmptiedConfigLoadsOnceItHasSettled() throws {
+        let harness = try DaemonHarness(config: Self.configA)
+        #expect(try harness.call("Explain", [.string("https://example.org/"), .vardict([:])]).first?.dictionary?["rule"]?.string == "trusted")
+        let fd = open(harness.configPath, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0)
+        close(fd)
+        do {
+            _ = try harness.call("Reload")
+            Issue.record("a config emptied a moment ago was loaded at once")
+        } catch {
+            #expect("\(error)".contains("empty and changed"), "\(error)")
+        }
+        #expect(try harness.call("Explain", [.string("https://example.org/"), .vardict([:])]).first?.dictionary?["rule"]?.string == "trusted")
+        // The daemon tries again by itself once the file has settled: built-in defaults then.
+        #expect(try eventually(timeout: 10) {
+            try harness.call("Explain", [.string("https://example.org/"), .vardict([:])]).first?.dictionary?["decision"]?.string == "system"
+        })
+    }
+}
+
 /// A flag two threads share.
 final class ManagedAtomicFlag: @unchecked Sendable {
     private let lock = NSLock()
