@@ -26,6 +26,7 @@ enum HostParser {
             }
             return "[" + serializeIPv6(pieces) + "]"
         }
+        if let plain = plainHost(raw) { return plain }
         let shown = String(decoding: raw, as: UTF8.self)
         guard !raw.isEmpty else { throw URLParseError(message: "URL has an empty host") }
         let decoded = raw.contains(UInt8(ascii: "%")) ? PercentEncoding.decodeBytes(Substring(shown)) : Array(raw)
@@ -51,6 +52,58 @@ enum HostParser {
         }
         try checkDNSLength(ascii, shown: shown)
         return ascii
+    }
+
+    /// The common case in one pass and one allocation: letters, digits, `-` and `.` only,
+    /// labels and name within DNS limits, no `xn--` label, not ending in a number. UTS 46 maps
+    /// such a host to itself lowercased. Nil when the full parse is needed.
+    private static func plainHost(_ raw: ArraySlice<UInt8>) -> String? {
+        guard !raw.isEmpty, raw.count <= maximumNameLength + 1 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(raw.count)
+        var labelStart = raw.startIndex
+        var lastLabel = raw.startIndex..<raw.startIndex
+        var labelHasLetter = false
+        var lastLabelHasLetter = false
+        var i = raw.startIndex
+        while i <= raw.endIndex {
+            if i == raw.endIndex || raw[i] == UInt8(ascii: ".") {
+                let length = i - labelStart
+                if length == 0 {
+                    // Only a trailing dot may leave an empty label; other empty labels go the long way.
+                    guard i == raw.endIndex, i > raw.startIndex, raw[i - 1] == UInt8(ascii: ".") else { return nil }
+                } else {
+                    guard length <= maximumLabelLength, !startsWithXN(raw, labelStart) else { return nil }
+                    lastLabel = labelStart..<i
+                    lastLabelHasLetter = labelHasLetter
+                }
+                if i == raw.endIndex { break }
+                out.append(UInt8(ascii: "."))
+                labelStart = i + 1
+                labelHasLetter = false
+                i += 1
+                continue
+            }
+            let byte = raw[i]
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"): out.append(byte); labelHasLetter = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte + 32); labelHasLetter = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(byte)
+            default: return nil
+            }
+            i += 1
+        }
+        // A last label of digits, or starting `0x`, may be IPv4: the full parse decides.
+        guard !lastLabel.isEmpty, lastLabelHasLetter else { return nil }
+        if lastLabel.count >= 2, raw[lastLabel.lowerBound] == UInt8(ascii: "0"), raw[lastLabel.lowerBound + 1] | 0x20 == UInt8(ascii: "x") { return nil }
+        let nameLength = raw.last == UInt8(ascii: ".") ? raw.count - 1 : raw.count
+        guard nameLength <= maximumNameLength else { return nil }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func startsWithXN(_ raw: ArraySlice<UInt8>, _ start: Int) -> Bool {
+        raw.endIndex - start >= 4 && raw[start] | 0x20 == UInt8(ascii: "x") && raw[start + 1] | 0x20 == UInt8(ascii: "n")
+            && raw[start + 2] == UInt8(ascii: "-") && raw[start + 3] == UInt8(ascii: "-")
     }
 
     /// UTS #46 ToASCII; ASCII hosts without an `xn--` label only need lowercasing.
@@ -96,6 +149,8 @@ enum HostParser {
     /// The Unicode form of an ASCII host, for display and Unicode matchers; the host itself
     /// when it has no `xn--` label or does not decode.
     static func toUnicode(_ host: String) -> String {
+        var text = host
+        guard text.withUTF8({ hasPunycodeLabel($0) }) else { return host }
         let bytes = Array(host.utf8)
         guard hasPunycodeLabel(bytes[...]), case .success(let out) = convert(bytes, cidna_to_unicode) else { return host }
         return String(decoding: out, as: UTF8.self)
@@ -113,7 +168,7 @@ enum HostParser {
     }
 
     /// True when some label starts with `xn--` (any case).
-    static func hasPunycodeLabel(_ host: ArraySlice<UInt8>) -> Bool {
+    static func hasPunycodeLabel<Bytes: Collection>(_ host: Bytes) -> Bool where Bytes.Element == UInt8, Bytes.Index == Int {
         var atLabelStart = true
         var i = host.startIndex
         while i < host.endIndex {
