@@ -19,6 +19,8 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("tomlplusplus")]
         ),
+        // ICU's UTS #46 (IDNA) mapping, as browsers use it for hosts.
+        .target(name: "CIDNA", linkerSettings: [.linkedLibrary("icuuc")]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -26,7 +28,7 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
 
         // Pure routing logic: no I/O.
-        .target(name: "Routing", dependencies: ["CTOML", "CPCRE2"]),
+        .target(name: "Routing", dependencies: ["CTOML", "CPCRE2", "CIDNA"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
@@ -50,6 +52,7 @@ let package = Package(
         // Release-mode benchmarks, each printing figures beside the peer it names.
         .executableTarget(name: "bench-routing", dependencies: ["Routing"], path: "Benchmarks/Routing"),
         .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
+        .executableTarget(name: "bench-hostile", dependencies: ["Routing"], path: "Benchmarks/Hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),

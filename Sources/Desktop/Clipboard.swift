@@ -90,8 +90,21 @@ public struct CommandClipboard: ClipboardWriter {
             throw ClipboardError.notInstalled(program: program, package: package ?? "the package providing \(program)")
         }
         let pid: pid_t
+        let bytes = Array(text.utf8)
         do {
-            pid = try ProcessLauncher().spawn(argv, environment: environment, stdin: Array(text.utf8))
+            let spawned = try ProcessLauncher().spawnFeeding(argv, environment: environment, stdin: bytes, stall: min(1, exitTimeout))
+            pid = spawned.pid
+            guard spawned.written == bytes.count else {
+                // A command that does not read its input has not copied the text: say so, and
+                // stop it rather than leave it waiting on a pipe nobody will fill.
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                _ = ChildWait.wait(for: pid, timeout: 1)
+                throw ClipboardError.failed(backend: name, message:
+                    "took only \(spawned.written) of the \(bytes.count) bytes of text on its standard input (a clipboard command must read the text from stdin)")
+            }
+        } catch let error as ClipboardError {
+            throw error
         } catch {
             throw ClipboardError.failed(backend: name, message: "\(error)")
         }

@@ -7,6 +7,15 @@ public enum ConfigFile {
     public struct LoadError: Error, CustomStringConvertible {
         /// The message, one problem per line.
         public var description: String
+        /// True when the file was empty and had just changed: most likely an editor between
+        /// truncating and writing it. Loading it a moment later gives the real answer.
+        public var isSettling = false
+
+        /// An error with its message.
+        public init(description: String, isSettling: Bool = false) {
+            self.description = description
+            self.isSettling = isSettling
+        }
     }
 
     /// Loads `path`, then the remembered rules beside it (`RememberedRules`), which go first.
@@ -35,11 +44,13 @@ public enum ConfigFile {
     }
 
     private static func addRemembered(to config: Config, path: String) -> Result<Config, LoadError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if !FileManager.default.fileExists(atPath: path) { return .success(config) }
-            return .failure(LoadError(description: "\(path): cannot be read"))
+        let data: [UInt8]
+        switch readStable(path: path) {
+        case .success(let read?): data = read
+        case .success(nil): return .success(config)
+        case .failure(let error): return .failure(error)
         }
-        guard let text = String(validating: Array(data), as: UTF8.self) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
         }
         do {
@@ -49,16 +60,23 @@ public enum ConfigFile {
         }
     }
 
+    /// How recent a change makes an empty file suspect (see `LoadError.isSettling`).
+    public static let settlingSeconds = 1.0
+
+    /// Loads `path` alone. A symlink that leads nowhere (dangling, or a loop), an unreadable or
+    /// oversized file, or one that keeps changing while it is read is an error, so the rules in
+    /// use stay.
     private static func loadMain(path: String, required: Bool, discover: () -> AppCatalog) -> Result<Config, LoadError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if !FileManager.default.fileExists(atPath: path) {
-                var defaults = Config()
-                defaults.catalog = discover()
-                return required ? .failure(LoadError(description: "\(path): no such file")) : .success(defaults)
-            }
-            return .failure(LoadError(description: "\(path): cannot be read"))
+        let bytes: [UInt8]
+        switch readStable(path: path) {
+        case .success(let read?): bytes = read
+        case .success(nil):
+            var defaults = Config()
+            defaults.catalog = discover()
+            return required ? .failure(LoadError(description: "\(path): no such file")) : .success(defaults)
+        case .failure(let error): return .failure(error)
         }
-        guard let text = String(validating: Array(data), as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
         }
         var config: Config
@@ -81,5 +99,92 @@ public enum ConfigFile {
             }
         }
         return .success(config)
+    }
+
+    /// Reads `path` whole until two reads agree, in bytes and in the file's size, inode and
+    /// modification and change times (an editor that truncates and then writes in place would
+    /// otherwise hand over an empty or half-written file); nil when no file (nor link) is there.
+    static func readStable(path: String) -> Result<[UInt8]?, LoadError> {
+        var previous: FileSnapshot? = nil
+        for attempt in 0..<10 {
+            let current: FileSnapshot
+            switch readOnce(path: path) {
+            case .success(let snapshot?): current = snapshot
+            case .success(nil): return .success(nil)
+            case .failure(let error): return .failure(error)
+            }
+            if let previous, previous == current {
+                if current.bytes.isEmpty, current.age < settlingSeconds {
+                    return .failure(LoadError(description: "\(path): the file is empty and changed \(Int(current.age * 1000)) ms ago (an editor may be writing it); not loaded yet", isSettling: true))
+                }
+                return .success(current.bytes)
+            }
+            previous = current
+            // An empty read is the likeliest moment of a rewrite: give the writer longer.
+            usleep(current.bytes.isEmpty ? 50_000 : UInt32(2_000 * (attempt + 1)))
+        }
+        return .failure(LoadError(description: "\(path): the file kept changing while it was read; not loaded"))
+    }
+
+    /// A file's bytes and the metadata that changes with every write.
+    struct FileSnapshot: Equatable {
+        var bytes: [UInt8]
+        var identity: [Int]
+        /// Seconds since the last modification, when read (not compared).
+        var age: Double
+
+        static func == (a: FileSnapshot, b: FileSnapshot) -> Bool { a.bytes == b.bytes && a.identity == b.identity }
+    }
+
+    /// One read through open/fstat/read, with the reasons a read fails kept apart.
+    private static func readOnce(path: String) -> Result<FileSnapshot?, LoadError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let error = errno
+            var link = stat()
+            if error == ENOENT, lstat(path, &link) == 0 {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                return .failure(LoadError(description: "\(path): is a symbolic link to \(target), which does not exist"))
+            }
+            if error == ENOENT || error == ENOTDIR { return .success(nil) }
+            if error == ELOOP { return .failure(LoadError(description: "\(path): symbolic link loop (too many levels of symbolic links)")) }
+            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(error)))"))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(LoadError(description: "\(path): is not a regular file"))
+        }
+        let limit = ConfigLoader.maximumBytes
+        guard Int(info.st_size) <= limit else {
+            return .failure(LoadError(description: "\(path):1:1: the config is \(info.st_size) bytes; the limit is \(limit) (1 MiB)"))
+        }
+        // Read to the end, not to st_size: the file may grow meanwhile; stop one past the limit.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        guard bytes.count <= limit else {
+            return .failure(LoadError(description: "\(path):1:1: the config is over \(limit) bytes (1 MiB), the limit"))
+        }
+        guard fstat(fd, &info) == 0 else {
+            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+        }
+        let identity = [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec),
+                        Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let age = Double(now.tv_sec - info.st_mtim.tv_sec) + Double(now.tv_nsec - info.st_mtim.tv_nsec) / 1e9
+        return .success(FileSnapshot(bytes: bytes, identity: identity, age: age))
     }
 }

@@ -76,6 +76,14 @@ public struct ProcessLauncher: Sendable {
     /// Returns the child's pid. Stdout and stderr are inherited.
     @discardableResult
     public func spawn(_ argv: [String], environment: [String: String], stdin input: [UInt8]? = nil) throws -> pid_t {
+        try spawnFeeding(argv, environment: environment, stdin: input).pid
+    }
+
+    /// `spawn`, also saying how many bytes of `stdin` the child took: writing stops when the
+    /// child closes its input (or exits) or takes nothing for `stall` seconds, so a command that
+    /// never reads cannot hold the caller for long.
+    public func spawnFeeding(_ argv: [String], environment: [String: String], stdin input: [UInt8]?,
+                             stall: Double = 1) throws -> (pid: pid_t, written: Int) {
         var pipeEnds: [Int32] = [-1, -1]
         if input != nil {
             try Self.makePipe(&pipeEnds)
@@ -87,12 +95,13 @@ public struct ProcessLauncher: Sendable {
             if input != nil { close(pipeEnds[0]); close(pipeEnds[1]) }
             throw error
         }
+        var written = 0
         if let input {
             close(pipeEnds[0])
-            Self.writeAll(input, to: pipeEnds[1])
+            written = Self.writeAll(input, to: pipeEnds[1], stall: stall)
             close(pipeEnds[1])
         }
-        return pid
+        return (pid, written)
     }
 
     /// Spawns with the given descriptors as the child's stdin/stdout/stderr (nil: `/dev/null`
@@ -162,17 +171,25 @@ public struct ProcessLauncher: Sendable {
 
     /// Writes the bytes, giving up after a few seconds if the reader stops reading, so a stuck
     /// clipboard tool cannot hang the daemon.
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+    /// Writes `bytes` to the non-blocking `fd` until done, the reader goes away (EPIPE), or
+    /// `stall` seconds pass with no progress; returns how many bytes were written.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, stall: Double = 1) -> Int {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var offset = 0
-        let deadline = Date().addingTimeInterval(5)
+        var deadline = Date().addingTimeInterval(stall)
         while offset < bytes.count, Date() < deadline {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written > 0 { offset += written; continue }
-            if written < 0, errno != EAGAIN, errno != EINTR { return }
+            if written > 0 {
+                offset += written
+                deadline = Date().addingTimeInterval(stall)
+                continue
+            }
+            if written < 0, errno != EAGAIN, errno != EINTR { return offset }
             var pollFD = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&pollFD, 1, 100)
+            _ = poll(&pollFD, 1, 50)
         }
+        return offset
     }
 }
 

@@ -92,13 +92,13 @@ extension ConfigReader {
                 guard let items = collector.strings(value, what) else { continue }
                 var domains: [String] = []
                 for (domain, position) in items {
-                    let lowered = domain.lowercased()
-                    guard !lowered.isEmpty, !lowered.contains(where: { "/:*?@ ".contains($0) }), !lowered.hasPrefix("."),
-                          let ascii = Punycode.toASCII(host: lowered) else {
+                    // Read as a URL's host is read, so "ｅｘａｍｐｌｅ.org" or "0x7f.1" name what they mean.
+                    guard !domain.isEmpty, !domain.contains(where: { "/:*?@ ".contains($0) }), !domain.hasPrefix("."),
+                          let host = try? HostParser.parse(ArraySlice(domain.utf8)) else {
                         collector.report("\(what): \"\(domain)\" is not a domain (expected a host name like \"zoom.us\"; it also matches subdomains)", at: position)
                         continue
                     }
-                    domains.append(ascii)
+                    domains.append(ParsedURL.withoutTrailingDot(host))
                 }
                 matchers.append(.domain(domains))
             case "host": globs(value, what, separator: ".", caseInsensitive: true).map { matchers.append(.host($0)) }

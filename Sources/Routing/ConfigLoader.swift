@@ -15,11 +15,21 @@ public enum ConfigLoader {
     static let redirectorKeys = ConfigSchema.names(ConfigSchema.redirector)
     static let clipboardBackends = ["auto", "wl-copy", "xclip", "xsel", "klipper"]
 
+    /// The largest config accepted, in bytes: far more than any hand-written config, small
+    /// enough that loading one takes a fraction of a second on the daemon's only thread.
+    public static let maximumBytes = 1 << 20
+    /// The most `[[rules]]` (and, separately, `[[rewrite]]`) tables accepted.
+    public static let maximumRules = 10_000
+
     /// Loads `text` (the contents of `path`); throws every problem found, never a partial config.
     /// Browser targets (`firefox:Work`, `[apps.X] browser = …`) are checked against `catalog`,
     /// which the caller discovered (the loader itself reads no files).
     public static func load(text: String, path: String, catalog: AppCatalog = AppCatalog()) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
+        guard text.utf8.count <= maximumBytes else {
+            collector.report("the config is \(text.utf8.count) bytes; the limit is \(maximumBytes) (1 MiB)", at: SourcePosition(line: 1, column: 1))
+            throw ConfigError(diagnostics: collector.diagnostics)
+        }
         let root: TOMLNode
         do {
             root = try TOMLParser.parse(text)
@@ -179,6 +189,10 @@ struct ConfigReader {
     mutating func readRules(_ node: TOMLNode) {
         guard case .array(let items) = node.value else {
             collector.report("rules: expected [[rules]] tables, found \(node.typeDescription)", at: node.position)
+            return
+        }
+        if items.count > ConfigLoader.maximumRules {
+            collector.report("\(items.count) [[rules]] tables; the limit is \(ConfigLoader.maximumRules)", at: items[ConfigLoader.maximumRules].keyPosition)
             return
         }
         var names: [String: SourcePosition] = [:]

@@ -29,7 +29,9 @@ public struct Glob: Sendable {
         }
         literal = nil
         let notSeparator = separator.map { "[^" + Self.escape($0) + "]" } ?? "."
-        var out = "^"
+        // Dot-all and `\z`: `$` would also match before a final newline and `.` would not match
+        // one, so a decoded `%0A` made the regex disagree with the index's exact comparisons.
+        var out = "(?s)^"
         let characters = Array(pattern)
         var i = 0
         while i < characters.count {
@@ -67,7 +69,7 @@ public struct Glob: Sendable {
             }
             i += 1
         }
-        out += "$"
+        out += "\\z"
         do {
             regex = try PatternRegex(out, caseInsensitive: caseInsensitive)
         } catch {

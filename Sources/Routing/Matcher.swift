@@ -89,9 +89,10 @@ public enum Matcher: Sendable {
         case .scheme(let schemes):
             return schemes.contains(subject.url.scheme)
         case .domain(let domains):
-            return domains.contains { Self.host(subject.url.host, isWithin: $0) }
+            let host = subject.url.matchingHost
+            return domains.contains { Self.host(host, isWithin: $0) }
         case .host(let globs):
-            let host = subject.url.host, unicode = subject.url.unicodeHost
+            let host = subject.url.matchingHost, unicode = subject.url.matchingUnicodeHost
             return globs.contains { $0.matches(host) || (unicode != host && $0.matches(unicode)) }
         case .path(let globs):
             return globs.contains { $0.matches(subject.url.path) }

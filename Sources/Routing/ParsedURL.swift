@@ -9,8 +9,13 @@ public struct URLParseError: Error, Sendable, Equatable, CustomStringConvertible
 /// A URL split into its RFC 3986 parts and normalised: scheme and host lowercased, default
 /// ports dropped, IDN hosts in both Unicode and `xn--` form, spaces percent-encoded.
 public struct ParsedURL: Sendable, Equatable {
-    /// The longest URL accepted, as in Chromium (2 MiB).
-    public static let maximumLength = 2 * 1024 * 1024
+    /// The longest URL accepted: 128 KiB less one byte, the longest argument (`MAX_ARG_STRLEN`
+    /// with its NUL) an app can be started with. Longer URLs are refused before any other work.
+    public static let maximumLength = 128 * 1024 - 1
+
+    /// The schemes the WHATWG URL Standard calls special, whose hosts are parsed as browsers
+    /// parse them (`HostParser`); `file` keeps the generic reading.
+    public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
     /// The scheme, lowercased (`https`).
     public private(set) var scheme: String
@@ -20,6 +25,16 @@ public struct ParsedURL: Sendable, Equatable {
     public private(set) var userinfo: String?
     /// The host in ASCII form (IDN labels as `xn--`), lowercased; empty without a host.
     public private(set) var host: String
+    /// The host as rules compare it: without the trailing dot of a fully qualified name
+    /// (`example.org.` opens the same site as `example.org`).
+    public var matchingHost: String { Self.withoutTrailingDot(host) }
+    /// `unicodeHost` without a trailing dot.
+    public var matchingUnicodeHost: String { Self.withoutTrailingDot(unicodeHost) }
+
+    /// `host` less one trailing dot, unless that is all it is.
+    static func withoutTrailingDot(_ host: String) -> String {
+        host.utf8.count > 1 && host.utf8.last == UInt8(ascii: ".") ? String(host.dropLast()) : host
+    }
     /// The host with `xn--` labels decoded, for display and Unicode matchers.
     public private(set) var unicodeHost: String
     /// The port when it is not the scheme's default.
@@ -58,18 +73,22 @@ public struct ParsedURL: Sendable, Equatable {
 
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443]
 
-    /// Parses and normalises `text`; leading and trailing spaces are ignored.
+    /// Parses and normalises `text`; leading and trailing spaces, tabs and line breaks are
+    /// ignored, any other control character is refused. `http`, `https`, `ws`, `wss` and `ftp`
+    /// URLs are read as the WHATWG URL Standard reads them (see `HostParser`), so the host
+    /// rules see is the host a browser opens, and `string` is what a browser would open.
     public init(_ text: String) throws(URLParseError) {
+        guard text.utf8.count <= Self.maximumLength else {
+            throw URLParseError(message:
+                "URL is \(text.utf8.count) bytes long; the limit is \(Self.maximumLength) (128 KiB, the longest argument an app can be started with)")
+        }
         var bytes = Array(text.utf8)
         let untrimmedCount = bytes.count
-        while let last = bytes.last, last <= 0x20 { bytes.removeLast() }
-        let leading = bytes.prefix(while: { $0 <= 0x20 }).count
+        while let last = bytes.last, Self.isTrimmedSpace(last) { bytes.removeLast() }
+        let leading = bytes.prefix(while: Self.isTrimmedSpace).count
         bytes.removeFirst(leading)
         if bytes.count != untrimmedCount || bytes.contains(UInt8(ascii: " ")) { rewritten = true }
         guard !bytes.isEmpty else { throw URLParseError(message: "empty URL") }
-        guard bytes.count <= Self.maximumLength else {
-            throw URLParseError(message: "URL is \(bytes.count) bytes long; the limit is \(Self.maximumLength)")
-        }
         for (offset, byte) in bytes.enumerated() where (byte < 0x20 || byte == 0x7F) {
             let hex = String(byte, radix: 16, uppercase: true)
             let code = byte < 0x10 ? "0" + hex : hex
@@ -82,7 +101,6 @@ public struct ParsedURL: Sendable, Equatable {
         }
         scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         if bytes[..<colon].contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { rewritten = true }
-        var rest = bytes[(colon + 1)...]
         userinfo = nil
         port = nil
         host = ""
@@ -90,6 +108,14 @@ public struct ParsedURL: Sendable, Equatable {
         path = ""
         query = nil
         fragment = nil
+        hasAuthority = false
+        if Self.specialSchemes.contains(scheme) {
+            try parseSpecial(bytes[(colon + 1)...])
+            let normal = serialized()
+            string = normal == text ? text : normal
+            return
+        }
+        var rest = bytes[(colon + 1)...]
         hasAuthority = rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")])
         if hasAuthority {
             rest = rest.dropFirst(2)
@@ -97,6 +123,16 @@ public struct ParsedURL: Sendable, Equatable {
             try parseAuthority(rest[rest.startIndex..<end])
             rest = rest[end...]
         }
+        splitPathQueryFragment(rest)
+        string = rewritten ? serialized() : text
+    }
+
+    /// Spaces, tabs and line breaks, which browsers also drop around a URL.
+    private static func isTrimmedSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private mutating func splitPathQueryFragment(_ rest: ArraySlice<UInt8>) {
         let queryStart = rest.firstIndex(of: UInt8(ascii: "?"))
         let fragmentStart = rest.firstIndex(of: UInt8(ascii: "#"))
         let pathEnd = [queryStart, fragmentStart].compactMap { $0 }.min() ?? rest.endIndex
@@ -111,16 +147,95 @@ public struct ParsedURL: Sendable, Equatable {
         } else {
             query = nil
         }
-        if (scheme == "http" || scheme == "https") {
-            guard hasAuthority, !host.isEmpty else {
-                throw URLParseError(message: "\(scheme) URL has no host (expected \(scheme)://HOST/...)")
+    }
+
+    /// The URL Standard's reading of a special URL after its scheme: any run of `/` and `\`,
+    /// the authority up to the next `/`, `\`, `?` or `#`, userinfo up to its last `@`, the
+    /// port after the first `:`, and `\` in the path read as `/`.
+    private mutating func parseSpecial(_ afterScheme: ArraySlice<UInt8>) throws(URLParseError) {
+        hasAuthority = true
+        let rest = afterScheme.drop(while: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
+        let end = rest.firstIndex(where: {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        }) ?? rest.endIndex
+        let authority = rest[rest.startIndex..<end]
+        var hostAndPort = authority
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            userinfo = Self.encodeUserinfo(authority[authority.startIndex..<at])
+            hostAndPort = authority[(at + 1)...]
+        }
+        var inBrackets = false
+        var portStart: Int? = nil
+        for i in hostAndPort.indices {
+            let byte = hostAndPort[i]
+            if byte == UInt8(ascii: "[") { inBrackets = true } else if byte == UInt8(ascii: "]") { inBrackets = false }
+            if byte == UInt8(ascii: ":"), !inBrackets { portStart = i; break }
+        }
+        let hostBytes = hostAndPort[hostAndPort.startIndex..<(portStart ?? hostAndPort.endIndex)]
+        guard !hostBytes.isEmpty else {
+            throw URLParseError(message: "\(scheme) URL has no host (expected \(scheme)://HOST/...)")
+        }
+        host = try HostParser.parse(hostBytes)
+        unicodeHost = HostParser.toUnicode(host)
+        if let portStart {
+            let digits = hostAndPort[(portStart + 1)...]
+            guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                throw URLParseError(message: "invalid port \"\(String(decoding: digits, as: UTF8.self))\" (expected a number from 0 to 65535)")
             }
-            if path.isEmpty {
-                path = "/"
-                rewritten = true
+            if !digits.isEmpty {
+                var value = 0
+                for digit in digits { value = min(value * 10 + Int(digit - 0x30), 1 << 20) }
+                guard value <= 65535 else {
+                    throw URLParseError(message: "invalid port \"\(String(decoding: digits, as: UTF8.self))\" (expected a number from 0 to 65535)")
+                }
+                port = Self.defaultPorts[scheme] == value ? nil : value
             }
         }
-        string = rewritten ? serialized() : text
+        var tail = Array(rest[end...])
+        let pathEnd = tail.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? tail.endIndex
+        for i in 0..<pathEnd where tail[i] == UInt8(ascii: "\\") { tail[i] = UInt8(ascii: "/") }
+        splitPathQueryFragment(tail[...])
+        if path.isEmpty { path = "/" }
+    }
+
+    /// Userinfo as the URL Standard serialises it: username and password percent-encoded with
+    /// its userinfo set, `:` only before a non-empty password, nil when both are empty.
+    private static func encodeUserinfo(_ raw: ArraySlice<UInt8>) -> String? {
+        let colon = raw.firstIndex(of: UInt8(ascii: ":"))
+        let username = raw[raw.startIndex..<(colon ?? raw.endIndex)]
+        let password = colon.map { raw[($0 + 1)...] } ?? []
+        guard !username.isEmpty || !password.isEmpty else { return nil }
+        var out: [UInt8] = []
+        func append(_ part: ArraySlice<UInt8>) {
+            for byte in part {
+                if isInUserinfoSet(byte) {
+                    out += [UInt8(ascii: "%"), hexDigit(byte >> 4), hexDigit(byte & 0xF)]
+                } else {
+                    out.append(byte)
+                }
+            }
+        }
+        append(username)
+        if !password.isEmpty {
+            out.append(UInt8(ascii: ":"))
+            append(password)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x41 + value - 10 }
+
+    /// The URL Standard's userinfo percent-encode set.
+    private static func isInUserinfoSet(_ byte: UInt8) -> Bool {
+        if byte <= 0x20 || byte > 0x7E { return true }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "`"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "|"):
+            return true
+        default:
+            return false
+        }
     }
 
     private mutating func parseAuthority(_ authority: ArraySlice<UInt8>) throws(URLParseError) {
@@ -139,7 +254,8 @@ public struct ParsedURL: Sendable, Equatable {
                 throw URLParseError(message: "unexpected text after the IPv6 host")
             }
             hostPart = hostPart[hostPart.startIndex...close]
-        } else if let colon = hostPart.lastIndex(of: UInt8(ascii: ":")) {
+        } else if let colon = hostPart.firstIndex(of: UInt8(ascii: ":")) {
+            // The first colon, as the URL Standard reads it: `a:b:c` is host a, port "b:c".
             portPart = hostPart[(colon + 1)...]
             hostPart = hostPart[hostPart.startIndex..<colon]
         }
@@ -153,6 +269,16 @@ public struct ParsedURL: Sendable, Equatable {
         } else if portPart != nil {
             rewritten = true
         }
+        if hostPart.first == UInt8(ascii: "[") {
+            // An IPv6 literal is one for every scheme: parsed and compressed as browsers do.
+            host = try HostParser.parse(hostPart)
+            unicodeHost = host
+            if !hostPart.elementsEqual(host.utf8) { rewritten = true }
+            return
+        }
+        guard hostPart.count <= HostParser.maximumInputLength else {
+            throw URLParseError(message: "host is \(hostPart.count) bytes long; DNS allows \(HostParser.maximumNameLength)")
+        }
         if hostPart.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") }) {
             // The common case: an ASCII host, checked and lowercased byte by byte.
             if let bad = hostPart.first(where: Self.isForbiddenInHost) {
@@ -163,33 +289,31 @@ public struct ParsedURL: Sendable, Equatable {
                 rewritten = true
                 host = host.lowercased()
             }
-            unicodeHost = Self.hasPunycodeLabel(hostPart) ? Punycode.toUnicode(host: host) : host
+            unicodeHost = HostParser.hasPunycodeLabel(hostPart) ? Punycode.toUnicode(host: host) : host
             return
         }
-        let decoded = String(decoding: PercentEncoding.decodeBytes(Substring(String(decoding: hostPart, as: UTF8.self))), as: UTF8.self)
-        if let bad = decoded.utf8.first(where: Self.isForbiddenInHost) {
-            throw URLParseError(message: "invalid host \"\(decoded)\": it contains \"\(Character(Unicode.Scalar(bad)))\"")
+        let shown = String(decoding: hostPart, as: UTF8.self)
+        let decodedBytes = PercentEncoding.decodeBytes(Substring(shown))
+        guard decodedBytes.count <= HostParser.maximumInputLength else {
+            throw URLParseError(message: "host is \(decodedBytes.count) bytes long; DNS allows \(HostParser.maximumNameLength)")
+        }
+        if let bad = decodedBytes.first(where: { Self.isForbiddenInHost($0) || HostParser.isForbiddenInDomain($0) }) {
+            throw URLParseError(message: "invalid host \"\(shown)\": it contains \(HostParser.describe(bad))")
+        }
+        guard let decoded = String(validating: decodedBytes, as: UTF8.self) else {
+            throw URLParseError(message: "invalid host \"\(shown)\": it is not UTF-8")
         }
         rewritten = true
         let lowered = decoded.lowercased()
         guard let ascii = Punycode.toASCII(host: lowered) else {
             throw URLParseError(message: "invalid host \"\(decoded)\": it cannot be encoded as an IDN")
         }
+        // The ASCII form must itself be readable again (the input bound applies to it too).
+        guard ascii.utf8.count <= HostParser.maximumInputLength else {
+            throw URLParseError(message: "host is \(ascii.utf8.count) bytes long in ASCII form; DNS allows \(HostParser.maximumNameLength)")
+        }
         host = ascii
         unicodeHost = Punycode.toUnicode(host: ascii)
-    }
-
-    /// True when some label starts with `xn--` (any case).
-    private static func hasPunycodeLabel(_ host: ArraySlice<UInt8>) -> Bool {
-        var atLabelStart = true
-        var i = host.startIndex
-        while i < host.endIndex {
-            if atLabelStart, host.endIndex - i >= 4, host[i] | 0x20 == UInt8(ascii: "x"), host[i + 1] | 0x20 == UInt8(ascii: "n"),
-               host[i + 2] == UInt8(ascii: "-"), host[i + 3] == UInt8(ascii: "-") { return true }
-            atLabelStart = host[i] == UInt8(ascii: ".")
-            i += 1
-        }
-        return false
     }
 
     /// Bytes a host may not contain (checked per byte on every URL, so a switch, not a set).

@@ -1,5 +1,11 @@
 /// Punycode (RFC 3492) and the IDNA `xn--` label form, for showing and matching IDN hosts.
 public enum Punycode {
+    /// The most code points `encode` takes and `decode` produces (its text may be 8 bytes a
+    /// code point): far past
+    /// DNS's 63-byte labels, and small enough that the RFC's per-code-point passes stay cheap
+    /// (a megabyte label once took half a minute).
+    public static let maximumInput = 1024
+
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700
     private static let initialBias = 72, initialN = 0x80
 
@@ -30,13 +36,17 @@ public enum Punycode {
     /// Encodes one label's code points (without the `xn--` prefix).
     public static func encode(_ input: String) -> String? {
         let scalars = input.unicodeScalars.map { Int($0.value) }
+        guard scalars.count <= maximumInput else { return nil }
+        // The code points still to handle, in order: found once, not by a pass per code point.
+        var pending = Array(Set(scalars.filter { $0 >= initialN })).sorted()[...]
         var output = scalars.filter { $0 < 0x80 }.map { Character(Unicode.Scalar(UInt8($0))) }
         let basicCount = output.count
         var handled = basicCount
         if basicCount > 0 { output.append("-") }
         var n = initialN, delta = 0, bias = initialBias
         while handled < scalars.count {
-            guard let m = scalars.filter({ $0 >= n }).min() else { return nil }
+            while let first = pending.first, first < n { pending = pending.dropFirst() }
+            guard let m = pending.first else { return nil }
             let (product, overflow) = (m - n).multipliedReportingOverflow(by: handled + 1)
             guard !overflow else { return nil }
             delta += product
@@ -67,6 +77,9 @@ public enum Punycode {
 
     /// Decodes one label (without the `xn--` prefix); nil when malformed.
     public static func decode(_ input: String) -> String? {
+        // Any label `encode` accepts decodes again: its encoding may be several bytes per code
+        // point, so the bound on the text is wider, and the bound on code points is the same.
+        guard input.utf8.count <= maximumInput * 8 else { return nil }
         let bytes = Array(input.utf8)
         var output: [Int] = []
         var position = 0
@@ -93,7 +106,7 @@ public enum Punycode {
             bias = adapt(i - oldI, output.count + 1, oldI == 0)
             n += i / (output.count + 1)
             i %= output.count + 1
-            guard n <= 0x10FFFF else { return nil }
+            guard n <= 0x10FFFF, output.count < maximumInput else { return nil }
             output.insert(n, at: i)
             i += 1
         }

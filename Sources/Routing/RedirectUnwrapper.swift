@@ -211,11 +211,13 @@ public struct RedirectUnwrapper: Sendable {
     /// A decoded target as a URL: spaces and control bytes (decoded from `%20` inside an
     /// unencoded target) are escaped again, as a browser would; nil unless the result is an
     /// absolute http(s) URL with a plausible host.
+    /// The target must also be a URL the rules can read (`ParsedURL`): unwrapping to one they
+    /// cannot made the engine keep the original, wrapper and tracking parameters and all.
     static func webTarget(decoded: String) -> String? {
         var decoded = decoded
         // Usually there is nothing to escape, and the text stays as it is.
         if decoded.withUTF8({ !$0.contains { $0 <= 0x20 || $0 == 0x7F } }) {
-            return isAbsoluteWebURL(decoded) ? decoded : nil
+            return isAbsoluteWebURL(decoded) && parses(decoded) ? decoded : nil
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(decoded.utf8.count)
@@ -228,7 +230,11 @@ public struct RedirectUnwrapper: Sendable {
             }
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        return isAbsoluteWebURL(text) ? text : nil
+        return isAbsoluteWebURL(text) && parses(text) ? text : nil
+    }
+
+    private static func parses(_ text: String) -> Bool {
+        do { _ = try ParsedURL(text); return true } catch { return false }
     }
 
     /// True for `http(s)://host...` with no whitespace or control bytes and a host made of

@@ -70,7 +70,7 @@ struct RuleIndex: Sendable {
     func candidates(for url: ParsedURL, text: String, mailto: MailtoURL?, hasOpener: Bool) -> [Int] {
         var hits: [Int] = []
         if !byDomain.isEmpty, !url.host.isEmpty {
-            let host = url.host
+            let host = url.matchingHost
             var start = host.startIndex
             while true {
                 if let positions = byDomain[host[start...]] { hits += positions }

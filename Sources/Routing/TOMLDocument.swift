@@ -130,41 +130,45 @@ public enum TOMLParser {
         guard count > 0, let nodes = ctoml_nodes(document) else {
             return TOMLNode(value: .table([]), position: .init(line: 1, column: 1), keyPosition: .init(line: 1, column: 1))
         }
-        let flat = UnsafeBufferPointer(start: nodes, count: count)
-        var index = 0
-        return build(flat, &index).node
+        return build(UnsafeBufferPointer(start: nodes, count: count))
     }
 
-    /// Builds the node at `index` and its descendants, which follow it in pre-order.
-    private static func build(_ nodes: UnsafeBufferPointer<ctoml_node>, _ index: inout Int) -> (key: String, node: TOMLNode) {
-        let raw = nodes[index]
-        let me = Int32(index)
-        index += 1
+    /// Builds the tree from the pre-ordered nodes without recursion: children always follow
+    /// their parent, so walking backwards finds every child built before its parent.
+    private static func build(_ nodes: UnsafeBufferPointer<ctoml_node>) -> TOMLNode {
         func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
             guard let pointer else { return "" }
             return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
                 String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
             }
         }
-        func children() -> [(key: String, node: TOMLNode)] {
-            var result: [(key: String, node: TOMLNode)] = []
-            while index < nodes.count, nodes[index].parent == me {
-                result.append(build(nodes, &index))
+        // The children of each node, in reverse source order while they are collected.
+        var children: [[(key: String, node: TOMLNode)]] = Array(repeating: [], count: nodes.count)
+        var root = TOMLNode(value: .table([]), position: .init(line: 1, column: 1), keyPosition: .init(line: 1, column: 1))
+        for index in stride(from: nodes.count - 1, through: 0, by: -1) {
+            let raw = nodes[index]
+            let members = Array(children[index].reversed())
+            children[index] = []
+            let value: TOMLNode.Value
+            switch raw.kind {
+            case Int32(CTOML_TABLE): value = .table(members)
+            case Int32(CTOML_ARRAY): value = .array(members.map(\.node))
+            case Int32(CTOML_STRING): value = .string(string(raw.text, raw.text_length))
+            case Int32(CTOML_INTEGER): value = .integer(raw.integer)
+            case Int32(CTOML_FLOAT): value = .float(raw.number)
+            case Int32(CTOML_BOOLEAN): value = .boolean(raw.boolean != 0)
+            default: value = .dateTime(string(raw.text, raw.text_length))
             }
-            return result
+            let position = SourcePosition(line: Int(raw.line), column: Int(raw.column))
+            let keyPosition = raw.key_line > 0 ? SourcePosition(line: Int(raw.key_line), column: Int(raw.key_column)) : position
+            let node = TOMLNode(value: value, position: position, keyPosition: keyPosition)
+            let parent = Int(raw.parent)
+            if parent >= 0, parent < index {
+                children[parent].append((string(raw.key, raw.key_length), node))
+            } else if index == 0 {
+                root = node
+            }
         }
-        let value: TOMLNode.Value
-        switch raw.kind {
-        case Int32(CTOML_TABLE): value = .table(children())
-        case Int32(CTOML_ARRAY): value = .array(children().map(\.node))
-        case Int32(CTOML_STRING): value = .string(string(raw.text, raw.text_length))
-        case Int32(CTOML_INTEGER): value = .integer(raw.integer)
-        case Int32(CTOML_FLOAT): value = .float(raw.number)
-        case Int32(CTOML_BOOLEAN): value = .boolean(raw.boolean != 0)
-        default: value = .dateTime(string(raw.text, raw.text_length))
-        }
-        let position = SourcePosition(line: Int(raw.line), column: Int(raw.column))
-        let keyPosition = raw.key_line > 0 ? SourcePosition(line: Int(raw.key_line), column: Int(raw.key_column)) : position
-        return (string(raw.key, raw.key_length), TOMLNode(value: value, position: position, keyPosition: keyPosition))
+        return root
     }
 }

@@ -38,13 +38,19 @@ public final class IsolatedDesktop: @unchecked Sendable {
     /// A minimal environment pointing every XDG variable into the sandbox; `DISPLAY` is set
     /// (no server needed) because `xdg-open` only consults desktop entries when it is.
     /// `XDG_CURRENT_DESKTOP` is left unset so `xdg-open`/`xdg-mime` use their generic code path.
+    /// Sanitizer and backtrace settings pass through (`make test-sanitize` sets them), so the
+    /// daemons and tools a test starts run as configured.
     public var environment: [String: String] {
-        [
+        var passed: [String: String] = [:]
+        for key in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "SWIFT_BACKTRACE"] {
+            if let value = ProcessInfo.processInfo.environment[key] { passed[key] = value }
+        }
+        return passed.merging([
             "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "XDG_CONFIG_HOME": configHome, "XDG_CONFIG_DIRS": root + "/etc-xdg",
             "XDG_DATA_HOME": dataHome, "XDG_DATA_DIRS": dataDir,
             "XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": runtimeDir, "DISPLAY": ":99", "LANG": "C.UTF-8",
-        ]
+        ]) { $1 }
     }
 
     /// Writes `applications/ID` under `$XDG_DATA_HOME` (or the system data dir) and returns its path.

@@ -43,6 +43,17 @@ public final class PrivateBus {
             throw HarnessError("dbus-daemon printed no address within \(timeout) s (exit status \(status.map(String.init) ?? "none"))")
         }
         address = line
+        // Keep draining what the bus and the services it activates (which inherit its stdout and
+        // stderr) write: a full pipe would block a daemon in the middle of a log line.
+        for fd in [daemon.stdoutFD, daemon.stderrFD].compactMap({ $0 }) {
+            let copy = dup(fd)
+            guard copy >= 0 else { continue }
+            Thread.detachNewThread {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                while buffer.withUnsafeMutableBytes({ read(copy, $0.baseAddress, $0.count) }) > 0 {}
+                close(copy)
+            }
+        }
     }
 
     deinit { stop() }

@@ -110,7 +110,9 @@ final class ConfigWatcher {
         guard relevant else { return }
         // A link retargeted, a directory gone or back: follow the path as it resolves now.
         arm()
-        if let pending = pendingTimer { loop.remove(pending) }
+        // 100 ms after the first event of a burst, not the last: a file rewritten faster than
+        // that must still be reloaded (ConfigFile reads it until two reads agree).
+        guard pendingTimer == nil else { return }
         pendingTimer = loop.addTimer(after: 0.1) { [weak self] in
             self?.pendingTimer = nil
             self?.changed()

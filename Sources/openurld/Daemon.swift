@@ -68,6 +68,11 @@ final class Daemon {
             Log.info("loaded \(config.path.map { FileManager.default.fileExists(atPath: $0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
             emitReloaded(ok: true, error: "")
             return nil
+        case .failure(let error) where error.isSettling:
+            // An empty file that just changed: try again once it has settled, quietly.
+            Log.info("\(error.description); trying again in \(ConfigFile.settlingSeconds) s")
+            _ = loop.addTimer(after: ConfigFile.settlingSeconds + 0.1) { [weak self] in self?.reload() }
+            return error.description
         case .failure(let error):
             configError = error.description
             let prefix = loadedOnce ? DaemonEffects.configKeptPrefix : DaemonEffects.configDefaultsPrefix

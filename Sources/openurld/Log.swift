@@ -27,7 +27,16 @@ enum Log {
         toStderr = alsoStderr
     }
 
+    /// The longest message written; a 128 KiB URL in every line would flood the journal (and
+    /// block the daemon on a full stderr pipe).
+    static let maximumMessageBytes = 4096
+
     static func write(_ level: Level, _ message: String) {
+        var message = message
+        if message.utf8.count > maximumMessageBytes {
+            let total = message.utf8.count
+            message = String(decoding: message.utf8.prefix(maximumMessageBytes), as: UTF8.self) + "… (\(total) bytes)"
+        }
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         if toStderr || file == nil {
             var text = lines.map { (toJournal ? "<\(level.rawValue)>" : "openurld: ") + $0 }.joined(separator: "\n") + "\n"

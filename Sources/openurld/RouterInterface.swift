@@ -5,6 +5,10 @@ import Routing
 /// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
 /// and generates the introspection XML.
 extension Daemon {
+    /// The most a `Recent` reply carries (estimated), newest links first; D-Bus refuses arrays
+    /// over 64 MiB and drops the sender.
+    static let maximumRecentReplyBytes = 16 << 20
+
     var routerInterface: DBusInterface {
         DBusInterface(
             name: Self.interfaceName,
@@ -64,7 +68,18 @@ extension Daemon {
                 },
                 DBusMethod("Recent", inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
                     let limit = Int(args[0].uint32 ?? 0)
-                    let entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))
+                    var entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))
+                    // Newest first, and no more than fits well inside D-Bus's 64 MiB array limit:
+                    // a reply over it made the bus drop the daemon.
+                    var bytes = 0
+                    var kept = 0
+                    for entry in entries.reversed() {
+                        bytes += 256 + entry.url.utf8.count + entry.finalURL.utf8.count + entry.target.utf8.count
+                            + entry.rule.utf8.count + entry.opener.utf8.count + entry.outcome.utf8.count
+                        if bytes > Self.maximumRecentReplyBytes, kept > 0 { break }
+                        kept += 1
+                    }
+                    entries = Array(entries.suffix(kept))
                     return [.array(elementSignature: "a{sv}", entries.reversed().map { entry in
                         .vardict(pairs: [
                             ("id", .uint32(entry.id)), ("time", .double(entry.time)), ("url", .string(entry.url)),
@@ -167,9 +182,19 @@ extension Daemon {
     }
 
     /// Extracts the links in `text` and routes each; returns the URLs routed.
+    /// Refused before any work: longer text, or more links than anyone means to open at once.
+    static let maximumOpenTextBytes = 1 << 20
+    static let maximumOpenTextLinks = 50
+
     func openText(_ text: String, options: OpenOptions) throws -> [String] {
+        guard text.utf8.count <= Self.maximumOpenTextBytes else {
+            throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
+        }
         let schemes = LinkExtractor.defaultSchemes.union(router.engine.allowedSchemes)
         let links = LinkExtractor.extract(from: text, schemes: schemes)
+        guard links.count <= Self.maximumOpenTextLinks else {
+            throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
+        }
         var routed: [String] = []
         for link in links {
             do {

@@ -74,8 +74,11 @@ func start() throws -> Never {
     }
     if replace { Log.info("took over \(Daemon.busName)") }
     try loop.add(connection)
+    // Losing the bus is a failure (exit 1), so systemd's Restart=on-failure brings us back.
+    nonisolated(unsafe) var lostBus = false
     connection.onDisconnect {
-        Log.info("lost the session bus; exiting")
+        Log.error("lost the session bus; exiting")
+        lostBus = true
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
@@ -97,7 +100,7 @@ func start() throws -> Never {
     daemon.recent.save()
     if (try? connection.processID(of: Daemon.busName)) == UInt32(getpid()) { _ = try? connection.releaseName(Daemon.busName) }
     connection.flush()
-    exit(0)
+    exit(lostBus ? 1 : 0)
 }
 
 do {

@@ -99,6 +99,20 @@ extension ProcessTests {
             let failing = CommandClipboard.custom(["false"], environment: desktop.environment)
             #expect(throws: ClipboardError.failed(backend: "false", message: "exited with status 1")) { try failing.copy("x") }
         }
+
+        /// A command that never reads its stdin: the copy fails and says so (it used to report
+        /// done after blocking the daemon ~5 s with only the pipe's 64 KiB delivered).
+        @Test func aCommandThatDoesNotReadStdinIsAFailureNotADone() throws {
+            let desktop = try IsolatedDesktop(name: "clip")
+            let sleeper = CommandClipboard.custom(["sleep", "30"], environment: desktop.environment)
+            let text = String(repeating: "x", count: 1 << 20)
+            do {
+                try sleeper.copy(text)
+                Issue.record("a command that reads nothing was reported as copied")
+            } catch let error as ClipboardError {
+                #expect("\(error)".contains("took only") && "\(error)".contains("of the 1048576 bytes"), "\(error)")
+            }
+        }
     }
 
     @Suite struct ClipboardSelection {

@@ -39,6 +39,10 @@ typedef struct {
 
 typedef struct ctoml_document ctoml_document;
 
+/// One more than the most dots one key or table header may hold outside strings (`a.b.c` has
+/// 2); more is a parse error. Nesting through inline tables and arrays toml++ bounds (256).
+enum { ctoml_max_key_parts = 64 };
+
 /// Parses TOML text; never returns NULL (allocation failure aborts as C++ does).
 ctoml_document *ctoml_parse(const char *text, size_t length);
 /// Non-zero when the text parsed.

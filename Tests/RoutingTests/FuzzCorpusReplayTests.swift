@@ -1,0 +1,51 @@
+import Foundation
+@testable import Routing
+import Testing
+
+/// Replays the fuzz seed corpora (Fuzz/Corpus, which also keeps every past finding as a
+/// `regression-*` file) through the url and decide oracles in the normal suite, so a finding
+/// stays fixed without a fuzzing build.
+@Suite struct FuzzCorpusReplayTests {
+    static func inputs(_ target: String) throws -> [(name: String, text: String)] {
+        let directory = HygieneFixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/\(target)").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        return names.compactMap { name in
+            FileManager.default.contents(atPath: directory + "/" + name).map { (name, String(decoding: $0, as: UTF8.self)) }
+        }
+    }
+
+    @Test func urlCorpusNormalFormsReparseToThemselves() throws {
+        let inputs = try Self.inputs("url")
+        #expect(inputs.count > 40)
+        #expect(inputs.contains { $0.name.hasPrefix("regression-") })
+        for (name, text) in inputs {
+            guard let url = try? ParsedURL(text) else { continue }
+            let again = try? ParsedURL(url.string)
+            #expect(again?.string == url.string, "\(name): \(url.string.debugDescription) re-parses as \(String(describing: again?.string))")
+            #expect(again?.host == url.host, "\(name)")
+        }
+    }
+
+    @Test func decideCorpusIndexEqualsScanAndHandsOnNormalForms() throws {
+        let engine = RuleEngine(config: try ConfigLoader.load(text: """
+            [[rules]]
+            match.to = "*@gmail.com"
+            copy = "{to}"
+            [[rules]]
+            match.domain = ["example.org", "bücher.de"]
+            open = "browser.desktop"
+            [[rules]]
+            match.host = ["127.0.0.1", "[::1]", "*.local"]
+            discard = true
+            [default]
+            open = "other.desktop"
+            """, path: "replay.toml"))
+        for (name, text) in try Self.inputs("decide") {
+            guard let indexed = try? engine.decide(text) else { continue }
+            let scanned = try engine.decide(text, explain: true)
+            #expect(indexed.rule == scanned.rule, "\(name)")
+            #expect(indexed.finalURL == scanned.finalURL, "\(name)")
+            #expect((try? ParsedURL(indexed.finalURL))?.string == indexed.finalURL, "\(name): \(indexed.finalURL.debugDescription)")
+        }
+    }
+}
