@@ -61,21 +61,6 @@ func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: 
     g_signal_connect_data(instance, signal, callback, nil, nil, GConnectFlags(rawValue: 0))
 }
 
-/// Text for Pango markup.
-func markupEscaped(_ text: String) -> String {
-    var out = ""
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(c)
-        }
-    }
-    return out
-}
 
 /// The widgets and the answer logic.
 final class ChooserUI {
@@ -137,7 +122,7 @@ final class ChooserUI {
 
     private func label(_ text: String, markup: Bool = false, classes: [String] = [], small: Bool = false, wrap: Bool = true) -> Widget {
         let widget = made(gtk_label_new(nil), "label")
-        let body = markup ? text : markupEscaped(text)
+        let body = markup ? text : MarkupText.escaped(text)
         gtk_label_set_markup(cast(widget), small ? "<small>\(body)</small>" : body)
         gtk_label_set_xalign(cast(widget), 0)
         if wrap {
@@ -151,14 +136,14 @@ final class ChooserUI {
     /// The link as it will be opened, domain emphasised, with what is worth knowing about it.
     private func addLinkView(to box: Widget) {
         if let warning = preview.homographWarning {
-            gtk_box_append(cast(box), label("<b>⚠ Look-alike address.</b> \(markupEscaped(warning))", markup: true, classes: ["error"]))
+            gtk_box_append(cast(box), label("<b>⚠ Look-alike address.</b> \(MarkupText.escaped(warning))", markup: true, classes: ["error"]))
         }
         if let mail = preview.mail {
             var lines: [String] = []
             for (name, addresses) in [("To", mail.to), ("Cc", mail.cc), ("Bcc", mail.bcc)] where !addresses.isEmpty {
-                lines.append("<b>\(name):</b> \(markupEscaped(addresses.joined(separator: ", ")))")
+                lines.append("<b>\(name):</b> \(MarkupText.escaped(addresses.joined(separator: ", ")))")
             }
-            if let subject = mail.subject { lines.append("<b>Subject:</b> \(markupEscaped(subject))") }
+            if let subject = mail.subject { lines.append("<b>Subject:</b> \(MarkupText.escaped(subject))") }
             gtk_box_append(cast(box), label(lines.isEmpty ? "<b>New message</b>" : lines.joined(separator: "\n"), markup: true))
             if let body = mail.bodyPreview {
                 let bodyLabel = label(body, classes: ["dim-label"])
@@ -168,8 +153,8 @@ final class ChooserUI {
             }
         } else {
             let parts = preview.urlParts
-            let dim = { (text: String) in text.isEmpty ? "" : "<span alpha=\"60%\">\(markupEscaped(text))</span>" }
-            let markup = "<span size=\"large\">\(dim(parts.before))<b>\(markupEscaped(parts.domain))</b>\(dim(parts.after))</span>"
+            let dim = { (text: String) in text.isEmpty ? "" : "<span alpha=\"60%\">\(MarkupText.escaped(text))</span>" }
+            let markup = "<span size=\"large\">\(dim(parts.before))<b>\(MarkupText.escaped(parts.domain))</b>\(dim(parts.after))</span>"
             let urlLabel = label(markup, markup: true)
             gtk_label_set_lines(cast(urlLabel), 4)
             gtk_label_set_ellipsize(cast(urlLabel), PANGO_ELLIPSIZE_END)
@@ -222,7 +207,7 @@ final class ChooserUI {
         guard let first = preview.remember.first else { return }
         let row = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
         if preview.remember.count == 1 {
-            rememberCheck = gtk_check_button_new_with_mnemonic(markupEscaped(first.label).replacingPrefix("Remember", with: "_Remember"))
+            rememberCheck = gtk_check_button_new_with_mnemonic(MarkupText.escaped(first.label).replacingPrefix("Remember", with: "_Remember"))
         } else {
             rememberCheck = gtk_check_button_new_with_mnemonic("_Remember for")
             let labels = preview.remember.map { strdup(String($0.label.dropFirst("Remember for ".count))) } + [nil]

@@ -10,21 +10,7 @@ public enum NotificationText {
     public static let maximumShownLength = 300
 
     /// Escapes text for a server that reads markup in bodies (`body-markup`): `&`, `<`, `>`, `"`, `'`.
-    public static func escapeMarkup(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    public static func escapeMarkup(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// The host as a person should read it: `example.org`, or for an IDN host both forms,
     /// `bücher.de (xn--bcher-kva.de)`, so a look-alike domain is visible. Nil without a host.

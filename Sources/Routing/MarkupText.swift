@@ -1,0 +1,19 @@
+/// Text as Pango/notification markup must carry it, so a URL cannot inject formatting or links.
+public enum MarkupText {
+    /// Escapes `&`, `<`, `>`, `"` and `'` for markup.
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
