@@ -27,41 +27,53 @@ let package = Package(
         // GTK 4, for the chooser window only.
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
 
-        // Pure routing logic: no I/O.
-        .target(name: "Routing", dependencies: ["CTOML", "CPCRE2", "CIDNA"]),
+        // Pure logic, no I/O, one module per concern; each depends only on the ones above it.
+        // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
+        .target(name: "URLModel", dependencies: ["CIDNA"]),
+        // Patterns as users write them: PCRE2 regular expressions and globs.
+        .target(name: "Patterns", dependencies: ["CPCRE2"]),
+        // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.
+        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns"]),
+        // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
+        .target(name: "LinkExtraction", dependencies: ["URLModel"]),
+        // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "CTOML"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
-        .executableTarget(name: "openurld", dependencies: ["Routing", "DBus", "Desktop"]),
+        .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
         .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .executableTarget(name: "openurl-tool", dependencies: ["Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
+        .executableTarget(name: "openurl-tool", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurld or openurl).
-        .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "Routing"], path: "Sources/Chooser"),
+        .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "URLModel", "Routing"], path: "Sources/Chooser"),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),
         .executableTarget(name: "openurl-fake-browser", path: "Sources/FakeBrowser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Routing"], path: "Benchmarks/Routing"),
-        .executableTarget(name: "bench-extract", dependencies: ["Routing"], path: "Benchmarks/Extract"),
-        .executableTarget(name: "bench-hostile", dependencies: ["Routing"], path: "Benchmarks/Hostile"),
-        .executableTarget(name: "bench-hygiene", dependencies: ["Routing"], path: "Benchmarks/Hygiene"),
+        .executableTarget(name: "bench-routing", dependencies: ["URLModel", "Routing"], path: "Benchmarks/Routing"),
+        .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/Extract"),
+        .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing"], path: "Benchmarks/Hostile"),
+        .executableTarget(name: "bench-hygiene", dependencies: ["URLModel", "Hygiene"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
-        .testTarget(name: "RoutingTests", dependencies: ["Routing"]),
+        .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
+        .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
+        .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
+        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport", "OpenurlCommands"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["URLModel", "Routing", "DBus", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

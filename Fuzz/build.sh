@@ -35,16 +35,18 @@ if newer "$out/obj/cidna.o" Sources/CIDNA/cidna.c Sources/CIDNA/include/cidna.h;
     echo "fuzz: CIDNA"
     clang -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CIDNA/include -c Sources/CIDNA/cidna.c -o "$out/obj/cidna.o"
 fi
+built=() # a module is rebuilt when one built before it (one it may import) changed
 module() { # NAME SOURCE-DIR
     local name=$1 dir=$2
-    if newer "$out/obj/$name.o" "$dir"/*.swift; then
+    if newer "$out/obj/$name.o" "$dir"/*.swift "${built[@]}"; then
         echo "fuzz: $name (whole-module, -sanitize=fuzzer,address)"
-        swiftc "${sanitize[@]}" -parse-as-library -enable-testing -g -O -wmo -module-name "$name" \
+        swiftc "${sanitize[@]}" -parse-as-library -enable-testing -g -O -wmo -module-name "$name" -package-name openurld \
             -swift-version 5 "${includes[@]}" -emit-module -emit-module-path "$out/$name.swiftmodule" \
             -emit-object -o "$out/obj/$name.o" "$dir"/*.swift
     fi
+    built+=("$out/obj/$name.o")
 }
-module Routing Sources/Routing
+for name in URLModel Patterns Hygiene LinkExtraction Routing; do module "$name" "Sources/$name"; done
 module DBus Sources/DBus
 
 libs=(-ltomlplusplus -lpcre2-8 -licuuc -ldbus-1 -lstdc++)
@@ -55,10 +57,11 @@ fi
 for name in "${targets[@]}"; do
     src=Fuzz/Targets/$name.swift
     [ -f "$src" ] || { echo "fuzz: no target $name ($src)" >&2; exit 2; }
-    if newer "$out/$name" "$src" "$out/obj/Routing.o" "$out/obj/DBus.o" Fuzz/Targets/Support/*.swift; then
+    objects=("$out"/obj/{URLModel,Patterns,Hygiene,LinkExtraction,Routing,DBus}.o)
+    if newer "$out/$name" "$src" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
         echo "fuzz: target $name"
-        swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" \
-            "$src" Fuzz/Targets/Support/*.swift "$out/obj/Routing.o" "$out/obj/DBus.o" "$out/obj/ctoml.o" "$out/obj/cidna.o" \
+        swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" -package-name openurld \
+            "$src" Fuzz/Targets/Support/*.swift "${objects[@]}" "$out/obj/ctoml.o" "$out/obj/cidna.o" \
             "${libs[@]}" -use-ld=lld -o "$out/$name"
     fi
 done

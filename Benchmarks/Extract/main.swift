@@ -4,7 +4,7 @@
 //
 //   swift build -c release --product bench-extract && .build/release/bench-extract
 import Foundation
-import Routing
+import LinkExtraction
 
 /// SplitMix64: the corpus must be identical on every run and machine.
 struct SplitMix64 {

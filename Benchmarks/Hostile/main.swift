@@ -5,6 +5,7 @@
 import Routing
 #if canImport(Glibc)
 import Glibc
+import URLModel
 #endif
 
 func now() -> Double {

@@ -4,7 +4,7 @@
 //
 //     swift build -c release --product bench-hygiene && .build/release/bench-hygiene
 import Foundation
-import Routing
+import Hygiene
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let rulesPath = packageRoot.appendingPathComponent("../shared/conformance/clearurls/data.min.json").standardized.path

@@ -4,6 +4,7 @@
 import Routing
 #if canImport(Glibc)
 import Glibc
+import Patterns
 #endif
 
 func now() -> Double {

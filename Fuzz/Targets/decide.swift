@@ -1,4 +1,5 @@
 @testable import Routing
+@testable import URLModel
 
 /// Fixed configs, fuzzed URLs. Oracles: the rule index decides exactly as trying every rule
 /// in order (`explain`), and the URL handed on parses to itself with the host the rules saw.

@@ -1,4 +1,5 @@
 @testable import Routing
+@testable import LinkExtraction
 
 /// Link extraction on raw text. Oracles: every link's range lies in the text and holds its
 /// text; every link's URL is non-empty.

@@ -1,4 +1,5 @@
 @testable import Routing
+@testable import Patterns
 
 /// Globs: `PATTERN\nTEXT`. Oracles: a pattern without special characters matches itself and
 /// nothing longer; a trailing newline never sneaks past the anchor.

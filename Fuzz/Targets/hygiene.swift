@@ -1,4 +1,6 @@
 @testable import Routing
+@testable import URLModel
+@testable import Hygiene
 
 /// Every hygiene pipeline on each input URL. Oracles: a URL that parses still parses after
 /// hygiene (valid URLs stay valid), and hygiene is idempotent on its own output's host.

@@ -1,4 +1,5 @@
 @testable import Routing
+@testable import URLModel
 
 /// mailto URLs (RFC 6068). Oracles: the fields of the normal form are the fields of the input;
 /// decoded fields never leak into the URL unescaped (the copy text is the recipients).

@@ -1,4 +1,5 @@
 @testable import Routing
+@testable import URLModel
 
 /// Punycode (RFC 3492). Oracles: encode then decode gives the label back; decode then encode
 /// gives the (lowercased) input back; both stay within their bound.

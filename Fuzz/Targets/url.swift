@@ -1,4 +1,5 @@
 @testable import Routing
+@testable import URLModel
 
 /// The URL parser on raw bytes. Oracles: the normal form re-parses to itself with the same
 /// host; it fits the argv limit; hosts hold no byte a browser forbids.

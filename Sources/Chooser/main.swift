@@ -8,6 +8,7 @@
 import Glibc
 #endif
 import Routing
+import URLModel
 
 /// The command line, parsed.
 struct ChooserArguments {

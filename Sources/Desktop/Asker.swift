@@ -1,5 +1,6 @@
 import DBus
 import Routing
+import URLModel
 
 /// How an `ask` decision is put to the user.
 public enum AskMethod: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Routing
+import Hygiene
 
 /// Reads the config file from disk; a missing file at the default path means built-in defaults.
 public enum ConfigFile {

@@ -1,5 +1,6 @@
 import Foundation
 import Routing
+import URLModel
 
 /// The side effects of a decision that are not launching: copying, asking and telling the user.
 /// The daemon implements them with the clipboard and notifications; a logging implementation

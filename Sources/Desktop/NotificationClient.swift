@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import URLModel
 
 /// One desktop notification to send (freedesktop Desktop Notifications `Notify`).
 public struct NotificationRequest: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Routing
+import URLModel
 
 /// The words openurld's notifications say. Pure: no I/O except reading desktop entry names
 /// through a `DesktopEntryDirectory` when one is given.

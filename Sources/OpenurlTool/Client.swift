@@ -2,6 +2,7 @@ import Desktop
 import Foundation
 import OpenurlCommands
 import Routing
+import Hygiene
 
 /// Exit codes shared by every command.
 enum ExitCode {

@@ -2,6 +2,7 @@ import DBus
 import Desktop
 import Foundation
 import Routing
+import URLModel
 
 /// Copy, ask and notify for embedded mode (no daemon).
 final class ClientEffects: DecisionEffects {

@@ -2,6 +2,7 @@ import Desktop
 import Foundation
 import OpenurlCommands
 import Routing
+import LinkExtraction
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {

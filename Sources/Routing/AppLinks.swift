@@ -1,3 +1,5 @@
+import URLModel
+
 /// A web link that has a native app: the conversion from the web address to the app's own URL.
 /// Applied only when a desktop entry declares the app's scheme (`x-scheme-handler/zoommtg`).
 public struct AppLink: Sendable {

@@ -1,3 +1,6 @@
+import Patterns
+import Hygiene
+
 /// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
 public struct Config: Sendable {
     /// The file it came from (for messages), or nil for built-in defaults.

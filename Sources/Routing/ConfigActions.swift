@@ -1,3 +1,6 @@
+import URLModel
+import Patterns
+
 /// Reading `match` tables and actions out of rules and `[default]`.
 extension ConfigReader {
     mutating func readAction(_ node: TOMLNode, context: String, required: Bool) -> Action? {

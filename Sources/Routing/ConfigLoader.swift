@@ -1,3 +1,7 @@
+import URLModel
+import Patterns
+import Hygiene
+
 /// Reads a `config.toml` into a `Config`, reporting every problem as `FILE:LINE:COLUMN: message`.
 public enum ConfigLoader {
     /// The keys each table accepts, for unknown-key errors and suggestions: all from the schema

@@ -1,3 +1,5 @@
+import Hygiene
+
 /// The one decision made for a URL: what happens, why, and everything needed to carry it out.
 public struct Decision: Sendable {
     /// The five outcomes.
@@ -114,7 +116,7 @@ extension HygieneStep {
     }
 
     /// The URL after the step, where the step says.
-    var url: String? {
+    package var url: String? {
         if case .unwrapped(_, let to, _) = self { return to }
         return nil
     }

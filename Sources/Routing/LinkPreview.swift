@@ -1,3 +1,5 @@
+import URLModel
+
 /// What the chooser window shows about a link, computed without I/O so it can be tested as a
 /// table and printed by `openurl-chooser --dump`: the URL as it will be opened with its
 /// registrable domain set apart, the original when hygiene changed it, the host in both forms,

@@ -1,3 +1,6 @@
+import URLModel
+import Patterns
+
 /// Who a link came from: any of these can be matched by `match.opener`.
 public struct Opener: Sendable, Equatable {
     /// The desktop id of the app (`org.gnome.Evolution.desktop`), if known.

@@ -1,3 +1,6 @@
+import URLModel
+import Hygiene
+
 /// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
 /// then `[default]`, else `system`.
 ///

@@ -1,3 +1,6 @@
+import URLModel
+import Patterns
+
 /// Finds the rules worth trying for a URL without scanning them all.
 ///
 /// Each rule is filed under the most selective thing it requires: a domain (looked up by the

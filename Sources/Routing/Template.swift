@@ -1,3 +1,5 @@
+import URLModel
+
 /// `{url}`-style templates for copy text, argv elements, rewrites and webmail compose URLs.
 public enum Template {
     /// Where the expansion goes: into plain text (copy, argv) or into a URL.
@@ -31,7 +33,7 @@ public enum Template {
 
     /// Placeholder values for one URL, computed when a template asks for them.
     public struct Fields {
-        let url: ParsedURL
+        package let url: ParsedURL
         let recipientSeparator: String
         let mailto: MailtoURL?
         /// Fixed values, for checking a template's shape.

@@ -2,6 +2,8 @@ import DBus
 import Desktop
 import Foundation
 import Routing
+import URLModel
+import LinkExtraction
 
 /// The daemon's copy, ask and notify: the clipboard backend the settings choose, and
 /// notifications on the daemon's own connection (servers answer only the sender).

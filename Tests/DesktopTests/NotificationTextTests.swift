@@ -2,6 +2,7 @@ import Testing
 @testable import Desktop
 import Routing
 import TestSupport
+import URLModel
 
 @Suite struct NotificationTextTests {
     @Test(arguments: [

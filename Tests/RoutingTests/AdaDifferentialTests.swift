@@ -1,6 +1,7 @@
 import Foundation
 import Routing
 import Testing
+import URLModel
 
 /// Compares our reading of hosts with ada (the WHATWG URL parser Node.js uses; PyPI `ada-url`)
 /// on a generated corpus of tricky URLs (Tests/Differential/ada_hosts.py): fullwidth dots and
@@ -11,7 +12,7 @@ import Testing
 @Suite struct AdaDifferentialTests {
     struct AdaResult: Decodable { var ok: Bool; var host: String; var href: String }
 
-    static let script = HygieneFixtures.packageRoot.appendingPathComponent("Tests/Differential/ada_hosts.py").path
+    static let script = PackageRoot.url.appendingPathComponent("Tests/Differential/ada_hosts.py").path
 
     /// Runs the reference script with `arguments`, feeding it `input`; fails with an install
     /// hint when python3 or ada-url is missing.

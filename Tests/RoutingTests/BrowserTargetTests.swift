@@ -1,5 +1,6 @@
 import Testing
 @testable import Routing
+@testable import URLModel
 
 /// A catalogue as discovery would build it: Firefox with two profiles, Chrome with one, an
 /// unknown browser, and apps for the app-link schemes.

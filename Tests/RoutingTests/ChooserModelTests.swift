@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Routing
+@testable import URLModel
 
 /// The chooser's pure parts: registrable domains, homographs, the link preview, remembered rules.
 @Suite struct ChooserModelTests {

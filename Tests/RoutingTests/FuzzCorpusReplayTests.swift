@@ -1,13 +1,14 @@
 import Foundation
 @testable import Routing
 import Testing
+@testable import URLModel
 
 /// Replays the fuzz seed corpora (Fuzz/Corpus, which also keeps every past finding as a
 /// `regression-*` file) through the url and decide oracles in the normal suite, so a finding
 /// stays fixed without a fuzzing build.
 @Suite struct FuzzCorpusReplayTests {
     static func inputs(_ target: String) throws -> [(name: String, text: String)] {
-        let directory = HygieneFixtures.packageRoot.appendingPathComponent("Fuzz/Corpus/\(target)").path
+        let directory = PackageRoot.url.appendingPathComponent("Fuzz/Corpus/\(target)").path
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         return names.compactMap { name in
             FileManager.default.contents(atPath: directory + "/" + name).map { (name, String(decoding: $0, as: UTF8.self)) }

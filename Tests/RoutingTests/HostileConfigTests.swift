@@ -1,5 +1,8 @@
 import Testing
 @testable import Routing
+@testable import URLModel
+@testable import Patterns
+@testable import Hygiene
 
 /// Regression tests for issue 14's config findings: every one an error with a position, never
 /// a crash.

@@ -1,5 +1,7 @@
 import Testing
 @testable import Routing
+@testable import URLModel
+@testable import Patterns
 
 @Suite struct TOMLParserTests {
     @Test func keepsSourceOrderAndPositions() throws {

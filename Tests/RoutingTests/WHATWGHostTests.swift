@@ -1,5 +1,6 @@
 import Testing
 @testable import Routing
+@testable import URLModel
 
 /// Hosts read as browsers read them (WHATWG URL Standard), and the bypasses of issue 14.
 @Suite struct WHATWGHostTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Routing
+@testable import LinkExtraction
 
 /// A text and the links expected in it, as (text, url) pairs.
 struct ExtractCase: Sendable, CustomTestStringConvertible {

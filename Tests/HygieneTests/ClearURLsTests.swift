@@ -1,6 +1,7 @@
 import Foundation
-import Routing
 import Testing
+import URLModel
+import Hygiene
 
 @Suite struct ClearURLsRulesTests {
     @Test func loadsTheFullRuleFile() throws {

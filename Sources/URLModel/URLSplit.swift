@@ -1,20 +1,20 @@
 /// Byte offsets of the parts of an absolute URL, found without decoding or re-encoding, so that
 /// hygiene can cut parameters out of the raw text and leave every other byte as it was.
-struct URLSplit {
+package struct URLSplit {
     /// The URL's UTF-8 bytes.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// `scheme` ends before this index (the `:`), or -1 when there is no scheme.
     let schemeEnd: Int
     /// Byte range of the host (without userinfo, port and a trailing dot); empty without authority.
-    let hostRange: Range<Int>
+    package let hostRange: Range<Int>
     /// Path bytes: `pathStart..<queryStart-or-fragment`.
     let pathStart: Int
     /// Index of `?`, or nil.
-    let queryMark: Int?
+    package let queryMark: Int?
     /// Index of `#`, or nil.
     let fragmentMark: Int?
 
-    init(_ url: String) {
+    package init(_ url: String) {
         // Through `withUTF8`: `Array(url.utf8)` copies byte by byte.
         var url = url
         self.init(bytes: url.withUTF8 { Array($0) })
@@ -32,8 +32,8 @@ struct URLSplit {
 
     /// `replacing(in: self, query:fragment:)`, split. Everything before the query is unchanged
     /// (and the scheme, host and path are found there alone), so only the marks move.
-    func replacing(query newQuery: [UInt8]?, fragment newFragment: [UInt8]?) -> URLSplit {
-        let rebuilt = Routing.replacing(in: self, query: newQuery, fragment: newFragment)
+    package func replacing(query newQuery: [UInt8]?, fragment newFragment: [UInt8]?) -> URLSplit {
+        let rebuilt = URLModel.replacing(in: self, query: newQuery, fragment: newFragment)
         var position = queryMark ?? fragmentMark ?? bytes.count
         var newQueryMark: Int? = nil
         if let q = queryMark, let range = queryRange {
@@ -116,7 +116,7 @@ struct URLSplit {
     }
 
     /// Byte range of the path.
-    var pathRange: Range<Int> { pathStart..<max(pathStart, queryMark ?? fragmentMark ?? bytes.count) }
+    package var pathRange: Range<Int> { pathStart..<max(pathStart, queryMark ?? fragmentMark ?? bytes.count) }
 
     /// The scheme, lower-cased.
     var scheme: String {
@@ -125,7 +125,7 @@ struct URLSplit {
     }
 
     /// True for `http` / `https` URLs with a non-empty host.
-    var isWebURL: Bool { isHTTPScheme && !hostRange.isEmpty }
+    package var isWebURL: Bool { isHTTPScheme && !hostRange.isEmpty }
 
     /// The path, as raw text.
     var path: Substring {
@@ -134,19 +134,19 @@ struct URLSplit {
     }
 
     /// Byte range of the query text (after `?`, before `#`), or nil without a `?`.
-    var queryRange: Range<Int>? {
+    package var queryRange: Range<Int>? {
         guard let q = queryMark else { return nil }
         return (q + 1)..<(fragmentMark ?? bytes.count)
     }
 
     /// Byte range of the fragment text (after `#`), or nil.
-    var fragmentRange: Range<Int>? {
+    package var fragmentRange: Range<Int>? {
         guard let f = fragmentMark else { return nil }
         return (f + 1)..<bytes.count
     }
 
     /// The first raw value of parameter `name` (exact, case-sensitive raw name) in the query.
-    func queryValue(named name: String) -> Substring? {
+    package func queryValue(named name: String) -> Substring? {
         guard let range = queryRange else { return nil }
         let nameCount = name.utf8.count
         for item in QueryItems(bytes: bytes, range: range) {
@@ -160,11 +160,11 @@ struct URLSplit {
 }
 
 /// One `name=value` item of a query or fragment, as byte ranges into the URL.
-struct QueryItem {
+package struct QueryItem {
     /// The whole item (name, `=` and value).
     var range: Range<Int>
     /// The raw name.
-    var nameRange: Range<Int>
+    package var nameRange: Range<Int>
     /// The raw value after `=`, nil when the item has no `=`.
     var valueRange: Range<Int>?
 }
@@ -201,7 +201,7 @@ struct QueryItems: Sequence, IteratorProtocol {
 /// byte as they were. Returns nil when every item is kept (nothing to rewrite).
 /// `dropEmpty` drops empty items once something else was removed, so `?a&&b` stays as it was
 /// but `?utm_source=x&&a=1` becomes `?a=1` rather than `?&a=1`.
-func filterItems(
+package func filterItems(
     _ bytes: [UInt8], range: Range<Int>, keepName: (UnsafeBufferPointer<UInt8>) -> Bool
 ) -> (kept: [UInt8], removed: [QueryItem])? {
     bytes.withUnsafeBufferPointer { buffer in
@@ -250,7 +250,7 @@ private func forEachItem(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<In
 
 /// Replaces the query (and its `?`) or the fragment (and its `#`) of `split` with new item bytes,
 /// dropping the mark when nothing is left.
-func replacing(
+package func replacing(
     in split: URLSplit, query newQuery: [UInt8]?, fragment newFragment: [UInt8]?
 ) -> [UInt8] {
     let bytes = split.bytes

@@ -1,3 +1,5 @@
+import URLModel
+
 /// Strips tracking parameters from a URL's query, leaving every other byte as it was.
 ///
 /// The built-in list is ours. It was assembled from, and is checked against, these public lists:

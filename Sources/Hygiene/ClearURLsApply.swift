@@ -1,3 +1,6 @@
+import URLModel
+import Patterns
+
 extension ClearURLsRules {
     /// How many passes over the providers at most: each pass either changes the URL or ends.
     static let maxPasses = 16
@@ -85,10 +88,10 @@ extension ClearURLsRules {
 /// What `Provider.clean` changed.
 struct ClearURLsChange {
     /// The new URL and its split.
-    var url: String
+    package var url: String
     var split: URLSplit
     /// Raw parameter names (`#name` for fragment items) and `rawRule:` entries.
-    var removed: [String]
+    package var removed: [String]
     /// A raw rule changed the URL (not only parameter removal).
     var rawRuleChanged: Bool
 }

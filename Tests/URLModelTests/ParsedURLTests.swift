@@ -1,5 +1,6 @@
 import Testing
-@testable import Routing
+@testable import URLModel
+@testable import Patterns
 
 @Suite struct ParsedURLTests {
     @Test(arguments: [

@@ -6,7 +6,7 @@ import CIDNA
 /// `2130706433`, `0177.0.0.1`) turned into dotted decimal, IPv6 compressed. What a browser
 /// would refuse is refused here too, and so is any host longer than DNS allows, so the host a
 /// rule matches is the host the browser opens.
-enum HostParser {
+package enum HostParser {
     /// The longest DNS label, in bytes of the ASCII form.
     static let maximumLabelLength = 63
     /// The longest DNS name, in bytes of the ASCII form without a trailing dot.
@@ -16,7 +16,7 @@ enum HostParser {
     static let maximumInputLength = 1024
 
     /// The serialised host for `raw` (the bytes between the userinfo and the port).
-    static func parse(_ raw: ArraySlice<UInt8>) throws(URLParseError) -> String {
+    package static func parse(_ raw: ArraySlice<UInt8>) throws(URLParseError) -> String {
         if raw.first == UInt8(ascii: "[") {
             guard raw.count >= 2, raw.last == UInt8(ascii: "]") else {
                 throw URLParseError(message: "IPv6 host is missing its closing ]")

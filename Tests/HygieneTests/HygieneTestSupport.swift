@@ -1,6 +1,6 @@
 import Foundation
-import Routing
 import Testing
+import Hygiene
 
 /// Shared helpers for the hygiene tests: locating conformance data next to the package.
 enum HygieneFixtures {

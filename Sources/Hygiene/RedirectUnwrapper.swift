@@ -1,3 +1,5 @@
+import URLModel
+
 /// A redirector: a link wrapper whose real target sits, percent-encoded, in a query parameter.
 public struct Redirector: Sendable, Hashable {
     /// Which hosts the wrapper lives on.

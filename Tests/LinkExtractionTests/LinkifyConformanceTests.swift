@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Routing
+@testable import LinkExtraction
 
 /// linkify-it's own link fixtures, read from `../shared/conformance/linkify-it/` next to the
 /// package (never copied into the repository), run the way linkify-it's test runner reads them.

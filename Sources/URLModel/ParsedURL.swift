@@ -32,7 +32,7 @@ public struct ParsedURL: Sendable, Equatable {
     public var matchingUnicodeHost: String { Self.withoutTrailingDot(unicodeHost) }
 
     /// `host` less one trailing dot, unless that is all it is.
-    static func withoutTrailingDot(_ host: String) -> String {
+    package static func withoutTrailingDot(_ host: String) -> String {
         host.utf8.count > 1 && host.utf8.last == UInt8(ascii: ".") ? String(host.dropLast()) : host
     }
     /// The host with `xn--` labels decoded, for display and Unicode matchers.
@@ -67,7 +67,7 @@ public struct ParsedURL: Sendable, Equatable {
     }
 
     /// A fixed URL standing in where one is needed but none is given.
-    static let placeholder: ParsedURL = {
+    package static let placeholder: ParsedURL = {
         do { return try ParsedURL("https://example.invalid/") } catch { fatalError("placeholder URL must parse") }
     }()
 

@@ -1,3 +1,5 @@
+import URLModel
+
 /// One thing URL hygiene did, for `openurl test` to show.
 public enum HygieneStep: Sendable, Equatable {
     /// A redirector was unwrapped; `via` names it (`google`, `clearurls:google`).

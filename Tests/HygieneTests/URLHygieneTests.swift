@@ -1,5 +1,6 @@
-import Routing
 import Testing
+import URLModel
+import Hygiene
 
 struct RedirectorCase: Sendable, CustomStringConvertible {
     var wrapped: String

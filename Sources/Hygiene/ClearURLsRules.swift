@@ -1,4 +1,5 @@
 import Foundation
+import Patterns
 
 /// A loaded ClearURLs rule file (`data.min.json`), applied with the semantics of the ClearURLs
 /// add-on (`clearurls.js`, `removeFieldsFormURL` and `pureCleaning`):
