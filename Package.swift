@@ -5,9 +5,9 @@ let package = Package(
     name: "openurld",
     products: [
         .executable(name: "openurl", targets: ["openurl"]),
-        .executable(name: "openurl-tool", targets: ["openurl-tool"]),
+        // openurld, openurl-tool and openurl-chooser in one binary; the build's and the install's
+        // openurl-tool and openurl-chooser are symlinks to it (see Sources/Multicall).
         .executable(name: "openurld", targets: ["openurld"]),
-        .executable(name: "openurl-chooser", targets: ["openurl-chooser"]),
     ],
     targets: [
         // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++.
@@ -45,16 +45,19 @@ let package = Package(
         // Side effects behind protocols.
         .target(name: "Desktop", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
-        .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
+        // The daemon: owns io.github.openurld on the session bus.
+        .target(name: "OpenurlDaemon", dependencies: ["URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
         .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .executableTarget(name: "openurl-tool", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
+        .target(name: "OpenurlTool", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
-        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurld or openurl).
-        .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "JSON", "URLModel", "Routing"], path: "Sources/Chooser"),
+        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "JSON", "URLModel", "Routing"], path: "Sources/Chooser"),
+        // One binary for the three above, dispatching on the name it was run by (argv[0]).
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall"),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),

@@ -70,27 +70,33 @@ func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]
     return bytes
 }
 
-if CommandLine.arguments.dropFirst().first == "--serve" {
-    exit(ChooserServer.run())
-}
-do {
-    let arguments = try ChooserArguments(Array(CommandLine.arguments.dropFirst()))
-    let preview: LinkPreview
-    do {
-        preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
-                                  opener: arguments.opener, publicSuffixes: readPublicSuffixList())
-    } catch {
-        throw ChooserFailure("not a URL: \(error.message)")
+/// The chooser's entry point: `openurl-chooser` in the multi-call binary.
+public enum ChooserMain {
+    /// Shows the window for `arguments` (argv, program name first), or serves questions with `--serve`, and exits.
+    public static func run(arguments: [String]) -> Never {
+        if arguments.dropFirst().first == "--serve" {
+            exit(ChooserServer.run())
+        }
+        do {
+            let arguments = try ChooserArguments(Array(arguments.dropFirst()))
+            let preview: LinkPreview
+            do {
+                preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
+                                          opener: arguments.opener, publicSuffixes: readPublicSuffixList())
+            } catch {
+                throw ChooserFailure("not a URL: \(error.message)")
+            }
+            if arguments.dump {
+                print(preview.json.text)
+                exit(0)
+            }
+            exit(ChooserWindow.run(preview))
+        } catch let failure as ChooserFailure {
+            fputs("openurl-chooser: \(failure.message)\n", stderr)
+            exit(2)
+        } catch {
+            fputs("openurl-chooser: \(error)\n", stderr)
+            exit(2)
+        }
     }
-    if arguments.dump {
-        print(preview.json.text)
-        exit(0)
-    }
-    exit(ChooserWindow.run(preview))
-} catch let failure as ChooserFailure {
-    fputs("openurl-chooser: \(failure.message)\n", stderr)
-    exit(2)
-} catch {
-    fputs("openurl-chooser: \(error)\n", stderr)
-    exit(2)
 }

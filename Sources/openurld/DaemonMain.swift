@@ -19,35 +19,47 @@ let usage = """
       -h, --help   show this help
     """
 
-var replace = false
-var rest = CommandLine.arguments.dropFirst()
-while let argument = rest.popFirst() {
-    switch argument {
-    case "--version":
-        print("openurld \(Daemon.version)")
-        exit(0)
-    case "-h", "--help":
-        print(usage)
-        exit(0)
-    case "--replace": replace = true
-    case "-v", "--verbose": Log.verbose = true
-    case "--log":
-        guard let file = rest.popFirst() else {
-            FileHandle.standardError.write(Data("openurld: --log needs a file name\n\(usage)\n".utf8))
-            exit(2)
+/// The daemon's entry point: `openurld` in the multi-call binary.
+public enum DaemonMain {
+    /// Parses `arguments` (argv, program name first), serves the bus until told to stop, and exits.
+    public static func run(arguments: [String]) -> Never {
+        var replace = false
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--version":
+                print("openurld \(Daemon.version)")
+                exit(0)
+            case "-h", "--help":
+                print(usage)
+                exit(0)
+            case "--replace": replace = true
+            case "-v", "--verbose": Log.verbose = true
+            case "--log":
+                guard let file = rest.popFirst() else {
+                    FileHandle.standardError.write(Data("openurld: --log needs a file name\n\(usage)\n".utf8))
+                    exit(2)
+                }
+                Log.useFile(file)
+            case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
+            default:
+                FileHandle.standardError.write(Data("openurld: unknown argument \(argument)\n\(usage)\n".utf8))
+                exit(2)
+            }
         }
-        Log.useFile(file)
-    case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
-    default:
-        FileHandle.standardError.write(Data("openurld: unknown argument \(argument)\n\(usage)\n".utf8))
-        exit(2)
+        if Log.file == nil, !Log.toJournal, isatty(2) == 0 {
+            Log.useFile(XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory + "log", alsoStderr: true)
+        }
+        do {
+            try start(replace: replace)
+        } catch {
+            Log.error("\(error)")
+            exit(1)
+        }
     }
 }
-if Log.file == nil, !Log.toJournal, isatty(2) == 0 {
-    Log.useFile(XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory + "log", alsoStderr: true)
-}
 
-func start() throws -> Never {
+func start(replace: Bool) throws -> Never {
     let environment = ProcessInfo.processInfo.environment
     _ = ChildReaper.becomeSubreaper()
     let loop = try EventLoop()
@@ -101,11 +113,4 @@ func start() throws -> Never {
     if (try? connection.processID(of: Daemon.busName)) == UInt32(getpid()) { _ = try? connection.releaseName(Daemon.busName) }
     connection.flush()
     exit(lostBus ? 1 : 0)
-}
-
-do {
-    try start()
-} catch {
-    Log.error("\(error)")
-    exit(1)
 }
