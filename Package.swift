@@ -27,6 +27,10 @@ let package = Package(
         // GTK 4, for the chooser window only.
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
 
+        // The system calls the others need (files, directories, environment, clocks, threads), over
+        // Glibc in one file, so nothing installed needs Foundation.
+        .target(name: "Platform"),
+
         // Pure logic, no I/O, one module per concern; each depends only on the ones above it.
         // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
         .target(name: "URLModel", dependencies: ["CIDNA"]),
@@ -41,7 +45,7 @@ let package = Package(
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["Platform", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
         .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
@@ -67,6 +71,7 @@ let package = Package(
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
