@@ -27,6 +27,10 @@ let package = Package(
         // GTK 4, for the chooser window only.
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
 
+        // The system calls the others need (files, directories, environment, clocks, threads), over
+        // Glibc in one file, so nothing installed needs Foundation.
+        .target(name: "Platform"),
+
         // Pure logic, no I/O, one module per concern; each depends only on the ones above it.
         // JSON values: written for machine output, parsed (RFC 8259, order kept) for data files.
         .target(name: "JSON"),
@@ -43,7 +47,7 @@ let package = Package(
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
         // The daemon: owns io.github.openurld on the session bus.
         .target(name: "OpenurlDaemon", dependencies: ["URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
@@ -73,6 +77,7 @@ let package = Package(
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
