@@ -50,11 +50,11 @@ let package = Package(
         .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
         .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"]),
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CGtk
-import Foundation
+import JSON
 import Routing
 
 /// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
@@ -25,8 +25,8 @@ enum ChooserServer {
 
     /// One question line.
     static func handle(_ line: [UInt8]) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
-              let args = object["args"] as? [String] else {
+        guard let request = try? JSONValue(parsing: line), request.members != nil,
+              let args = Self.strings(request["args"]) else {
             fputs("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n", stderr)
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
             return
@@ -36,7 +36,7 @@ enum ChooserServer {
             let preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
                                           opener: arguments.opener, publicSuffixes: readPublicSuffixList())
             current?.destroy()
-            let ui = ChooserUI(preview: preview, startupID: object["token"] as? String) {
+            let ui = ChooserUI(preview: preview, startupID: request["token"]?.string) {
                 current?.destroy()
                 current = nil
             }
@@ -49,6 +49,17 @@ enum ChooserServer {
             fputs("openurl-chooser: \(error)\n", stderr)
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         }
+    }
+
+    /// A JSON array of strings as Swift strings; nil when it is missing or holds anything else.
+    static func strings(_ value: JSONValue?) -> [String]? {
+        guard let items = value?.items else { return nil }
+        var strings: [String] = []
+        for item in items {
+            guard let string = item.string else { return nil }
+            strings.append(string)
+        }
+        return strings
     }
 }
 

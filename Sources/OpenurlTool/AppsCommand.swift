@@ -1,5 +1,4 @@
 import Desktop
-import Foundation
 import OpenurlCommands
 import Routing
 import JSON
@@ -27,10 +26,15 @@ extension Client {
         }
         let width = min(48, listings.map(\.target.count).max() ?? 0)
         for listing in listings {
-            let padded = listing.target.padding(toLength: max(width, listing.target.count), withPad: " ", startingAt: 0)
-            let kind = listing.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let padded = Self.padded(listing.target, to: width)
+            let kind = Self.padded(listing.kind.rawValue, to: 8)
             Output.print("\(padded)  \(kind)  \(listing.name)\(listing.isDefault ? " (default)" : "")")
         }
         return ExitCode.success
+    }
+
+    /// `text` with spaces after it up to `width` characters; longer text is left whole.
+    static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
     }
 }

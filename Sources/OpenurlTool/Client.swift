@@ -1,6 +1,6 @@
 import Desktop
-import Foundation
 import OpenurlCommands
+import Platform
 import Routing
 import Hygiene
 
@@ -34,7 +34,7 @@ struct Client {
         default: break
         }
         let named = CommandTable.spec(named: first)
-        if named == nil, !first.hasPrefix("-"), !first.contains(":"), !first.contains("."), let guess = CommandTable.nearest(to: first) {
+        if named == nil, !first.hasPrefix("-"), !first.contains(Character(":")), !first.contains(Character(".")), let guess = CommandTable.nearest(to: first) {
             return fail("unknown command \"\(first)\"; did you mean \"\(guess)\"? (see openurl --help)", code: ExitCode.usage)
         }
         let spec = named ?? CommandTable.spec(.route)
@@ -91,7 +91,7 @@ struct Client {
     /// as a notification too: a handler has no visible stderr.
     func fail(_ message: String, code: Int32, summary: String = "openurl") -> Int32 {
         Output.error("openurl: \(message)")
-        if isatty(2) == 0 { Notifier.show(summary: summary, body: message, urgent: true) }
+        if !StandardStream.error.isTerminal { Notifier.show(summary: summary, body: message, urgent: true) }
         return code
     }
 }
@@ -99,10 +99,10 @@ struct Client {
 /// Writes to standard output and standard error.
 enum Output {
     static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStream.output.writeLine(text)
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStream.error.writeLine(text)
     }
 }

@@ -1,6 +1,6 @@
 import DBus
 import Desktop
-import Foundation
+import Platform
 import Routing
 import URLModel
 
@@ -48,14 +48,14 @@ final class ClientEffects: DecisionEffects {
 
     func reportUnasked(_ decision: Decision, reason: String) {
         let message = "could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") \(decision.finalURL)"
-        if verbose || isatty(2) != 0 { Output.error("openurl: \(message)") }
-        if isatty(2) == 0 { Notifier.show(summary: "Could not ask where to open a link", body: message, urgent: false) }
+        if verbose || StandardStream.error.isTerminal { Output.error("openurl: \(message)") }
+        if !StandardStream.error.isTerminal { Notifier.show(summary: "Could not ask where to open a link", body: message, urgent: false) }
     }
 
     func reportError(_ message: String, for decision: Decision?) {
         Output.error("openurl: \(message)")
         let summary = decision?.kind == .copy ? "Could not copy" : decision?.error != nil ? "Link not opened" : "Could not open link"
-        if isatty(2) == 0 { Notifier.show(summary: summary, body: message, urgent: true) }
+        if !StandardStream.error.isTerminal { Notifier.show(summary: summary, body: message, urgent: true) }
     }
 
     func confirm(_ decision: Decision) {

@@ -1,6 +1,5 @@
 import DBus
 import Desktop
-import Foundation
 import Routing
 
 /// `openurl __complete WHAT`: candidates for the shell completions, one per line, with a tab

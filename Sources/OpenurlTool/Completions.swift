@@ -1,5 +1,5 @@
-import Foundation
 import OpenurlCommands
+import Platform
 
 /// Shell completion scripts generated from the command table (`openurl __generate bash|zsh|fish`),
 /// installed by `make install`; dynamic candidates come from `openurl __complete`.
@@ -35,7 +35,7 @@ enum Completions {
     }
 
     /// Single-quoted for sh, zsh and fish.
-    static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    static func quoted(_ text: String) -> String { "'" + text.replacingEvery("'", with: "'\\''") + "'" }
 
     static let header = "# Generated from openurl's command table by `openurl __generate`; do not edit."
 
@@ -122,7 +122,7 @@ enum Completions {
             "            local -a commands",
             "            commands=(",
         ]
-        for spec in commands { out.append("                \(quoted(spec.name + ":" + spec.summary.replacingOccurrences(of: ":", with: "\\:")))") }
+        for spec in commands { out.append("                \(quoted(spec.name + ":" + spec.summary.replacingEvery(":", with: "\\:")))") }
         out += [
             "            )",
             "            _describe -t commands 'openurl command' commands",

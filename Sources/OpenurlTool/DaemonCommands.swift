@@ -1,7 +1,7 @@
 import DBus
 import Desktop
-import Foundation
 import OpenurlCommands
+import Platform
 import Routing
 
 /// Commands that talk to the daemon: status, reload, rules, recent, reopen, copy.
@@ -81,7 +81,9 @@ extension Client {
             _ = try callDaemon("ClearRecent")
         } catch let error as DBusError where error.meansServiceUnavailable {
             let path = paths.stateDirectory + "recent.tsv"
-            if unlink(path) != 0, errno != ENOENT { return fail("cannot remove \(path): \(String(cString: strerror(errno)))", code: ExitCode.notCarriedOut) }
+            do { try FileSystem.remove(path) } catch where !error.isNotFound {
+                return fail("cannot remove \(path): \(error.message)", code: ExitCode.notCarriedOut)
+            } catch {}
         } catch {
             return daemonFailure(error)
         }

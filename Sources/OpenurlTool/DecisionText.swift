@@ -1,4 +1,5 @@
 import Desktop
+import Platform
 import Routing
 import JSON
 
@@ -62,6 +63,6 @@ enum DecisionText {
     static func shellQuoted(_ word: String) -> String {
         let safe = word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789-_./:=@%+,".unicodeScalars.contains($0) }
         if safe, !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + word.replacingEvery("'", with: "'\\''") + "'"
     }
 }

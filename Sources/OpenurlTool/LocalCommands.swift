@@ -1,6 +1,6 @@
 import Desktop
-import Foundation
 import OpenurlCommands
+import Platform
 import Routing
 import LinkExtraction
 import JSON
@@ -11,7 +11,7 @@ extension Client {
         let path = parsed.value("--config")
         switch loadConfig(path: path) {
         case .success(let config):
-            let source = FileManager.default.fileExists(atPath: path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
+            let source = FileSystem.exists(path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
             let rememberedPath = ConfigFile.rememberedPath(besides: path ?? paths.configFile)
             let remembered = config.rules.filter { $0.index == 0 }.count
             let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
@@ -73,10 +73,10 @@ extension Client {
             }
             text = selected
         } else if let file = parsed.positionals.first, file != "-" {
-            guard let data = FileManager.default.contents(atPath: file) else { return fail("cannot read \(file)", code: ExitCode.usage) }
+            guard let data = FileSystem.contents(file) else { return fail("cannot read \(file)", code: ExitCode.usage) }
             text = String(decoding: data, as: UTF8.self)
         } else {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            text = String(decoding: StandardStream.input.readToEnd(), as: UTF8.self)
         }
         let engine = (try? loadConfig(path: nil).get()).map { RuleEngine(config: $0) }
         let schemes = LinkExtractor.defaultSchemes.union(engine?.allowedSchemes ?? RuleEngine.defaultSchemes)
@@ -120,9 +120,9 @@ extension Client {
 
     /// The `openurl` handler beside this executable, as XFCE's helper entries should run it.
     static var handlerPath: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let beside = (exe as NSString).deletingLastPathComponent + "/openurl"
-        return FileManager.default.isExecutableFile(atPath: beside) ? beside : "openurl"
+        let exe = (try? FileSystem.symbolicLinkTarget("/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = Path.parent(exe) + "/openurl"
+        return FileSystem.isExecutable(beside) ? beside : "openurl"
     }
 
     func runUninstall() -> Int32 {

@@ -1,5 +1,5 @@
-import Foundation
 import OpenurlCommands
+import Platform
 import Routing
 
 /// The generated parts of the scdoc man pages (`openurl __generate man-…`): the synopsis and
@@ -8,7 +8,7 @@ import Routing
 enum ManPages {
     /// Escapes scdoc's formatting characters in plain text.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "*", with: "\\*").replacingOccurrences(of: "_", with: "\\_")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery("*", with: "\\*").replacingEvery("_", with: "\\_")
     }
 
     /// `*openurl test* [*--json*] [*--config* _FILE_] _URL_`.

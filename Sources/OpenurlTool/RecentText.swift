@@ -1,7 +1,7 @@
 import DBus
-import Foundation
-import Routing
 import JSON
+import Platform
+import Routing
 
 /// One entry of the daemon's recent links, as `openurl recent` shows it.
 struct RecentLink {
@@ -31,24 +31,24 @@ struct RecentLink {
     var json: JSONValue {
         let optional = { (text: String) -> JSONValue in text.isEmpty ? .null : .string(text) }
         return .object([
-            ("id", .number(Int(id))), ("time", .string(Self.isoFormatter.string(from: date))), ("unix_time", .number(Int(time))),
+            ("id", .number(Int(id))), ("time", .string(CalendarTime.utc(seconds: time).iso8601)), ("unix_time", .number(Int(time))),
             ("url", .string(url)), ("final_url", .string(finalURL)), ("decision", .string(decision)),
             ("target", optional(target)), ("rule", optional(rule)), ("opener", optional(opener)), ("outcome", .string(outcome)),
         ])
     }
 
-    var date: Date { Date(timeIntervalSince1970: time) }
-
     /// The columns of the human table: id, time, decision → target, rule, opener, outcome, URL.
-    func columns(now: Date) -> [String] {
-        let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
-        let when = (sameDay ? Self.timeFormatter : Self.dateTimeFormatter).string(from: date)
+    /// The time is local: "13:38:51" today (the day of `now`, seconds since the epoch), else
+    /// "2026-11-30 09:12".
+    func columns(now: Double) -> [String] {
+        let local = CalendarTime.local(seconds: time)
+        let when = local.isSameDay(as: CalendarTime.local(seconds: now)) ? local.timeText : local.dateText + " " + local.hourMinuteText
         return ["\(id)", when, target.isEmpty ? decision : "\(decision) → \(target)", rule.isEmpty ? "(default)" : rule,
                 opener.isEmpty ? "-" : opener, outcome, finalURL]
     }
 
     /// Aligned columns under a header, newest first as the daemon sends them.
-    static func table(_ links: [RecentLink], now: Date = Date()) -> String {
+    static func table(_ links: [RecentLink], now: Double = WallClock.secondsSinceEpoch()) -> String {
         guard !links.isEmpty else { return "no links routed yet" }
         let rows = [["ID", "TIME", "DECISION", "RULE", "OPENER", "OUTCOME", "URL"]] + links.map { $0.columns(now: now) }
         var widths = [Int](repeating: 0, count: 7)
@@ -58,16 +58,5 @@ struct RecentLink {
                 index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
-    }
-
-    private static let isoFormatter: ISO8601DateFormatter = ISO8601DateFormatter()
-    private static let timeFormatter: DateFormatter = formatter("HH:mm:ss")
-    private static let dateTimeFormatter: DateFormatter = formatter("yyyy-MM-dd HH:mm")
-
-    private static func formatter(_ format: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = format
-        return formatter
     }
 }

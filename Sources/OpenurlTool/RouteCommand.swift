@@ -1,6 +1,6 @@
 import DBus
 import Desktop
-import Foundation
+import Platform
 import Routing
 
 /// `openurl URL...`: hand each URL to the daemon, or route it in-process when there is none.
@@ -12,7 +12,7 @@ extension Client {
     /// `noDaemon`: `openurl` found the daemon missing or too slow; do not ask it again.
     func runRoute(_ urls: [String], verbose: Bool, ask: Bool, noDaemon: Bool = false) -> Int32 {
         let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"]
-        let openerProcess = OpenerDetector().detect(pid: getppid())
+        let openerProcess = OpenerDetector().detect(pid: Environment.parentProcessID)
         let display = ClickEnvironment.option { environment[$0] }
         if !noDaemon, let connection = try? DBusConnection.session() {
             var worst = ExitCode.success

@@ -1,7 +1,7 @@
 import DBus
 import Desktop
-import Foundation
 import OpenurlCommands
+import Platform
 import Routing
 
 /// `openurl status`: the daemon, its view of the session, and every path a click can take, each
@@ -38,7 +38,7 @@ extension Client {
                 let pid = try? connection.processID(of: Self.busName)
                 line(.ok, "openurld \(version)", "running\(pid.map { " (pid \($0))" } ?? "") on \(Self.busName)")
                 if error.isEmpty {
-                    line(.ok, "config", path + (FileManager.default.fileExists(atPath: path) ? "" : " (missing: built-in defaults)"))
+                    line(.ok, "config", path + (FileSystem.exists(path) ? "" : " (missing: built-in defaults)"))
                 } else {
                     configBroken = true
                     line(.broken, "config", "\(path) failed to load; the daemon keeps the last config that loaded (the built-in defaults if none did):\n\(error)", fix: "openurl check, then openurl reload")
@@ -64,7 +64,7 @@ extension Client {
         }
         let unitDirs = [paths.configHome + "/systemd/user", paths.dataHome + "/systemd/user", "/etc/systemd/user",
                         "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
-        if let unit = unitDirs.map({ $0 + "/openurld.service" }).first(where: { FileManager.default.fileExists(atPath: $0) }) {
+        if let unit = unitDirs.map({ $0 + "/openurld.service" }).first(where: { FileSystem.exists($0) }) {
             line(.ok, "systemd unit", unit)
         } else {
             line(.note, "systemd unit", "not installed: D-Bus starts openurld directly")

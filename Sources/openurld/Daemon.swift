@@ -1,6 +1,6 @@
 import DBus
 import Desktop
-import Foundation
+import Platform
 import Routing
 
 /// The daemon's state: the config in force, the router, recent links, and the bus it serves.
@@ -65,7 +65,7 @@ final class Daemon {
             recent.capacity = config.settings.recent
             loadedOnce = true
             configError = ""
-            Log.info("loaded \(config.path.map { FileManager.default.fileExists(atPath: $0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
+            Log.info("loaded \(config.path.map { FileSystem.exists($0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
             emitReloaded(ok: true, error: "")
             return nil
         case .failure(let error) where error.isSettling:
@@ -99,7 +99,7 @@ final class Daemon {
             let id = recent.add(decision, opener: options.opener, outcome: .abandoned)
             return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.abandoned.description)), ("id", .uint32(id))])
         }
-        let now = Date().timeIntervalSince1970
+        let now = WallClock.secondsSinceEpoch()
         let window = Double(router.engine.config.settings.dedupeMilliseconds) / 1000
         lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
         if window > 0, lastRouted[decision.finalURL] != nil, !options.ask {

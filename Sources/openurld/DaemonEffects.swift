@@ -1,6 +1,6 @@
 import DBus
 import Desktop
-import Foundation
+import Platform
 import Routing
 import URLModel
 import LinkExtraction
@@ -103,7 +103,7 @@ final class DaemonEffects: DecisionEffects {
     func reportError(_ message: String, for decision: Decision?) {
         var logged = message
         if let decision {
-            for url in [decision.finalURL, decision.url] { logged = logged.replacingOccurrences(of: url, with: Log.shown(url)) }
+            for url in [decision.finalURL, decision.url] { logged = logged.replacingEvery(url, with: Log.shown(url)) }
         }
         Log.error(logged)
         // The body is plain text: NotificationClient escapes it once, when the server reads markup.

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import DBus
 import Desktop
-import Foundation
+import Platform
 import Routing
 
 /// `openurld --help`.
@@ -37,18 +37,18 @@ public enum DaemonMain {
             case "-v", "--verbose": Log.verbose = true
             case "--log":
                 guard let file = rest.popFirst() else {
-                    FileHandle.standardError.write(Data("openurld: --log needs a file name\n\(usage)\n".utf8))
+                    StandardStream.error.write("openurld: --log needs a file name\n\(usage)\n")
                     exit(2)
                 }
                 Log.useFile(file)
             case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
             default:
-                FileHandle.standardError.write(Data("openurld: unknown argument \(argument)\n\(usage)\n".utf8))
+                StandardStream.error.write("openurld: unknown argument \(argument)\n\(usage)\n")
                 exit(2)
             }
         }
         if Log.file == nil, !Log.toJournal, isatty(2) == 0 {
-            Log.useFile(XDGPaths(environment: ProcessInfo.processInfo.environment).stateDirectory + "log", alsoStderr: true)
+            Log.useFile(XDGPaths(environment: Environment.current()).stateDirectory + "log", alsoStderr: true)
         }
         do {
             try start(replace: replace)
@@ -60,7 +60,7 @@ public enum DaemonMain {
 }
 
 func start(replace: Bool) throws -> Never {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = Environment.current()
     _ = ChildReaper.becomeSubreaper()
     let loop = try EventLoop()
     let connection = try DBusConnection.session()

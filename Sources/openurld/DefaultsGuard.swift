@@ -3,7 +3,7 @@ import Glibc
 #endif
 import DBus
 import Desktop
-import Foundation
+import Platform
 
 /// Notices when another app takes http, https or mailto from openurld (a browser's "make me the
 /// default", run again by its updates) and offers to take them back. It watches the files that
@@ -46,8 +46,8 @@ final class DefaultsGuard {
     private func refreshWatches() {
         var directories: Set<String> = [handlers.paths.configHome, handlers.paths.configHome + "/xfce4"]
         let files = handlers.takenOverFiles()
-        recordedNames = Set(files.map { ($0 as NSString).lastPathComponent })
-        for file in files { directories.insert((file as NSString).deletingLastPathComponent) }
+        recordedNames = Set(files.map(Path.lastComponent))
+        for file in files { directories.insert(Path.parent(file)) }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
         for directory in directories where watched[directory] == nil {
             let watch = inotify_add_watch(fd, directory, mask)

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 import Desktop
+import Platform
 import Routing
 
 /// The last decisions, newest last, in memory and in `$XDG_STATE_HOME/openurld/recent.tsv`, so
@@ -71,7 +71,7 @@ final class RecentLinks {
         let id = nextID ?? lastIDInFile() &+ 1
         nextID = id &+ 1
         let entry = Entry(
-            id: id, time: Date().timeIntervalSince1970, url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
+            id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",
             rule: decision.rule?.description ?? "", opener: opener?.names.first ?? "", outcome: outcome.description)
         if loaded != nil {
@@ -120,7 +120,7 @@ final class RecentLinks {
         guard let path, !pendingLines.isEmpty else { return }
         var text = pendingLines.joined()
         pendingLines = []
-        mkdirParents((path as NSString).deletingLastPathComponent)
+        mkdirParents(Path.parent(path))
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
         _ = fchmod(fd, 0o600)
@@ -175,7 +175,7 @@ final class RecentLinks {
     private func load() -> [Entry] {
         save()
         var list: [Entry] = []
-        if capacity > 0, let path, let data = FileManager.default.contents(atPath: path) {
+        if capacity > 0, let path, let data = FileSystem.contents(path) {
             var byID: [UInt32: Int] = [:]
             for line in data.split(separator: UInt8(ascii: "\n")) {
                 let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { bytes in
@@ -232,7 +232,7 @@ final class RecentLinks {
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery("\t", with: "\\t").replacingEvery("\n", with: "\\n")
     }
 
     private static func unescape(_ text: String) -> String {

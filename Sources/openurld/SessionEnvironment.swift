@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Platform
 
 /// Where a click's display comes from when the daemon has none of its own.
 ///
@@ -49,7 +49,7 @@ struct SessionEnvironment {
 
     /// The display variables in `/proc/PID/environ` (readable for our own user's processes).
     static func processEnvironment(pid: UInt32) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return [:] }
+        guard let data = FileSystem.contents("/proc/\(pid)/environ") else { return [:] }
         return displayVariables(data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 
