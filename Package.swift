@@ -50,16 +50,19 @@ let package = Package(
         .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld",
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
         .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"]),
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
-        .target(name: "OpenurlChooser", dependencies: ["CGtk", "JSON", "URLModel", "Routing"], path: "Sources/Chooser"),
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "JSON", "URLModel", "Routing"], path: "Sources/Chooser",
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
         .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall"),
 

@@ -9,6 +9,7 @@ import Glibc
 #endif
 import Routing
 import URLModel
+import JSON
 
 /// The command line, parsed.
 struct ChooserArguments {

@@ -1,4 +1,5 @@
 import DBus
+import JSON
 import Desktop
 import OpenurlCommands
 import Platform

@@ -2,6 +2,7 @@ import Desktop
 import OpenurlCommands
 import Platform
 import Routing
+import URLModel
 import LinkExtraction
 import JSON
 

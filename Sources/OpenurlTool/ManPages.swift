@@ -1,3 +1,4 @@
+import JSON
 import OpenurlCommands
 import Platform
 import Routing

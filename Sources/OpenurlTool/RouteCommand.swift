@@ -2,6 +2,7 @@ import DBus
 import Desktop
 import Platform
 import Routing
+import URLModel
 
 /// `openurl URL...`: hand each URL to the daemon, or route it in-process when there is none.
 extension Client {

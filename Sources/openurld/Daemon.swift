@@ -2,6 +2,7 @@ import DBus
 import Desktop
 import Platform
 import Routing
+import URLModel
 
 /// The daemon's state: the config in force, the router, recent links, and the bus it serves.
 final class Daemon {

@@ -1,6 +1,7 @@
 import DBus
 import Desktop
 import Routing
+import URLModel
 import LinkExtraction
 
 /// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
