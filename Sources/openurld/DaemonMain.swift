@@ -1,7 +1,4 @@
 // openurld: the link-routing daemon. Owns io.github.openurld on the session bus.
-#if canImport(Glibc)
-import Glibc
-#endif
 import DBus
 import Desktop
 import Platform
@@ -29,32 +26,32 @@ public enum DaemonMain {
             switch argument {
             case "--version":
                 print("openurld \(Daemon.version)")
-                exit(0)
+                exitProcess(0)
             case "-h", "--help":
                 print(usage)
-                exit(0)
+                exitProcess(0)
             case "--replace": replace = true
             case "-v", "--verbose": Log.verbose = true
             case "--log":
                 guard let file = rest.popFirst() else {
                     StandardStream.error.write("openurld: --log needs a file name\n\(usage)\n")
-                    exit(2)
+                    exitProcess(2)
                 }
                 Log.useFile(file)
             case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
             default:
                 StandardStream.error.write("openurld: unknown argument \(argument)\n\(usage)\n")
-                exit(2)
+                exitProcess(2)
             }
         }
-        if Log.file == nil, !Log.toJournal, isatty(2) == 0 {
+        if Log.file == nil, !Log.toJournal, !StandardStream.error.isTerminal {
             Log.useFile(XDGPaths(environment: Environment.current()).stateDirectory + "log", alsoStderr: true)
         }
         do {
             try start(replace: replace)
         } catch {
             Log.error("\(error)")
-            exit(1)
+            exitProcess(1)
         }
     }
 }
@@ -97,10 +94,10 @@ func start(replace: Bool) throws -> Never {
     let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
                                           enabled: { daemon.router.engine.config.settings.guardDefaults },
                                           notify: { request, onAction in effects.show(request, kind: .defaults, onAction: onAction) })
-    let signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP, SIGCHLD], loop: loop) { signal in
+    let signals = try SignalWatcher(signals: [.terminate, .interrupt, .hangUp, .child], loop: loop) { signal in
         switch signal {
-        case SIGHUP: daemon.reload()
-        case SIGCHLD: _ = ChildReaper.reapAll()
+        case .hangUp: daemon.reload()
+        case .child: _ = ChildReaper.reapAll()
         default:
             Log.info("exiting on signal \(signal)")
             loop.stop()
@@ -110,7 +107,7 @@ func start(replace: Bool) throws -> Never {
     _ = loop.run()
     withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
     daemon.recent.save()
-    if (try? connection.processID(of: Daemon.busName)) == UInt32(getpid()) { _ = try? connection.releaseName(Daemon.busName) }
+    if (try? connection.processID(of: Daemon.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Daemon.busName) }
     connection.flush()
-    exit(lostBus ? 1 : 0)
+    exitProcess(lostBus ? 1 : 0)
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DBus
 import Desktop
 import Platform
@@ -16,7 +13,7 @@ final class DefaultsGuard {
     private let loop: EventLoop
     private let enabled: () -> Bool
     private let notify: (NotificationRequest, @escaping (String) -> Void) -> Void
-    private let fd: Int32
+    private let inotify: Inotify
     private var watched: [String: Int32] = [:]
     private var pendingTimer: EventLoopToken?
     /// Steals already shown, so each is reported once (until the value changes again).
@@ -30,12 +27,10 @@ final class DefaultsGuard {
         self.loop = loop
         self.enabled = enabled
         self.notify = notify
-        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard fd >= 0 else { throw DaemonError("inotify_init1: \(String(cString: strerror(errno)))") }
-        let fd = self.fd
-        _ = loop.watch(fd: fd) { [weak self] _ in
+        do { inotify = try Inotify() } catch { throw DaemonError("inotify_init1: \(error.message)") }
+        _ = loop.watch(fd: inotify.descriptor) { [weak self] _ in
             guard let self else { return }
-            if Self.readNames(fd).contains(where: self.decides) { self.scheduleCheck() }
+            if self.inotify.pendingEvents().contains(where: { self.decides($0.name) }) { self.scheduleCheck() }
         }
         refreshWatches()
         scheduleCheck()
@@ -48,10 +43,8 @@ final class DefaultsGuard {
         let files = handlers.takenOverFiles()
         recordedNames = Set(files.map(Path.lastComponent))
         for file in files { directories.insert(Path.parent(file)) }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
         for directory in directories where watched[directory] == nil {
-            let watch = inotify_add_watch(fd, directory, mask)
-            if watch >= 0 { watched[directory] = watch }
+            if let watch = try? inotify.watch(directory, for: [.closeWrite, .movedTo, .create, .delete]) { watched[directory] = watch }
         }
     }
 
@@ -63,28 +56,6 @@ final class DefaultsGuard {
     }
 
     private var recordedNames: Set<String> = []
-
-    /// The names in the pending inotify events of `fd`.
-    private static func readNames(_ fd: Int32) -> [String] {
-        var names: [String] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (length, name) = buffer.withUnsafeBytes { raw -> (Int, String) in
-                    let event = raw.load(fromByteOffset: offset, as: inotify_event.self)
-                    let start = offset + MemoryLayout<inotify_event>.size
-                    let bytes = raw[start..<min(count, start + Int(event.len))].prefix(while: { $0 != 0 })
-                    return (Int(event.len), String(decoding: bytes, as: UTF8.self))
-                }
-                names.append(name)
-                offset += MemoryLayout<inotify_event>.size + length
-            }
-        }
-        return names
-    }
 
     /// Checks 1 s after the last event of a burst: a browser or settings dialog writes each type
     /// (and several files) in turn, and one notification should name them all.

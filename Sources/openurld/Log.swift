@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// Log lines on stderr; with `<N>` priority prefixes when stderr is the journal, so journald
 /// files them at the right level. With `--log FILE`, or when stderr is not the journal and not a
@@ -8,22 +6,20 @@ import Glibc
 enum Log {
     enum Level: Int { case error = 3, warning = 4, info = 6, debug = 7 }
 
-    static let toJournal = getenv("JOURNAL_STREAM") != nil
-    /// The log file, once opened (appended to, created 0600).
-    nonisolated(unsafe) private(set) static var file: UnsafeMutablePointer<FILE>?
+    static let toJournal = Environment.value("JOURNAL_STREAM") != nil
+    /// The log file, once opened (appended to, created 0600); each message is one write.
+    nonisolated(unsafe) private(set) static var file: AppendingFile?
     nonisolated(unsafe) private static var toStderr = true
 
     /// Sends log lines to `path` (its directory is created); `alsoStderr` keeps stderr too.
     static func useFile(_ path: String, alsoStderr: Bool = false) {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { mkdirParents(String(path[..<slash])) }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0, let stream = fdopen(descriptor, "a") else {
-            let reason = String(cString: strerror(errno))
-            fputs("openurld: cannot open log file \(path): \(reason); logging to stderr\n", stderr)
+        do {
+            file = try AppendingFile(path, mode: 0o600)
+        } catch {
+            StandardStream.error.write("openurld: cannot open log file \(path): \(error.message); logging to stderr\n")
             return
         }
-        setvbuf(stream, nil, _IOLBF, 0)
-        file = stream
         toStderr = alsoStderr
     }
 
@@ -39,24 +35,18 @@ enum Log {
         }
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         if toStderr || file == nil {
-            var text = lines.map { (toJournal ? "<\(level.rawValue)>" : "openurld: ") + $0 }.joined(separator: "\n") + "\n"
-            text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, stderr) }
+            StandardStream.error.write(lines.map { (toJournal ? "<\(level.rawValue)>" : "openurld: ") + $0 }.joined(separator: "\n") + "\n")
         }
         if let file {
             let stamp = timestamp()
-            var text = lines.map { "\(stamp) \(level.name): " + $0 }.joined(separator: "\n") + "\n"
-            text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+            try? file.write(lines.map { "\(stamp) \(level.name): " + $0 }.joined(separator: "\n") + "\n")
         }
     }
 
     /// Local time as `2026-12-01 10:42:07`.
     private static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        localtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let now = CalendarTime.local(WallClock.now().seconds)
+        return now.dateText + " " + now.timeText
     }
 
     /// `--verbose`: log copied text and whole mailto links. Off by default, so the journal holds

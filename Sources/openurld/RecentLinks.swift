@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Desktop
 import Platform
 import Routing
@@ -111,24 +108,25 @@ final class RecentLinks {
         added = []
         totalBytes = 0
         pendingLines = []
-        if let path { unlink(path) }
+        if let path { try? FileSystem.remove(path) }
     }
 
     /// Appends the waiting lines; rewrites the file with the kept entries alone once it has
     /// grown past twice the byte bound (reading it first if it was not read yet).
     func save() {
         guard let path, !pendingLines.isEmpty else { return }
-        var text = pendingLines.joined()
+        let text = pendingLines.joined()
         pendingLines = []
         mkdirParents(Path.parent(path))
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
-        _ = fchmod(fd, 0o600)
-        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
-        if written != text.utf8.count { Log.warning("cannot write recent links to \(path): \(String(cString: strerror(errno)))") }
-        var stats = stat()
-        let size = fstat(fd, &stats) == 0 ? Int(stats.st_size) : 0
-        close(fd)
+        let size: Int
+        do {
+            let file = try AppendingFile(path, mode: 0o600)
+            try? file.setPermissions(0o600)
+            do { try file.write(text) } catch { Log.warning("cannot write recent links to \(path): \(error.message)") }
+            size = (try? file.status())?.size ?? 0
+        } catch {
+            return Log.warning("cannot write recent links to \(path): \(error.message)")
+        }
         guard size > 2 * Self.maximumBytes else { return }
         if loaded == nil { _ = load() }
         rewrite(path)
@@ -161,13 +159,12 @@ final class RecentLinks {
 
     /// Writes the kept entries to a temporary file (0600) and renames it over the old one.
     private func rewrite(_ path: String) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return Log.warning("cannot rewrite \(path): \(String(cString: strerror(errno)))") }
-        var text = (loaded ?? []).map(Self.line).joined()
-        let written = text.withUTF8 { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        if written == text.utf8.count { _ = rename(temporary, path) } else { unlink(temporary) }
+        let text = (loaded ?? []).map(Self.line).joined()
+        do {
+            try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp")
+        } catch {
+            Log.warning("cannot rewrite \(path): \(error)")
+        }
     }
 
     /// Reads the file (with the lines still waiting, written first), keeps the bounds, and
@@ -202,17 +199,8 @@ final class RecentLinks {
     /// The id on the file's last line (ids only grow through the file), 0 without one: a read of
     /// the last 64 KiB, which holds at least one whole line (a line is at most ~17 KiB).
     private func lastIDInFile() -> UInt32 {
-        guard let path else { return 0 }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        let size = lseek(fd, 0, SEEK_END)
-        guard size > 0 else { return 0 }
-        let start = max(0, size - 65536)
-        var buffer = [UInt8](repeating: 0, count: Int(size - start))
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, start) }
-        guard count > 0 else { return 0 }
-        let lines = buffer[0..<count].split(separator: UInt8(ascii: "\n"))
+        guard let path, let tail = FileSystem.tail(path, maximum: 65536), !tail.isEmpty else { return 0 }
+        let lines = tail.split(separator: UInt8(ascii: "\n"))
         // From the end, the first line that starts with an id (the first one read may be cut).
         for line in lines.reversed() {
             let field = line.prefix { $0 != UInt8(ascii: "\t") }
