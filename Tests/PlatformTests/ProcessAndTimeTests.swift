@@ -71,7 +71,7 @@ import Platform
         final class Flag: @unchecked Sendable { var finished = 0 }
         let flag = Flag()
         for _ in 0..<4 {
-            #expect(BackgroundThread.start {
+            #expect(BackgroundThread.start(name: "platform-test") {
                 for _ in 0..<10_000 { lock.withLock { counter.value += 1 } }
                 done.withLock { flag.finished += 1 }
             })
@@ -97,6 +97,17 @@ import Platform
     @Test(arguments: [("a,,b,", ["a", "", "b", ""]), ("", [""]), ("abc", ["abc"])])
     func fieldsKeepEmptyParts(_ input: String, _ expected: [String]) {
         #expect(input.fields(separatedBy: ",") == expected)
+    }
+
+    @Test(arguments: [
+        ("a\r\nb", "\n", "\\n", "a\r\\nb"),
+        ("100%\u{301}", "%", "%%", "100%%\u{301}"),
+        ("org.example.App", ".", "/", "org/example/App"),
+        ("", "x", "y", ""),
+        ("\\t", "\\", "\\\\", "\\\\t"),
+    ] as [(String, Unicode.Scalar, String, String)])
+    func replacesScalarByScalar(_ input: String, _ scalar: Unicode.Scalar, _ replacement: String, _ expected: String) {
+        #expect(input.replacingScalar(scalar, with: replacement) == expected)
     }
 
     @Test(arguments: [(7, 3, "007"), (2026, 4, "2026"), (12345, 2, "12345"), (-5, 3, "-05"), (0, 2, "00")])
