@@ -1,5 +1,7 @@
 import DBus
 import Foundation
+import Glibc
+import Platform
 import Routing
 
 /// Runs `openurl-chooser`, the GTK window for `ask`, one question at a time: a question asked
@@ -58,9 +60,9 @@ public final class ChooserLauncher: @unchecked Sendable {
 
     /// The chooser beside the running executable (an install or a build directory), else on `PATH`.
     public static func locate(environment: [String: String]) -> String? {
-        if let own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let beside = (own as NSString).deletingLastPathComponent + "/" + programName
-            if access(beside, X_OK) == 0 { return beside }
+        if let own = try? FileSystem.symbolicLinkTarget("/proc/self/exe") {
+            let beside = Path.parent(own) + "/" + programName
+            if FileSystem.isExecutable(beside) { return beside }
         }
         return ProcessLauncher.resolve(programName, environment: environment)
     }
@@ -133,15 +135,13 @@ public final class ChooserLauncher: @unchecked Sendable {
         let id = nextServerID
         let readEnd = outPipe[0]
         let loop = self.loop
-        let thread = Thread { [weak self] in
+        BackgroundThread.start(name: "openurld-chooser") { [weak self] in
             Self.readLines(fd: readEnd) { line in
                 loop.perform { self?.received(line, from: id) }
             }
             close(readEnd)
             loop.perform { self?.serverEnded(id) }
         }
-        thread.name = "openurld-chooser"
-        thread.start()
         return Server(id: id, pid: pid, input: inPipe[1], display: display)
     }
 

@@ -1,5 +1,6 @@
 import DBus
-import Foundation
+import Glibc
+import Platform
 
 /// Puts text on the desktop clipboard.
 public protocol ClipboardWriter: Sendable {
@@ -65,7 +66,7 @@ public struct CommandClipboard: ClipboardWriter {
         self.name = name
         self.argv = argv
         self.package = package
-        self.environment = environment ?? ProcessInfo.processInfo.environment
+        self.environment = environment ?? Environment.current()
         self.exitTimeout = exitTimeout
     }
 
@@ -95,6 +96,11 @@ public struct CommandClipboard: ClipboardWriter {
             let spawned = try ProcessLauncher().spawnFeeding(argv, environment: environment, stdin: bytes, stall: min(1, exitTimeout))
             pid = spawned.pid
             guard spawned.written == bytes.count else {
+                // A command that failed at once (a broken pipe: it exited before reading) says
+                // why by its exit status, which is the better message.
+                if case .exited(let code) = ChildWait.wait(for: pid, timeout: 0.1), code != 0 {
+                    throw ClipboardError.failed(backend: name, message: "exited with status \(code)\(hint)")
+                }
                 // A command that does not read its input has not copied the text: say so, and
                 // stop it rather than leave it waiting on a pipe nobody will fill.
                 kill(-pid, SIGKILL)
@@ -164,8 +170,8 @@ enum ChildWait: Equatable {
 
     /// Waits up to `timeout` seconds for `pid` without blocking anything else.
     static func wait(for pid: pid_t, timeout: Double) -> ChildWait {
-        let deadline = Date().addingTimeInterval(timeout)
-        var pause: UInt32 = 100
+        let deadline = Deadline(after: timeout)
+        var interval = 100
         while true {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -174,9 +180,9 @@ enum ChildWait: Equatable {
                 return .exited(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
             }
             if result < 0, errno != EINTR { return .reapedElsewhere }
-            if Date() >= deadline { return .stillRunning }
-            usleep(pause)
-            pause = min(pause * 2, 2_000)  // the tools exit within a millisecond or two: start fine-grained
+            if deadline.hasPassed { return .stillRunning }
+            pause(microseconds: interval)
+            interval = min(interval * 2, 2_000)  // the tools exit within a millisecond or two: start fine-grained
         }
     }
 }

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
-import Foundation
+import Platform
 
 /// The outcome of a command run to completion.
 public struct CommandResult: Sendable, Equatable {
@@ -28,7 +26,7 @@ extension ProcessLauncher {
     /// the child exits, so a child that forks a grandchild holding the pipe (xclip) cannot hang
     /// us; after `timeout` seconds the child's process group is killed and `exitCode` is nil.
     public func run(_ argv: [String], environment: [String: String], stdin input: [UInt8]? = nil,
-                    timeout: TimeInterval = 10) throws -> CommandResult {
+                    timeout: Double = 10) throws -> CommandResult {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         var inPipe: [Int32] = [-1, -1]
@@ -64,7 +62,7 @@ extension ProcessLauncher {
         var output: [UInt8] = []
         var errors: [UInt8] = []
         var open = [true, true]
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         var exitCode: Int32?
         var exited = false
         while !exited {
@@ -88,7 +86,7 @@ extension ProcessLauncher {
                 exited = true
                 let signal = status & 0x7f
                 exitCode = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-            } else if Date() >= deadline {
+            } else if deadline.hasPassed {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)

@@ -1,5 +1,6 @@
 import DBus
-import Foundation
+import Glibc
+import Platform
 
 /// What a picker run came to.
 public enum PickerOutcome: Equatable, Sendable {
@@ -80,10 +81,10 @@ public struct Picker: Sendable {
         close(inPipe[1])
         defer { close(outPipe[0]) }
         var output: [UInt8] = []
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.remainingSeconds
             if remaining <= 0 {
                 kill(-pid, SIGKILL)
                 kill(pid, SIGKILL)
@@ -110,12 +111,10 @@ public struct Picker: Sendable {
     /// Runs the picker on a background thread; `completion` runs on `loop`'s thread.
     public func pick(labels: [String], loop: EventLoop, completion: @escaping (PickerOutcome) -> Void) {
         let picker = self
-        let thread = Thread {
+        BackgroundThread.start(name: "openurld-picker") {
             let outcome = picker.pick(labels: labels)
             loop.perform { completion(outcome) }
         }
-        thread.name = "openurld-picker"
-        thread.start()
     }
 
     /// Maps the picker's output back to a label: the first line, exactly, else with surrounding
@@ -126,12 +125,22 @@ public struct Picker: Sendable {
             .first.map(String.init) ?? ""
         if line.isEmpty { return .cancelled }
         if let index = labels.firstIndex(of: line) { return .chosen(index) }
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingSpaces(line)
         if trimmed.isEmpty { return .cancelled }
-        if let index = labels.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == trimmed }) {
+        if let index = labels.firstIndex(where: { trimmingSpaces($0) == trimmed }) {
             return .chosen(index)
         }
         return .failed("picker printed \(String(reflecting: String(line.prefix(200)))), which is none of the choices")
+    }
+
+    /// `text` without the tabs and space separators (Unicode Zs, as Foundation's `.whitespaces`)
+    /// around it: pickers pad labels with spaces, some with no-break ones.
+    static func trimmingSpaces(_ text: String) -> String {
+        func isSpace(_ character: Character) -> Bool {
+            character == "\t" || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+        }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(text[first...last])
     }
 
     /// A label must be one line for a line-based picker.

@@ -1,8 +1,8 @@
-// The module's only Glibc import: process spawning, reaping and the few raw syscalls they need.
-#if canImport(Glibc)
+// Glibc for process spawning, reaping and the pipes and polls around them: imported here and in the
+// files that drive children (CommandRunner, Clipboard, Picker, ChooserLauncher); files, clocks and the
+// environment come from Platform.
 import Glibc
-#endif
-import Foundation
+import Platform
 import CGIO
 
 /// Why a spawn failed.
@@ -150,7 +150,7 @@ public struct ProcessLauncher: Sendable {
         // another thread forked before its exec closed the descriptor; it clears in microseconds.
         var retries = 0
         while result == ETXTBSY && retries < 20 {
-            usleep(5_000)
+            pause(microseconds: 5_000)
             retries += 1
             result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
         }
@@ -177,12 +177,12 @@ public struct ProcessLauncher: Sendable {
     static func writeAll(_ bytes: [UInt8], to fd: Int32, stall: Double = 1) -> Int {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var offset = 0
-        var deadline = Date().addingTimeInterval(stall)
-        while offset < bytes.count, Date() < deadline {
+        var deadline = Deadline(after: stall)
+        while offset < bytes.count, !deadline.hasPassed {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written > 0 {
                 offset += written
-                deadline = Date().addingTimeInterval(stall)
+                deadline = Deadline(after: stall)
                 continue
             }
             if written < 0, errno != EAGAIN, errno != EINTR { return offset }
@@ -212,8 +212,8 @@ public enum ChildReaper {
 
     /// Waits up to `timeout` seconds for one child to exit; returns its exit code (128+signal when
     /// killed), or nil on timeout or when it is not our child (already reaped).
-    public static func waitForExit(_ pid: pid_t, timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
+    public static func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
+        let deadline = Deadline(after: timeout)
         repeat {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -222,8 +222,8 @@ public enum ChildReaper {
                 return signal == 0 ? (status >> 8) & 0xff : 128 + signal
             }
             if result < 0, errno != EINTR { return nil }
-            usleep(2_000)
-        } while Date() < deadline
+            pause(microseconds: 2_000)
+        } while !deadline.hasPassed
         return nil
     }
 
