@@ -45,7 +45,7 @@ let package = Package(
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["Platform", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["Platform", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"], swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
