@@ -1,8 +1,8 @@
 import DBus
-import Foundation
 import Glibc
 import Platform
 import Routing
+import JSON
 
 /// Runs `openurl-chooser`, the GTK window for `ask`, one question at a time: a question asked
 /// while a window is open waits for it to close, then gets its own window.
@@ -207,16 +207,15 @@ public final class ChooserLauncher: @unchecked Sendable {
 
     /// One answer line; nil for a line that is not one (logged by nobody: the chooser is ours).
     static func parse(_ line: String, choices: [AskChoice]) -> AskAnswer? {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-              let kind = object["answer"] as? String else { return nil }
+        guard let object = try? JSONValue(parsing: line), let kind = object["answer"]?.string else { return nil }
         guard kind == "choose" else { return kind == "cancel" ? .cancelled : nil }
-        guard let key = object["choice"] as? String else { return nil }
+        guard let key = object["choice"]?.string else { return nil }
         // Ctrl+C copies whatever the rule offered.
         guard let choice = choices.first(where: { $0.description == key }) ?? (key == "copy" ? .copy : nil) else { return nil }
         var remember: RememberRequest?
-        if let fields = object["remember"] as? [String: Any], let scope = fields["scope"] as? String, let value = fields["value"] as? String {
+        if let fields = object["remember"], let scope = fields["scope"]?.string, let value = fields["value"]?.string {
             remember = RememberRequest(scope: scope, value: value)
         }
-        return .chosen(choice, url: object["url"] as? String, remember: remember, keepAsking: object["keep"] as? Bool ?? false)
+        return .chosen(choice, url: object["url"]?.string, remember: remember, keepAsking: object["keep"]?.bool ?? false)
     }
 }
