@@ -1,5 +1,4 @@
 import DBus
-import Glibc
 import Platform
 import Routing
 import JSON
@@ -35,7 +34,7 @@ public final class ChooserLauncher: @unchecked Sendable {
     /// A running `openurl-chooser --serve`.
     private struct Server {
         var id: Int
-        var pid: pid_t
+        var pid: Int32
         var input: Int32
         var display: String
     }
@@ -120,17 +119,17 @@ public final class ChooserLauncher: @unchecked Sendable {
     private func startServer(environment: [String: String], display: String) throws -> Server {
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
         try ProcessLauncher.makePipe(&inPipe)
-        do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach { close($0) }; throw error }
+        do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach(ChildIO.close); throw error }
         let env = ProcessLauncher.environment(environment, activationToken: nil)
-        let pid: pid_t
+        let pid: Int32
         do {
             pid = try ProcessLauncher().spawnRedirected([executable, "--serve"], environment: env, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
-            (inPipe + outPipe).forEach { close($0) }
+            (inPipe + outPipe).forEach(ChildIO.close)
             throw error
         }
-        close(inPipe[0])
-        close(outPipe[1])
+        ChildIO.close(inPipe[0])
+        ChildIO.close(outPipe[1])
         nextServerID += 1
         let id = nextServerID
         let readEnd = outPipe[0]
@@ -139,7 +138,7 @@ public final class ChooserLauncher: @unchecked Sendable {
             Self.readLines(fd: readEnd) { line in
                 loop.perform { self?.received(line, from: id) }
             }
-            close(readEnd)
+            ChildIO.close(readEnd)
             loop.perform { self?.serverEnded(id) }
         }
         return Server(id: id, pid: pid, input: inPipe[1], display: display)
@@ -158,7 +157,7 @@ public final class ChooserLauncher: @unchecked Sendable {
 
     private func serverEnded(_ id: Int) {
         if server?.id == id {
-            close(server?.input ?? -1)
+            ChildIO.close(server?.input ?? -1)
             server = nil
         }
         guard let active, active.serverID == id else { return }
@@ -184,8 +183,8 @@ public final class ChooserLauncher: @unchecked Sendable {
     private func stopServer() {
         guard let server else { return }
         self.server = nil
-        close(server.input)
-        kill(server.pid, SIGTERM)
+        ChildIO.close(server.input)
+        ChildIO.terminate(server.pid)
     }
 
     /// Reads lines until end of file.
@@ -193,9 +192,7 @@ public final class ChooserLauncher: @unchecked Sendable {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard case .bytes(let count) = ChildIO.read(fd, into: &buffer) else { return }
             pending += buffer[0..<count]
             while let newline = pending.firstIndex(of: 0x0A) {
                 line(String(decoding: pending[..<newline], as: UTF8.self))

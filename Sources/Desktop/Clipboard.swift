@@ -1,5 +1,4 @@
 import DBus
-import Glibc
 import Platform
 
 /// Puts text on the desktop clipboard.
@@ -90,7 +89,7 @@ public struct CommandClipboard: ClipboardWriter {
         guard ProcessLauncher.resolve(program, environment: environment) != nil else {
             throw ClipboardError.notInstalled(program: program, package: package ?? "the package providing \(program)")
         }
-        let pid: pid_t
+        let pid: Int32
         let bytes = Array(text.utf8)
         do {
             let spawned = try ProcessLauncher().spawnFeeding(argv, environment: environment, stdin: bytes, stall: min(1, exitTimeout))
@@ -103,8 +102,7 @@ public struct CommandClipboard: ClipboardWriter {
                 }
                 // A command that does not read its input has not copied the text: say so, and
                 // stop it rather than leave it waiting on a pipe nobody will fill.
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
+                ChildIO.killWithGroup(pid)
                 _ = ChildWait.wait(for: pid, timeout: 1)
                 throw ClipboardError.failed(backend: name, message:
                     "took only \(spawned.written) of the \(bytes.count) bytes of text on its standard input (a clipboard command must read the text from stdin)")
@@ -169,17 +167,15 @@ enum ChildWait: Equatable {
     case stillRunning
 
     /// Waits up to `timeout` seconds for `pid` without blocking anything else.
-    static func wait(for pid: pid_t, timeout: Double) -> ChildWait {
+    static func wait(for pid: Int32, timeout: Double) -> ChildWait {
         let deadline = Deadline(after: timeout)
         var interval = 100
         while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                let signal = status & 0x7f
-                return .exited(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+            switch ChildIO.status(of: pid) {
+            case .exited(let code): return .exited(code)
+            case .gone: return .reapedElsewhere
+            case .running: break
             }
-            if result < 0, errno != EINTR { return .reapedElsewhere }
             if deadline.hasPassed { return .stillRunning }
             pause(microseconds: interval)
             interval = min(interval * 2, 2_000)  // the tools exit within a millisecond or two: start fine-grained

@@ -1,5 +1,4 @@
 import DBus
-import Glibc
 import Platform
 
 /// What a picker run came to.
@@ -66,42 +65,36 @@ public struct Picker: Sendable {
     private func run(input: [UInt8]) throws -> ([UInt8], ChildWait) {
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
         try ProcessLauncher.makePipe(&inPipe)
-        do { try ProcessLauncher.makePipe(&outPipe) } catch { close(inPipe[0]); close(inPipe[1]); throw error }
-        let pid: pid_t
+        do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach(ChildIO.close); throw error }
+        let pid: Int32
         do {
             pid = try ProcessLauncher().spawnRedirected(argv, environment: environment, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
-            (inPipe + outPipe).forEach { close($0) }
+            (inPipe + outPipe).forEach(ChildIO.close)
             throw error
         }
-        close(inPipe[0])
-        close(outPipe[1])
+        ChildIO.close(inPipe[0])
+        ChildIO.close(outPipe[1])
         // A dmenu reads all its input before showing anything, so the labels fit in one pass.
         ProcessLauncher.writeAll(input, to: inPipe[1])
-        close(inPipe[1])
-        defer { close(outPipe[0]) }
+        ChildIO.close(inPipe[1])
+        defer { ChildIO.close(outPipe[0]) }
         var output: [UInt8] = []
         let deadline = Deadline(after: timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let remaining = deadline.remainingSeconds
             if remaining <= 0 {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
+                ChildIO.killWithGroup(pid)
                 _ = ChildWait.wait(for: pid, timeout: 1)
                 return (output, .stillRunning)
             }
-            var entry = pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(remaining, 1) * 1000) + 1)
-            if ready < 0, errno != EINTR { break }
-            guard ready > 0 else { continue }
-            let count = read(outPipe[0], &buffer, buffer.count)
-            if count > 0 {
-                output += buffer[0..<count]
-                if output.count > 65536 { break }  // nobody's choice is that long
-                continue
-            }
-            if count == 0 || errno != EINTR { break }
+            let ready = ChildIO.wait(readable: [outPipe[0]], milliseconds: Int32(min(remaining, 1) * 1000) + 1)
+            if ready == .failed { break }
+            guard ready == .ready else { continue }
+            guard case .bytes(let count) = ChildIO.read(outPipe[0], into: &buffer) else { break }
+            output += buffer[0..<count]
+            if output.count > 65536 { break }  // nobody's choice is that long
         }
         // Stdout is closed: the answer is in. A picker that lingers after that is left to the reaper.
         let ended = ChildWait.wait(for: pid, timeout: 2)
