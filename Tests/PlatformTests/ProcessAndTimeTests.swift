@@ -39,6 +39,14 @@ import Platform
         #expect(!Deadline(after: 60).hasPassed)
     }
 
+    /// Timeouts come from config and callers: none of these may trap.
+    @Test(arguments: [Double.infinity, 1e300, Double.nan, -Double.infinity, -5])
+    func extremeTimeoutsAreClamped(_ seconds: Double) {
+        let deadline = Deadline(after: seconds)
+        #expect(deadline.hasPassed == !(seconds > 0))
+        pause(seconds: seconds > 0 ? 0 : seconds)
+    }
+
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00Z"),
         (1_780_000_000, "2026-05-28T20:26:40Z"),
