@@ -34,7 +34,7 @@ public struct XDGPaths: Sendable, Equatable {
             let items = (environment[key] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
             return items.isEmpty ? fallback : items
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Environment.homeDirectory(environment)
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Environment.homeDirectory()
         self.home = home
         configHome = absolute("XDG_CONFIG_HOME") ?? home + "/.config"
         configDirs = list("XDG_CONFIG_DIRS", default: ["/etc/xdg"])
