@@ -8,13 +8,7 @@ import Testing
 @Suite struct MulticallTests {
     /// The shared libraries `binary` names in its dynamic section (`readelf -d`).
     static func neededLibraries(_ binary: String) throws -> [String] {
-        let result: ToolResult
-        do {
-            result = try Command.run(["readelf", "-d", binary], environment: ProcessInfo.processInfo.environment)
-        } catch {
-            Issue.record("readelf is not installed (Debian package binutils); cannot check what openurld links: \(error)")
-            throw error
-        }
+        let result = try Command.run([try Toolbox.require("readelf"), "-d", binary])
         try #require(result.status == 0, "readelf -d \(binary) failed: \(result)")
         // "0x0000000000000001 (NEEDED)  Shared library: [libdbus-1.so.3]"
         return result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
