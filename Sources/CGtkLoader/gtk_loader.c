@@ -80,7 +80,10 @@ static int loaded;
 
 int openurl_gtk_load(char *error, size_t size) {
     if (loaded) return 0;
-    void *gtk = dlopen(OPENURL_GTK_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
+    // Lazy and global, as if linked: libgtk-4 itself is built with BIND_NOW; pango, cairo and
+    // the rest then bind on first call, as they would at start-up. The functions we need are
+    // checked one by one below.
+    void *gtk = dlopen(OPENURL_GTK_LIBRARY, RTLD_LAZY | RTLD_GLOBAL);
     if (!gtk) {
         snprintf(error, size, "cannot load GTK 4 (%s); install it (Debian: libgtk-4-1)", dlerror());
         return -1;
