@@ -8,7 +8,12 @@ import TestSupport
 /// compiled objects of this very build, so it fails on the commit that brings a Foundation call
 /// back, including one that only an extension lookup finds (`String.contains(String)` was one).
 @Suite struct FoundationFreeExecutablesTests {
-    static let modules = ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser", "OpenurlCommands"]
+    /// Each module with its folder under Sources/.
+    static let modules = ["OpenurlDaemon": "openurld", "OpenurlTool": "OpenurlTool", "OpenurlChooser": "Chooser", "OpenurlCommands": "OpenurlCommands"]
+
+    /// The package root, from this file's path (Tests/IntegrationTests/<file>).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// The directory holding `<Module>.build/`: the test bundle's own build directory.
     static func buildDirectory() throws -> String {
@@ -24,11 +29,14 @@ import TestSupport
         return fallback
     }
 
-    @Test(arguments: modules)
+    @Test(arguments: modules.keys.sorted())
     func moduleReferencesNoFoundationSymbol(_ module: String) throws {
         let directory = try Self.buildDirectory() + "/" + module + ".build"
+        // Only the objects of today's sources: a file moved or renamed leaves its old object
+        // behind in an incremental build directory.
+        let sources = Set(try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot + "/Sources/" + (Self.modules[module] ?? module)))
         let objects = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".o") }.sorted().map { directory + "/" + $0 }
+            .filter { $0.hasSuffix(".o") && sources.contains(String($0.dropLast(2))) }.sorted().map { directory + "/" + $0 }
         try #require(!objects.isEmpty, "no object files in \(directory)")
         let result = try Command.run(["nm", "--undefined-only", "--no-sort"] + objects, timeout: 60)
         try #require(result.status == 0, "nm failed (install binutils): \(result.stderr)")
@@ -37,5 +45,19 @@ import TestSupport
             $0.contains("10Foundation") || $0.contains("20FoundationEssentials") || $0.contains("13FoundationICU")
         }
         #expect(foundation.isEmpty, "\(module) references Foundation: \(foundation.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// The linked multi-call binary itself (the installed openurld, openurl-tool and
+    /// openurl-chooser): no Foundation, FoundationEssentials or FoundationICU symbol at all, so
+    /// nothing C or Swift below the modules above brought it back either.
+    @Test func multicallBinaryLinksNoFoundation() throws {
+        let binary = try BuiltProduct.path("openurld")
+        let result = try Command.run(["nm", "--no-sort", binary], timeout: 120)
+        try #require(result.status == 0, "nm failed (install binutils): \(result.stderr)")
+        let foundation = result.stdout.split(separator: "\n").filter {
+            $0.contains("10Foundation") || $0.contains("20FoundationEssentials") || $0.contains("13FoundationICU")
+                || $0.contains("icudt")
+        }
+        #expect(foundation.isEmpty, "\(binary) links Foundation: \(foundation.prefix(5).joined(separator: "\n"))")
     }
 }
