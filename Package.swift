@@ -65,6 +65,7 @@ let package = Package(
         .executableTarget(name: "bench-hygiene", dependencies: ["URLModel", "Hygiene"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
+        .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Footprint"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
