@@ -74,6 +74,8 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
+        // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
+        .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["URLModel", "Routing", "DBus", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],

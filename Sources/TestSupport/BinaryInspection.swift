@@ -64,6 +64,16 @@ public enum BinaryInspection {
             }
         }
 
+        // A dynamically linked build (debug) reaches Foundation's ICU through libFoundation*.so:
+        // the loader's view (ldd) shows it.
+        if !report.foundation.isEmpty, ChildProcess.findExecutable("ldd") != nil {
+            let loaded = try Command.run(["ldd", resolved], timeout: 30)
+            for line in loaded.stdout.split(separator: "\n") where line.contains("lib_FoundationICU") {
+                let library = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? "lib_FoundationICU.so"
+                if !report.foundationICU.contains("NEEDED \(library)") { report.foundationICU.append("loads \(library) through Foundation") }
+            }
+        }
+
         var foundationSymbols = 0, icuDefined = 0, icuUndefined = 0
         var firstFoundationSymbol: String?, firstICUSymbol: String?, dataBlob: String?
         for arguments in [["nm", "--defined-only", "-D"], ["nm", "--defined-only"], ["nm", "-u", "-D"]] {
