@@ -103,8 +103,8 @@ public enum BinaryInspection {
         // A stripped binary has no symbol table, but Swift's reflection metadata still names
         // Foundation's types, and ICU's data blob its package ("icudt74l").
         let bytes = try mappedContents(resolved)
-        if report.foundation.isEmpty, let module = foundationModules.first(where: { contains(bytes, $0 + "4Data") || contains(bytes, $0 + "3URL") }) {
-            report.foundation.append("type metadata of \(module.drop { $0.isNumber })")
+        if report.foundation.isEmpty, let module = foundationModules.first(where: { contains(bytes, "s" + $0) }) {
+            report.foundation.append("mangled names of \(module.drop { $0.isNumber }) in its metadata")
         }
         if dataBlob == nil, let blob = icuDataPackage(in: bytes) { report.foundationICU.append("ICU data package \(blob)") }
         return report

@@ -45,8 +45,9 @@ struct FoundationGuardTests {
         #expect(BinaryInspection.icuDataPackage(in: Data(text.utf8)) == expected)
     }
 
-    @Test func reflectionNamesOfFoundationTypes() {
-        #expect(BinaryInspection.contains(Data("...$s10Foundation4DataV...".utf8), "10Foundation4Data"))
-        #expect(!BinaryInspection.contains(Data("20FoundationEssentials".utf8), "10Foundation4Data"))
+    @Test func byteSearch() {
+        #expect(BinaryInspection.contains(Data("..s20FoundationEssentials12DataProtocolP..".utf8), "s20FoundationEssentials"))
+        #expect(!BinaryInspection.contains(Data("s20FoundationEssential".utf8), "s20FoundationEssentials"))
+        #expect(BinaryInspection.contains(Data("ss10Foundation".utf8), "s10Foundation"))
     }
 }
