@@ -45,7 +45,8 @@ build:
 	swift build
 
 release:
-	$(RELEASE) --product openurl
+	@# openurl is Embedded Swift: no Swift runtime, so no --static-swift-stdlib.
+	swift build -c release --product openurl
 	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
 	$(RELEASE) --product openurl-chooser
@@ -145,8 +146,10 @@ fuzz: fuzz-build
 # detection is off (LSan reports Swift arrays held in enum spare bits); the small quarantine
 # keeps ASan's own memory out of the daemon's memory check. Both settings reach the daemons the
 # tests start (TestSupport passes *SAN_OPTIONS through).
+SWIFT_RUNTIME_DIR = $(shell dirname $$(dirname $$(readlink -f $$(command -v swift))))/lib/swift/linux
 test-sanitize:
 	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=address --scratch-path .build/asan
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16 swift test --skip-build --sanitize=address --scratch-path .build/asan
-	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+	@# The TSan runtime needs the toolchain's libBlocksRuntime.so; Embedded Swift (openurl) gets no rpath to it by itself.
+	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=thread --scratch-path .build/tsan -Xlinker -rpath -Xlinker $(SWIFT_RUNTIME_DIR)
 	SWIFT_BACKTRACE=enable=no swift test --skip-build --sanitize=thread --scratch-path .build/tsan

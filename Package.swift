@@ -44,8 +44,12 @@ let package = Package(
         .target(name: "Desktop", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
         .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
-        // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
-        .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
+        // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
+        // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
+        .systemLibrary(name: "COpenurl"),
+        .executableTarget(name: "openurl", dependencies: ["CDBus", "COpenurl"],
+                          swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
+                          linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
         .executableTarget(name: "openurl-tool", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
