@@ -41,15 +41,20 @@ INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR
 .PHONY: build release generated install install-files setup uninstall stop-daemon package test bench bench-footprint fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
+# openurld is one multi-call binary (Sources/Multicall): openurl-tool and openurl-chooser are
+# symlinks to it, which SwiftPM does not make, so each build rule links them in its directory.
+MULTICALL_LINKS = openurl-tool openurl-chooser
+link-multicall = for name in $(MULTICALL_LINKS); do ln -sfn openurld $(1)/$$name; done
+
 build:
 	swift build
+	$(call link-multicall,.build/debug)
 
 release:
 	@# openurl is Embedded Swift: no Swift runtime, so no --static-swift-stdlib.
 	swift build -c release --product openurl
-	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
-	$(RELEASE) --product openurl-chooser
+	$(call link-multicall,.build/release)
 
 # Man pages, completions and the schema, generated from the command and schema tables.
 generated:
@@ -116,6 +121,7 @@ package:
 # One line per suite plus every failure; the full output is kept in .build/test.log.
 test:
 	swift build --build-tests
+	$(call link-multicall,.build/debug)
 	@mkdir -p .build
 	@set -o pipefail; swift test --skip-build 2>&1 | tee .build/test.log | .ci/test-summary; \
 	    status=$$?; echo "full output: .build/test.log"; exit $$status

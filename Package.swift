@@ -5,9 +5,9 @@ let package = Package(
     name: "openurld",
     products: [
         .executable(name: "openurl", targets: ["openurl"]),
-        .executable(name: "openurl-tool", targets: ["openurl-tool"]),
+        // openurld, openurl-tool and openurl-chooser in one binary; the build's and the install's
+        // openurl-tool and openurl-chooser are symlinks to it (see Sources/Multicall).
         .executable(name: "openurld", targets: ["openurld"]),
-        .executable(name: "openurl-chooser", targets: ["openurl-chooser"]),
     ],
     targets: [
         // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++.
@@ -27,23 +27,30 @@ let package = Package(
         // GTK 4, for the chooser window only.
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
 
+        // The system calls the others need (files, directories, environment, clocks, threads), over
+        // Glibc in one file, so nothing installed needs Foundation.
+        .target(name: "Platform"),
+
         // Pure logic, no I/O, one module per concern; each depends only on the ones above it.
+        // JSON values: written for machine output, parsed (RFC 8259, order kept) for data files.
+        .target(name: "JSON"),
         // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
         .target(name: "URLModel", dependencies: ["CIDNA"]),
         // Patterns as users write them: PCRE2 regular expressions and globs.
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.
-        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns"]),
+        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
         .target(name: "LinkExtraction", dependencies: ["URLModel"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "CTOML"]),
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
 
-        .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
+        // The daemon: owns io.github.openurld on the session bus.
+        .target(name: "OpenurlDaemon", dependencies: ["URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
         .systemLibrary(name: "COpenurl"),
@@ -51,12 +58,14 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .executableTarget(name: "openurl-tool", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
+        .target(name: "OpenurlTool", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
-        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurld or openurl).
-        .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "URLModel", "Routing"], path: "Sources/Chooser"),
+        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "JSON", "URLModel", "Routing"], path: "Sources/Chooser"),
+        // One binary for the three above, dispatching on the name it was run by (argv[0]).
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall"),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),
@@ -72,6 +81,8 @@ let package = Package(
         .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Footprint"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),

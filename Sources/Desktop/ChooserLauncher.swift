@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Routing
+import JSON
 
 /// Runs `openurl-chooser`, the GTK window for `ask`, one question at a time: a question asked
 /// while a window is open waits for it to close, then gets its own window.
