@@ -1,7 +1,6 @@
 // The daemon's start-up CPU and its idle memory, on the session's private bus.
 import DBus
 import Foundation
-import Glibc
 import TestSupport
 
 struct StartupSample {

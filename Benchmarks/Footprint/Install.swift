@@ -2,7 +2,6 @@
 // the release build) into a temporary DESTDIR, then summed. A symlink counts 0 and a file linked
 // twice (hard links) counts once, so a multi-call binary is counted as what it costs on disk.
 import Foundation
-import Glibc
 import TestSupport
 
 struct InstalledBinaries {

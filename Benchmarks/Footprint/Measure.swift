@@ -1,4 +1,5 @@
-// Clocks, statistics, child processes with their CPU time (wait4), and /proc readings.
+// Clocks, statistics, child processes with their CPU time (wait4), and /proc readings. The one
+// file that imports Glibc; the others reach it through Foundation.
 import Foundation
 import Glibc
 

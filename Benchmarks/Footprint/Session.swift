@@ -2,7 +2,6 @@
 // ClearURLs catalogue, the recording browser as browser.desktop, and openurld D-Bus activatable.
 import DBus
 import Foundation
-import Glibc
 import TestSupport
 
 final class Session {

@@ -7,7 +7,6 @@
 //                                  [--startup-runs N] [--no-engines]
 // --products and --root measure another checkout's release build (e.g. the "before" figures).
 import Foundation
-import Glibc
 import TestSupport
 
 func option(_ name: String) -> String? {
