@@ -16,9 +16,13 @@ func option(_ name: String) -> String? {
 }
 
 let ownDirectory = (CommandLine.arguments[0] as NSString).deletingLastPathComponent
-let products = option("--products") ?? (ownDirectory.isEmpty ? "." : ownDirectory)
+/// An absolute path: `make -C ROOT` and the daemons run from other directories.
+func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}
+let products = absolute(option("--products") ?? (ownDirectory.isEmpty ? "." : ownDirectory))
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-let root = option("--root") ?? packageRoot
+let root = absolute(option("--root") ?? packageRoot)
 let runs = option("--runs").flatMap(Int.init) ?? 30
 let coldRuns = option("--cold-runs").flatMap(Int.init) ?? 10
 let startupRuns = option("--startup-runs").flatMap(Int.init) ?? 15
@@ -46,12 +50,22 @@ do {
     let total = Double(installed.totalBytes) / 1e6
     rows.append(Row(figure: "installed binaries, total", measured: fixed(total, 1) + " MB", goal: "≤ 20 MB", met: total <= 20))
     print("\n--- Foundation linked (installed files; a symlink is its target) ---")
-    var inspected = Set<String>()
+    // One row per file on disk, named by the file, with the symlinks to it in brackets.
+    var reports: [(report: LinkReport, names: [String])] = []
     for file in installed.files {
         let report = try BinaryInspection.inspect(installed.directory + "/" + file.name)
         print("  Foundation linked: \(file.name): \(report.summary)")
-        guard inspected.insert(report.path).inserted else { continue }
-        rows.append(Row(figure: "Foundation linked: \(file.name)", measured: report.linksFoundation ? "yes" : "no", goal: "no", met: !report.linksFoundation))
+        if let index = reports.firstIndex(where: { $0.report.path == report.path }) {
+            reports[index].names.append(file.name)
+        } else {
+            reports.append((report, [file.name]))
+        }
+    }
+    for (report, names) in reports {
+        let own = (report.path as NSString).lastPathComponent
+        let others = names.filter { $0 != own }
+        let label = names.contains(own) ? own + (others.isEmpty ? "" : " (+ \(others.joined(separator: ", ")))") : names.joined(separator: ", ")
+        rows.append(Row(figure: "Foundation linked: \(label)", measured: report.linksFoundation ? "yes" : "no", goal: "no", met: !report.linksFoundation))
     }
 } catch { print("  \(error)"); rows.append(Row(figure: "installed binaries, total", measured: "failed", goal: "≤ 20 MB", met: false)) }
 
