@@ -1,5 +1,23 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// GTK 4's include directories (`pkg-config --cflags-only-I gtk4`), for the chooser's code only.
+/// Not `.systemLibrary(pkgConfig: "gtk4")`: that would also link libgtk-4, pango, cairo, … into
+/// the multi-call binary, and the daemon would map them all at every start (see CGtkLoader).
+let gtkIncludeFlags: [String] = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "gtk4"]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}()
+/// The same, as Swift compiler flags for targets that import CGtk (or import a module that does).
+let gtkSwiftSettings: [SwiftSetting] = [.unsafeFlags(gtkIncludeFlags.flatMap { ["-Xcc", $0] })]
 
 let package = Package(
     name: "openurld",
@@ -24,8 +42,12 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        // GTK 4, for the chooser window only.
-        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // GTK 4's declarations, for the chooser window only (Debian libgtk-4-dev); it links nothing.
+        .systemLibrary(name: "CGtk"),
+        // The GTK functions the chooser calls, forwarding into libgtk-4 loaded with dlopen in
+        // chooser mode only, so the multi-call binary does not link GTK. GLib and GObject are linked.
+        .target(name: "CGtkLoader", cSettings: [.unsafeFlags(gtkIncludeFlags)],
+                linkerSettings: [.linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("dl")]),
 
         // The system calls the others need (files, directories, environment, clocks, threads), over
         // Glibc in one file, so nothing installed needs Foundation.
@@ -47,7 +69,8 @@ let package = Package(
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
         .target(name: "OpenurlDaemon", dependencies: ["URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
@@ -63,9 +86,11 @@ let package = Package(
         .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
-        .target(name: "OpenurlChooser", dependencies: ["CGtk", "JSON", "URLModel", "Routing"], path: "Sources/Chooser"),
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "JSON", "URLModel", "Routing"], path: "Sources/Chooser",
+                swiftSettings: gtkSwiftSettings),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
-        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall"),
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall",
+                          swiftSettings: gtkSwiftSettings),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CGtkLoader
 import Routing
 import URLModel
 
@@ -70,11 +71,23 @@ func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]
     return bytes
 }
 
+/// Loads GTK 4 (the multi-call binary does not link it), or exits with status 3 and a message
+/// saying what to install; the daemon then asks another way (a chooser that exits before its
+/// window is shown could not ask).
+func loadGTK() {
+    var message = [CChar](repeating: 0, count: 512)
+    guard openurl_gtk_load(&message, message.count) == 0 else {
+        fputs("openurl-chooser: \(String(cString: message))\n", stderr)
+        exit(3)
+    }
+}
+
 /// The chooser's entry point: `openurl-chooser` in the multi-call binary.
 public enum ChooserMain {
     /// Shows the window for `arguments` (argv, program name first), or serves questions with `--serve`, and exits.
     public static func run(arguments: [String]) -> Never {
         if arguments.dropFirst().first == "--serve" {
+            loadGTK()
             exit(ChooserServer.run())
         }
         do {
@@ -90,6 +103,7 @@ public enum ChooserMain {
                 print(preview.json.text)
                 exit(0)
             }
+            loadGTK()
             exit(ChooserWindow.run(preview))
         } catch let failure as ChooserFailure {
             fputs("openurl-chooser: \(failure.message)\n", stderr)

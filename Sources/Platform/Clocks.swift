@@ -44,8 +44,14 @@ public struct Deadline: Sendable {
     /// When it passes, in monotonic nanoseconds.
     public var nanoseconds: Int64
 
-    /// The deadline `seconds` from now.
-    public init(after seconds: Double) { nanoseconds = MonotonicClock.nanoseconds() + Int64(seconds * 1e9) }
+    /// The deadline `seconds` from now (an infinite or huge timeout is ~31 years, NaN is now).
+    public init(after seconds: Double) { nanoseconds = MonotonicClock.nanoseconds() + Deadline.clampedNanoseconds(seconds) }
+
+    /// `seconds` in nanoseconds, within ±1e9 s so the conversion cannot trap.
+    static func clampedNanoseconds(_ seconds: Double) -> Int64 {
+        guard !seconds.isNaN else { return 0 }
+        return Int64(min(max(seconds, -1e9), 1e9) * 1e9)
+    }
 
     /// Whether now is at or past the deadline.
     public var hasPassed: Bool { MonotonicClock.nanoseconds() >= nanoseconds }
@@ -55,7 +61,7 @@ public struct Deadline: Sendable {
 }
 
 /// Sleeps the calling thread, resuming after signals.
-public func pause(seconds: Double) { Sys.sleep(nanoseconds: Int64(seconds * 1e9)) }
+public func pause(seconds: Double) { Sys.sleep(nanoseconds: Deadline.clampedNanoseconds(seconds)) }
 
 /// Sleeps the calling thread for `microseconds`, as usleep did.
 public func pause(microseconds: Int) { Sys.sleep(nanoseconds: Int64(microseconds) * 1000) }

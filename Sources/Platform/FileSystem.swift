@@ -16,6 +16,11 @@ public enum FileSystem {
         String(decoding: try readBytes(path), as: UTF8.self)
     }
 
+    /// The whole file when it is valid UTF-8, else nil (as `String(contentsOfFile:encoding: .utf8)`).
+    public static func utf8Text(_ path: String) -> String? {
+        contents(path).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
     // MARK: writing
 
     /// Creates or truncates `path` and writes `bytes`, created with `mode` (before the umask).
@@ -125,6 +130,9 @@ public enum FileSystem {
     public static func remove(_ path: String) throws(SystemError) {
         if (try? Sys.status(path, followingSymlinks: false))?.kind == .directory { try Sys.rmdir(path) } else { try Sys.unlink(path) }
     }
+
+    /// Removes an empty directory (rmdir(2)): never a file, nor a link to a directory.
+    public static func removeDirectory(_ path: String) throws(SystemError) { try Sys.rmdir(path) }
 
     /// Removes `path` and, when it is a directory (not a link to one), everything in it.
     public static func removeTree(_ path: String) throws(SystemError) {

@@ -231,9 +231,21 @@ enum Sys {
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
+    private typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+
+    /// pthread_setname_np is a GNU extension the Glibc module does not import: found at run time.
+    private static func setThreadName(_ name: String) {
+        guard let symbol = dlsym(nil, "pthread_setname_np") else { return }
+        _ = unsafeBitCast(symbol, to: SetName.self)(pthread_self(), name)
+    }
+
     /// Starts a detached POSIX thread running `body`; false when the system refuses one.
-    static func startThread(_ body: @escaping () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    static func startThread(name: String?, _ body: @escaping () -> Void) -> Bool {
+        let named = { () -> Void in
+            if let name { setThreadName(String(decoding: name.utf8.prefix(15), as: UTF8.self)) }
+            body()
+        }
+        let context = Unmanaged.passRetained(ThreadBody(named)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in
             guard let context else { return nil }

@@ -33,6 +33,16 @@ func permissions(_ path: String) -> UInt32 {
         #expect(try FileSystem.status(dir.file("f")).size == bytes.count)
     }
 
+    @Test func utf8TextRejectsInvalidBytesAndMissingFiles() throws {
+        let dir = TemporaryDirectory()
+        try FileSystem.write(Array("grüß\n".utf8), to: dir.file("good"))
+        try FileSystem.write([0x61, 0xFF, 0x62], to: dir.file("bad"))
+        #expect(FileSystem.utf8Text(dir.file("good")) == "grüß\n")
+        #expect(FileSystem.utf8Text(dir.file("bad")) == nil)
+        #expect(FileSystem.utf8Text(dir.file("missing")) == nil)
+        #expect(try FileSystem.readText(dir.file("bad")) == "a\u{FFFD}b")
+    }
+
     @Test(arguments: [UInt32(0o600), 0o644, 0o640, 0o755])
     func atomicWriteSetsTheModeExactly(_ mode: UInt32) throws {
         let dir = TemporaryDirectory()

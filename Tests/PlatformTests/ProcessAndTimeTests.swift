@@ -39,6 +39,14 @@ import Platform
         #expect(!Deadline(after: 60).hasPassed)
     }
 
+    /// Timeouts come from config and callers: none of these may trap.
+    @Test(arguments: [Double.infinity, 1e300, Double.nan, -Double.infinity, -5])
+    func extremeTimeoutsAreClamped(_ seconds: Double) {
+        let deadline = Deadline(after: seconds)
+        #expect(deadline.hasPassed == !(seconds > 0))
+        pause(seconds: seconds > 0 ? 0 : seconds)
+    }
+
     @Test(arguments: [
         (Int64(0), "1970-01-01T00:00:00Z"),
         (1_780_000_000, "2026-05-28T20:26:40Z"),
@@ -71,7 +79,7 @@ import Platform
         final class Flag: @unchecked Sendable { var finished = 0 }
         let flag = Flag()
         for _ in 0..<4 {
-            #expect(BackgroundThread.start {
+            #expect(BackgroundThread.start(name: "platform-test") {
                 for _ in 0..<10_000 { lock.withLock { counter.value += 1 } }
                 done.withLock { flag.finished += 1 }
             })
@@ -97,6 +105,17 @@ import Platform
     @Test(arguments: [("a,,b,", ["a", "", "b", ""]), ("", [""]), ("abc", ["abc"])])
     func fieldsKeepEmptyParts(_ input: String, _ expected: [String]) {
         #expect(input.fields(separatedBy: ",") == expected)
+    }
+
+    @Test(arguments: [
+        ("a\r\nb", "\n", "\\n", "a\r\\nb"),
+        ("100%\u{301}", "%", "%%", "100%%\u{301}"),
+        ("org.example.App", ".", "/", "org/example/App"),
+        ("", "x", "y", ""),
+        ("\\t", "\\", "\\\\", "\\\\t"),
+    ] as [(String, Unicode.Scalar, String, String)])
+    func replacesScalarByScalar(_ input: String, _ scalar: Unicode.Scalar, _ replacement: String, _ expected: String) {
+        #expect(input.replacingScalar(scalar, with: replacement) == expected)
     }
 
     @Test(arguments: [(7, 3, "007"), (2026, 4, "2026"), (12345, 2, "12345"), (-5, 3, "-05"), (0, 2, "00")])
