@@ -6,7 +6,8 @@
 #   make uninstall           give the defaults back, stop the daemon, remove every installed file
 #   make package             build the .deb (dpkg-buildpackage -b -us -uc) into .build/deb and run lintian
 #   make test                the full test suite (what CI runs); one line per suite, full output in .build/test.log
-#   make bench               the release-mode benchmarks
+#   make bench               the release-mode benchmarks, ending with issue 15's footprint table
+#   make bench-footprint     that table alone: install size, idle memory, start-up CPU, clicks vs dbus-send
 #   make fuzz                build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make test-sanitize       the suite under AddressSanitizer, then ThreadSanitizer
 SHELL := /bin/bash
@@ -41,7 +42,7 @@ INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR
 	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man1/openurl-chooser.1 $(MANDIR)/man5/openurld.toml.5 \
 	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json
 
-.PHONY: build release generated install install-files setup uninstall stop-daemon package test bench fuzz fuzz-build test-sanitize
+.PHONY: build release generated install install-files setup uninstall stop-daemon package test bench bench-footprint fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
 # openurld is one multi-call binary (Sources/Multicall): openurl-tool and openurl-chooser are
@@ -55,7 +56,8 @@ build:
 	$(call link-multicall,.build/debug)
 
 release:
-	$(RELEASE) --product openurl
+	@# openurl is Embedded Swift: no Swift runtime, so no --static-swift-stdlib.
+	swift build -c release --product openurl
 	$(RELEASE) --product openurld
 	$(call link-multicall,.build/release)
 
@@ -131,14 +133,21 @@ test:
 	@set -o pipefail; swift test --skip-build 2>&1 | tee .build/test.log | .ci/test-summary; \
 	    status=$$?; echo "full output: .build/test.log"; exit $$status
 
+# bench-footprint runs bench-routing and bench-hygiene itself and ends with issue 15's table.
+BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-footprint openurl-fake-browser
+
 bench: release
-	for b in bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile; do swift build -c release --product $$b || exit 1; done
-	.build/release/bench-routing
-	.build/release/bench-hygiene
+	for b in $(BENCHES); do swift build -c release --product $$b || exit 1; done
 	.build/release/bench-extract
 	.build/release/bench-daemon
 	.build/release/bench-chooser
 	.build/release/bench-hostile
+	.build/release/bench-footprint
+
+# Only issue 15's table (with the routing and hygiene figures it includes).
+bench-footprint: release
+	for b in bench-routing bench-hygiene bench-footprint openurl-fake-browser; do swift build -c release --product $$b || exit 1; done
+	.build/release/bench-footprint
 
 fuzz-build:
 	Fuzz/build.sh
@@ -150,8 +159,10 @@ fuzz: fuzz-build
 # detection is off (LSan reports Swift arrays held in enum spare bits); the small quarantine
 # keeps ASan's own memory out of the daemon's memory check. Both settings reach the daemons the
 # tests start (TestSupport passes *SAN_OPTIONS through).
+SWIFT_RUNTIME_DIR = $(shell dirname $$(dirname $$(readlink -f $$(command -v swift))))/lib/swift/linux
 test-sanitize:
 	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=address --scratch-path .build/asan
 	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16 swift test --skip-build --sanitize=address --scratch-path .build/asan
-	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+	@# The TSan runtime needs the toolchain's libBlocksRuntime.so; Embedded Swift (openurl) gets no rpath to it by itself.
+	SWIFT_BACKTRACE=enable=no swift build --build-tests --sanitize=thread --scratch-path .build/tsan -Xlinker -rpath -Xlinker $(SWIFT_RUNTIME_DIR)
 	SWIFT_BACKTRACE=enable=no swift test --skip-build --sanitize=thread --scratch-path .build/tsan

@@ -75,8 +75,12 @@ let package = Package(
         // The daemon: owns io.github.openurld on the session bus.
         .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld",
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
-        .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
+        // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
+        // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
+        .systemLibrary(name: "COpenurl"),
+        .executableTarget(name: "openurl", dependencies: ["CDBus", "COpenurl"],
+                          swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
+                          linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
         .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
@@ -101,6 +105,7 @@ let package = Package(
         .executableTarget(name: "bench-hygiene", dependencies: ["URLModel", "Hygiene"], path: "Benchmarks/Hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
+        .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Footprint"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -111,6 +116,8 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
+        // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
+        .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["URLModel", "Routing", "DBus", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],

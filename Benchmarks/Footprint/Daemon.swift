@@ -1,0 +1,74 @@
+// The daemon's start-up CPU and its idle memory, on the session's private bus.
+import DBus
+import Foundation
+import TestSupport
+
+struct StartupSample {
+    /// CPU seconds from exec until it answered the first call (Peer.Ping, right after it owned its name).
+    var serving: Double
+    /// CPU seconds from exec until it answered the first decision (Router1.Explain of a URL that ClearURLs and the rules see).
+    var firstDecision: Double
+    /// Wall seconds from spawn until serving.
+    var wall: Double
+}
+
+/// Starts openurld directly (not activated, so its pid is known at exec) `runs` times.
+func measureStartup(_ session: Session, runs: Int) throws -> [StartupSample] {
+    try session.stopDaemon()
+    var owned = false
+    let subscription = try session.connection.onSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                                                        sender: "org.freedesktop.DBus", arg0: Session.busName) { signal in
+        if signal.arguments.count == 3, signal.arguments[2].string?.isEmpty == false { owned = true }
+    }
+    defer { session.connection.cancel(subscription) }
+    var samples: [StartupSample] = []
+    for run in 0..<runs {
+        owned = false
+        let start = now()
+        let daemon = try ChildProcess([session.openurld], environment: session.environment, captureOutput: false,
+                                      logPath: session.desktop.root + "/daemon.log")
+        while !owned {
+            guard now() - start < 20, daemon.poll() == nil else { throw BenchError("openurld did not take its name (see \(session.desktop.root)/daemon.log)") }
+            _ = session.connection.readWriteDispatch(timeout: 0.05)
+        }
+        try session.ping()
+        let serving = ProcFS.cpuSeconds(daemon.pid)
+        let wall = now() - start
+        _ = try session.call("Explain", [.string("https://www.amazon.com/dp/B0\(run)?tag=x&ref_=nav&utm_source=mail"), .vardict([:])])
+        let firstDecision = ProcFS.cpuSeconds(daemon.pid)
+        samples.append(StartupSample(serving: serving, firstDecision: firstDecision, wall: wall))
+        guard daemon.terminate(grace: 5) != nil else { throw BenchError("openurld did not exit") }
+        while (try? session.connection.nameHasOwner(Session.busName)) == true { usleep(1000) }
+    }
+    return samples
+}
+
+struct IdleMemory {
+    var rollup: [String: Int]
+    var mappings: [(name: String, rss: Int, anonymous: Int)]
+    var busRollup: [String: Int]
+    var idleCPUDelta: Double
+}
+
+/// Activates the daemon, routes a few links (one launch, a discard, a ClearURLs clean, a mailto),
+/// waits until it is idle (no CPU for half a second), then reads its memory.
+func measureIdleMemory(_ session: Session) throws -> IdleMemory {
+    try session.ping()
+    let launches = session.browser.records().count
+    for url in ["https://click.example/idle", "https://noop.example/?utm_source=feed", "https://www.amazon.com/dp/B01?tag=x&ref_=nav",
+                "mailto:someone@corp1.example?subject=Hi", "https://site42.example/app/x"] {
+        _ = try session.call("Open", [.string(url), .vardict([:])])
+    }
+    try session.waitForBrowser(after: launches)
+    guard let pid = session.daemonPID() else { throw BenchError("openurld is not running") }
+    var previous = ProcFS.cpuSeconds(pid)
+    var delta = 1.0
+    let start = now()
+    repeat {
+        usleep(500_000)
+        let current = ProcFS.cpuSeconds(pid)
+        delta = current - previous
+        previous = current
+    } while delta > 0.0001 && now() - start < 15
+    return IdleMemory(rollup: ProcFS.rollup(pid), mappings: ProcFS.mappings(pid), busRollup: ProcFS.rollup(session.bus.pid), idleCPUDelta: delta)
+}

@@ -1,0 +1,65 @@
+// bench-routing and bench-hygiene, run from the same build in the same run; their printed lines
+// are echoed and the two figures issue 15 names are picked out of them. The parsing looks for
+// the row or label, not for a column position, so extra lines (start-up figures) do not break it.
+import Foundation
+import TestSupport
+
+struct EngineFigures {
+    var decisionsPerSecond: Double?
+    var hygieneMicroseconds: Double?
+    var urlUnwrapMicroseconds: Double?
+}
+
+func runEngineBenchmarks(products: String) -> EngineFigures {
+    var figures = EngineFigures()
+    if let output = runBenchmark(products + "/bench-routing") {
+        figures.decisionsPerSecond = decisionsPerSecond(atThousandRules: output)
+    }
+    if let output = runBenchmark(products + "/bench-hygiene") {
+        figures.hygieneMicroseconds = microseconds(onLineWith: "unwrap + clean + ClearURLs", in: output)
+        figures.urlUnwrapMicroseconds = microseconds(onLineWith: "url-unwrap", in: output)
+    }
+    return figures
+}
+
+private func runBenchmark(_ path: String) -> String? {
+    print("\n--- \((path as NSString).lastPathComponent) ---")
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        print("  not built: \(path) (swift build -c release --product \((path as NSString).lastPathComponent))")
+        return nil
+    }
+    guard let result = try? Command.run([path], timeout: 900), result.status == 0 else {
+        print("  failed to run \(path)")
+        return nil
+    }
+    print(result.stdout, terminator: "")
+    return result.stdout
+}
+
+/// The decisions/s of the 1,000-rule row in the "with URL hygiene" table (the default settings),
+/// or of the first 1,000-rule row when no table says so.
+func decisionsPerSecond(atThousandRules output: String) -> Double? {
+    let lines = output.split(separator: "\n").map(String.init)
+    let sectionStart = lines.firstIndex { $0.lowercased().contains("with url hygiene") } ?? 0
+    for line in lines[sectionStart...] + lines[..<sectionStart] {
+        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard cells.count >= 3, cells[0].replacingOccurrences(of: ",", with: "") == "1000" else { continue }
+        // The rate is the column headed "decisions/s"; without a header, the third column.
+        let header = lines.last { $0.contains("decisions/s") && $0.contains("|") }
+        let column = header?.split(separator: "|").firstIndex { $0.contains("decisions/s") } ?? 2
+        guard column < cells.count else { continue }
+        return Double(cells[column].filter { $0.isNumber || $0 == "." })
+    }
+    return nil
+}
+
+/// The number before "us/URL" (or "µs/URL") on the first line containing `label`.
+func microseconds(onLineWith label: String, in output: String) -> Double? {
+    for line in output.split(separator: "\n") where line.contains(label) {
+        guard let unit = line.range(of: "us/URL") ?? line.range(of: "µs/URL") else { continue }
+        let before = line[..<unit.lowerBound].trimmingCharacters(in: .whitespaces)
+        let number = before.reversed().prefix { $0.isNumber || $0 == "." }
+        return Double(String(number.reversed()))
+    }
+    return nil
+}

@@ -1,0 +1,140 @@
+// bench-footprint: issue 15's table from one run — installed size, Foundation per binary, the
+// daemon's idle memory and start-up CPU (ClearURLs + 1,000 rules), cold vs warm clicks, openurl
+// vs dbus-send, and the routing and hygiene figures of bench-routing / bench-hygiene.
+//
+//   make bench        (or: make release; swift build -c release --product bench-footprint ...)
+//   .build/release/bench-footprint [--products DIR] [--root DIR] [--runs N] [--cold-runs N]
+//                                  [--startup-runs N] [--no-engines]
+// --products and --root measure another checkout's release build (e.g. the "before" figures).
+import Foundation
+import TestSupport
+
+func option(_ name: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let ownDirectory = (CommandLine.arguments[0] as NSString).deletingLastPathComponent
+/// An absolute path: `make -C ROOT` and the daemons run from other directories.
+func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}
+let products = absolute(option("--products") ?? (ownDirectory.isEmpty ? "." : ownDirectory))
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+let root = absolute(option("--root") ?? packageRoot)
+let runs = option("--runs").flatMap(Int.init) ?? 30
+let coldRuns = option("--cold-runs").flatMap(Int.init) ?? 10
+let startupRuns = option("--startup-runs").flatMap(Int.init) ?? 15
+let clearURLs = URL(fileURLWithPath: root + "/../shared/conformance/clearurls/data.min.json").standardized.path
+
+func fail(_ message: String) -> Never {
+    fputs("bench-footprint: \(message)\n", stderr)
+    exit(1)
+}
+
+print("bench-footprint: issue 15 (release build in \(products); load average \(String((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.prefix(14) ?? "?")))")
+let engines = CommandLine.arguments.contains("--no-engines") ? EngineFigures() : runEngineBenchmarks(products: products)
+var rows: [Row] = []
+
+print("\n--- installed binaries (make install-files DESTDIR=… PREFIX=/usr) ---")
+var template = Array((NSTemporaryDirectory() + "openurld-stage-XXXXXX").utf8CString)
+guard let made = mkdtemp(&template) else { fail("mkdtemp failed") }
+let stage = String(cString: made)
+defer { try? FileManager.default.removeItem(atPath: stage) }
+do {
+    let installed = try InstalledBinaries.stage(root: root, products: products, into: stage)
+    for file in installed.files {
+        print("  \(file.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(file.symlinkTo.map { "symlink → \($0) (0 MB)" } ?? fixed(Double(file.bytes) / 1e6, 1) + " MB")")
+    }
+    let total = Double(installed.totalBytes) / 1e6
+    rows.append(Row(figure: "installed binaries, total", measured: fixed(total, 1) + " MB", goal: "≤ 20 MB", met: total <= 20))
+    print("\n--- Foundation linked (installed files; a symlink is its target) ---")
+    // One row per file on disk, named by the file, with the symlinks to it in brackets.
+    var reports: [(report: LinkReport, names: [String])] = []
+    for file in installed.files {
+        let report = try BinaryInspection.inspect(installed.directory + "/" + file.name)
+        print("  Foundation linked: \(file.name): \(report.summary)")
+        if let index = reports.firstIndex(where: { $0.report.path == report.path }) {
+            reports[index].names.append(file.name)
+        } else {
+            reports.append((report, [file.name]))
+        }
+    }
+    for (report, names) in reports {
+        let own = (report.path as NSString).lastPathComponent
+        let others = names.filter { $0 != own }
+        let label = names.contains(own) ? own + (others.isEmpty ? "" : " (+ \(others.joined(separator: ", ")))") : names.joined(separator: ", ")
+        rows.append(Row(figure: "Foundation linked: \(label)", measured: report.linksFoundation ? "yes" : "no", goal: "no", met: !report.linksFoundation))
+    }
+} catch { print("  \(error)"); rows.append(Row(figure: "installed binaries, total", measured: "failed", goal: "≤ 20 MB", met: false)) }
+
+let session: Session
+do { session = try Session(products: products, clearURLs: clearURLs) } catch { fail("\(error)") }
+defer { session.stop() }
+
+print("\n--- daemon CPU from exec to serving (ClearURLs + 1,000 rules), \(startupRuns) runs ---")
+do {
+    let samples = try measureStartup(session, runs: startupRuns)
+    let serving = median(samples.map(\.serving)) * 1000, decision = median(samples.map(\.firstDecision)) * 1000
+    let peer = try (0..<startupRuns).map { _ in try timed(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                         "org.freedesktop.DBus.Peer.Ping"], environment: session.environment).cpu * 1000 }
+    print("  until Peer.Ping answered: median \(fixed(serving)) ms CPU (p90 \(fixed(p90(samples.map(\.serving)) * 1000))), wall \(fixed(median(samples.map(\.wall)) * 1000)) ms")
+    print("  until the first decision (Explain): median \(fixed(decision)) ms CPU")
+    print("  peer: dbus-send (C, libdbus) from exec to its reply: median \(fixed(median(peer))) ms CPU")
+    rows.append(Row(figure: "daemon CPU, exec → serving", measured: fixed(serving) + " ms", peer: "dbus-send \(fixed(median(peer))) ms (\(fixed(serving / median(peer), 1))×)", goal: "≤ 8 ms", met: serving <= 8))
+    rows.append(Row(figure: "daemon CPU, exec → first decision", measured: fixed(decision) + " ms"))
+} catch { print("  \(error)"); rows.append(Row(figure: "daemon CPU, exec → serving", measured: "failed", goal: "≤ 8 ms", met: false)) }
+
+print("\n--- daemon idle memory (ClearURLs + 1,000 rules, after routing 5 links) ---")
+do {
+    let memory = try measureIdleMemory(session)
+    let rss = memory.rollup["Rss"] ?? 0, pss = memory.rollup["Pss"] ?? 0, anonymous = memory.rollup["Anonymous"] ?? 0
+    let busRSS = memory.busRollup["Rss"] ?? 0
+    print("  Rss \(mib(rss)), Pss \(mib(pss)); anonymous \(mib(anonymous)), file-backed \(mib(rss - anonymous)) (Pss_Anon \(mib(memory.rollup["Pss_Anon"] ?? 0)), Pss_File \(mib(memory.rollup["Pss_File"] ?? 0)))")
+    print("  idle CPU over the last 0.5 s: \(fixed(memory.idleCPUDelta * 1e6, 0)) µs; peer: the private dbus-daemon Rss \(mib(busRSS))")
+    print("  top mappings by Rss:")
+    for mapping in memory.mappings.prefix(10) {
+        print("    \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
+    }
+    rows.append(Row(figure: "daemon idle RSS", measured: mib(rss), peer: "dbus-daemon \(mib(busRSS)) (\(fixed(Double(rss) / Double(max(busRSS, 1)), 1))×)", goal: "≤ 8 MB", met: rss <= 8 * 1024))
+    rows.append(Row(figure: "daemon idle PSS", measured: mib(pss), peer: "anon \(mib(anonymous)), file \(mib(rss - anonymous))"))
+} catch { print("  \(error)"); rows.append(Row(figure: "daemon idle RSS", measured: "failed", goal: "≤ 8 MB", met: false)) }
+
+print("\n--- openurl URL (warm) vs dbus-send round trip, \(runs) interleaved runs each ---")
+do {
+    let (openurl, peer) = try measureWarmVsDBusSend(session, runs: runs)
+    let ratio = median(openurl.wall) / median(peer.wall)
+    print("  openurl URL:            median \(fixed(median(openurl.wall) * 1000)) ms wall (p90 \(fixed(p90(openurl.wall) * 1000))), \(fixed(median(openurl.cpu) * 1000)) ms CPU")
+    print("  dbus-send Properties.Get: median \(fixed(median(peer.wall) * 1000)) ms wall (p90 \(fixed(p90(peer.wall) * 1000))), \(fixed(median(peer.cpu) * 1000)) ms CPU")
+    rows.append(Row(figure: "openurl URL (warm) vs dbus-send", measured: fixed(median(openurl.wall) * 1000) + " ms",
+                    peer: "dbus-send \(fixed(median(peer.wall) * 1000)) ms (\(fixed(ratio))×)", goal: "≤ 1.3×", met: ratio <= 1.3))
+} catch { print("  \(error)"); rows.append(Row(figure: "openurl URL (warm) vs dbus-send", measured: "failed", goal: "≤ 1.3×", met: false)) }
+
+print("\n--- cold click (daemon not running, D-Bus activation) vs warm click (the third after the start), \(coldRuns) rounds ---")
+do {
+    let (cold, second, warm) = try measureColdVsWarm(session, runs: coldRuns)
+    let ratio = median(cold.wall) / median(warm.wall)
+    for (name, clicks) in [("cold", cold), ("second", second), ("warm", warm)] {
+        print("  \(name.padding(toLength: 6, withPad: " ", startingAt: 0)): openurl exits after median \(fixed(median(clicks.wall) * 1000)) ms, browser has the link after \(fixed(median(clicks.toBrowser) * 1000)) ms")
+    }
+    rows.append(Row(figure: "cold click vs warm, openurl exits", measured: fixed(median(cold.wall) * 1000) + " ms",
+                    peer: "warm \(fixed(median(warm.wall) * 1000)) ms (\(fixed(ratio))×)", goal: "≤ 2×", met: ratio <= 2))
+    rows.append(Row(figure: "cold click vs warm, browser has it", measured: fixed(median(cold.toBrowser) * 1000) + " ms",
+                    peer: "warm \(fixed(median(warm.toBrowser) * 1000)) ms (\(fixed(median(cold.toBrowser) / median(warm.toBrowser)))×)"))
+} catch { print("  \(error)"); rows.append(Row(figure: "cold click vs warm", measured: "failed", goal: "≤ 2×", met: false)) }
+
+if let rate = engines.decisionsPerSecond {
+    rows.append(Row(figure: "decisions/s, 1,000 rules", measured: "\(Int(rate))", goal: "≥ 500,000", met: rate >= 500_000))
+} else {
+    rows.append(Row(figure: "decisions/s, 1,000 rules", measured: "not found in bench-routing's output", goal: "≥ 500,000"))
+}
+if let hygiene = engines.hygieneMicroseconds {
+    let peer = engines.urlUnwrapMicroseconds.map { "url-unwrap \(fixed($0)) µs (\(fixed($0 / hygiene, 0))× slower)" } ?? "—"
+    rows.append(Row(figure: "ClearURLs hygiene per URL", measured: fixed(hygiene) + " µs", peer: peer, goal: "≤ 2 µs", met: hygiene <= 2))
+} else {
+    rows.append(Row(figure: "ClearURLs hygiene per URL", measured: "not found in bench-hygiene's output", goal: "≤ 2 µs"))
+}
+
+print("\n=== issue 15: footprint, cold start, install size (release; medians; same run) ===")
+printTable(rows)

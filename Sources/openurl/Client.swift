@@ -1,0 +1,170 @@
+// openurl: the XDG handler. Every click that does not come through D-Bus activation runs this,
+// so it is Embedded Swift over libdbus alone (no Swift runtime to start, no Foundation): it hands
+// each URL to openurld's Router1.Open and exits. Everything else (the other commands, and routing
+// in-process when there is no daemon) is `openurl-tool`, which it becomes with execv, keeping the
+// same arguments.
+import CDBus
+import COpenurl
+
+/// How long the daemon gets to answer, and the deadline sent with each call: the values of
+/// DBus.ClickDeadline (2 s, less a 0.5 s margin), which this target cannot import.
+let clientTimeoutMilliseconds: Int32 = 2000
+let deadlineMicroseconds: UInt64 = 1_500_000
+/// The display variables sent in the `environment` option (DBus.ClickEnvironment.names).
+let displayVariables = ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"]
+
+/// What the command line asks of the client, or nil when it belongs to openurl-tool: no
+/// arguments, a first word that cannot be a URL (no colon: a command, or a typo the tool answers
+/// with "did you mean"), or any option but -v, --ask and --. Commands and the global flags
+/// (-h, --help, --version) all fall in these cases; CommandTableTests keeps it so.
+func parse(_ arguments: [String]) -> (urls: [String], verbose: Bool, ask: Bool)? {
+    guard let first = arguments.first else { return nil }
+    if !starts(first, with: "-"), !first.utf8.contains(UInt8(ascii: ":")) { return nil }
+    var verbose = false, ask = false, optionsEnded = false
+    var urls: [String] = []
+    for argument in arguments {
+        if !optionsEnded, same(argument, "--") { optionsEnded = true; continue }
+        if !optionsEnded, same(argument, "-v") || same(argument, "--verbose") { verbose = true; continue }
+        if !optionsEnded, same(argument, "--ask") { ask = true; continue }
+        if !optionsEnded, starts(argument, with: "-"), argument.utf8.count > 1 { return nil }
+        urls.append(argument)
+    }
+    return (urls, verbose, ask)
+}
+
+/// Reports a failure on stderr and, without a terminal (a desktop started us), as a notification.
+func report(_ message: String, on bus: SessionBus) {
+    writeError("openurl: \(message)\n")
+    guard isatty(2) == 0 else { return }
+    var markup = false
+    if let capabilities = Call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                               interface: "org.freedesktop.Notifications", method: "GetCapabilities") {
+        let (reply, _) = bus.send(capabilities, timeoutMilliseconds: 5000)
+        if let reply {
+            markup = stringArray(of: reply).contains { same($0, "body-markup") }
+            dbus_message_unref(reply)
+        }
+    }
+    // Escaped once, and only for a server that reads markup: a URL must not become a live link.
+    let body = markup ? escapedMarkup(message) : message
+    guard var notify = Call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                            interface: "org.freedesktop.Notifications", method: "Notify") else { return }
+    notify.append("openurld")
+    notify.append(uint32: 0)
+    notify.append("dialog-error")
+    notify.append("Could not open link")
+    notify.append(body)
+    notify.append(strings: [])
+    notify.append(options: [("urgency", .byte(2)), ("desktop-entry", .string("io.github.openurld"))])
+    notify.append(int32: -1)
+    let (reply, _) = bus.send(notify, timeoutMilliseconds: 5000)
+    if let reply { dbus_message_unref(reply) }
+}
+
+/// `message` with the markup characters escaped. Over bytes: the five are ASCII, and no byte of
+/// a multi-byte UTF-8 sequence is ASCII, so every other character passes through whole.
+func escapedMarkup(_ message: String) -> String {
+    var bytes: [UInt8] = []
+    for byte in message.utf8 {
+        switch byte {
+        case UInt8(ascii: "&"): bytes += Array("&amp;".utf8)
+        case UInt8(ascii: "<"): bytes += Array("&lt;".utf8)
+        case UInt8(ascii: ">"): bytes += Array("&gt;".utf8)
+        case UInt8(ascii: "\""): bytes += Array("&quot;".utf8)
+        case UInt8(ascii: "'"): bytes += Array("&#39;".utf8)
+        default: bytes.append(byte)
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The flags to pass on when the tool takes over the remaining URLs: `--no-daemon` routes them
+/// in-process without asking the daemon a second time (it is missing, or did not answer in time).
+func toolFlags(verbose: Bool, ask: Bool) -> [String] {
+    ["--no-daemon"] + (verbose ? ["-v"] : []) + (ask ? ["--ask"] : []) + ["--"]
+}
+
+/// The `Open` options for the link at `offset`, in the order the daemon has always received them.
+func openOptions(offset: Int, ask: Bool, token: String?, display: [(String, String)]) -> [(String, OptionValue)] {
+    var options: [(String, OptionValue)] = []
+    // A token raises one window: only the first link carries it. The daemon finds the opener
+    // from our process id, walking past us and xdg-open to the app.
+    if let token, offset == 0 { options.append(("activation-token", .string(token))) }
+    if ask { options.append(("ask", .bool(true))) }
+    // The daemon may lack the display (activated before the session exported it): send ours.
+    if !display.isEmpty { options.append(("environment", .stringMap(display))) }
+    options.append(("deadline", .uint64(monotonicMicroseconds() + deadlineMicroseconds)))
+    return options
+}
+
+@_cdecl("openurl_main")
+func openurlMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var arguments: [String] = []
+    for index in 0..<Int(argc) {
+        guard let pointer = argv[index] else { continue }
+        if index == 0 { programPath = String(cString: pointer) } else { arguments.append(String(cString: pointer)) }
+    }
+    guard let (urls, verbose, ask) = parse(arguments) else { becomeTool(arguments) }
+    let flags = toolFlags(verbose: verbose, ask: ask)
+
+    // Without a bus or a daemon the tool takes over, and it says so with -v.
+    guard let bus = SessionBus.connect() else {
+        if verbose { writeError("openurl: no session bus; routing in-process (embedded mode)\n") }
+        becomeTool(flags + urls)
+    }
+    var status: Int32 = 0
+    let display = displayVariables.compactMap { name -> (String, String)? in
+        guard let value = environment(name), !value.isEmpty else { return nil }
+        return (name, value)
+    }
+    let token = environment("XDG_ACTIVATION_TOKEN") ?? environment("DESKTOP_STARTUP_ID")
+    for (offset, url) in urls.enumerated() {
+        guard var call = Call(destination: "io.github.openurld", path: "/io/github/openurld",
+                              interface: "io.github.openurld.Router1", method: "Open") else {
+            report("\(url): out of memory", on: bus)
+            return 4
+        }
+        call.append(url)
+        call.append(options: openOptions(offset: offset, ask: ask, token: token, display: display))
+        let (reply, failure) = bus.send(call, timeoutMilliseconds: clientTimeoutMilliseconds)
+        if let reply {
+            let result = stringEntries(of: reply)
+            dbus_message_unref(reply)
+            func value(_ key: StaticString) -> String? { result.first { same($0.0, key) }?.1 }
+            let outcome = value("outcome") ?? ""
+            // The daemon answered, but past the deadline (a slow start): it did nothing, so we route it.
+            if same(outcome, "abandoned") {
+                writeError("openurl: openurld answered after the deadline; routing in-process\n")
+                becomeTool(flags + Array(urls[offset...]))
+            }
+            if verbose {
+                writeError("openurl: \(value("decision") ?? "?") \(value("final_url") ?? url) (\(outcome), by openurld)\n")
+            }
+            // The daemon has already notified about a failure it saw: one notification per failure.
+            if let error = value("error") {
+                writeError("openurl: \(url): \(error)\n")
+                status = max(status, 4)
+            } else if starts(outcome, with: "failed") {
+                writeError("openurl: \(url): \(outcome)\n")
+                status = max(status, 4)
+            }
+        } else if let failure {
+            if same(failure.name, "org.freedesktop.DBus.Error.InvalidArgs") {
+                report(failure.message, on: bus)
+                status = max(status, 2)
+            } else if failure.isTimeout {
+                // Stopped or deadlocked: the daemon drops this call when it resumes (its deadline passed).
+                writeError("openurl: openurld did not answer within \(clientTimeoutMilliseconds / 1000) s; routing in-process\n")
+                becomeTool(flags + Array(urls[offset...]))
+            } else if failure.meansServiceUnavailable {
+                if verbose { writeError("openurl: openurld is not available (\(failure.message)); routing in-process (embedded mode)\n") }
+                if status != 0 { writeError("openurl: earlier links failed (exit \(status))\n") }
+                becomeTool(flags + Array(urls[offset...]))
+            } else {
+                report("\(url): \(failure.name): \(failure.message)", on: bus)
+                status = max(status, 4)
+            }
+        }
+    }
+    return status
+}

@@ -1,0 +1,53 @@
+import Foundation
+@testable import TestSupport
+import Testing
+
+/// Issue 15: nothing installed links Foundation, and above all not Foundation's own ICU (a whole
+/// ICU plus its ~30 MB data blob, most of the daemon's idle memory). The system `libicuuc` that
+/// CIDNA links dynamically for UTS 46 host mapping is allowed and is not flagged.
+@Suite("Foundation guard")
+struct FoundationGuardTests {
+    /// Every installed executable (a multi-call binary's names resolve to the one file).
+    @Test(arguments: ["openurld", "openurl-tool", "openurl-chooser", "openurl"])
+    func installedBinaryLinksNoFoundation(_ name: String) throws {
+        let report = try BinaryInspection.inspect(try BuiltProduct.path(name))
+        #expect(report.foundationICU.isEmpty,
+                "\(name) links Foundation's ICU (FoundationICU): \(report.foundationICU.joined(separator: "; ")) [\(report.path)]")
+        #expect(report.foundation.isEmpty,
+                "\(name) links Foundation: \(report.foundation.joined(separator: "; ")) [\(report.path)]; use the Platform and JSON modules instead")
+    }
+
+    /// The inspector sees Foundation where it is: the test bundle itself links it.
+    @Test func inspectorFindsFoundationInTheTestBundle() throws {
+        let bundle = try #require(CommandLine.arguments.first.map { URL(fileURLWithPath: $0).path })
+        let report = try BinaryInspection.inspect(bundle)
+        #expect(report.linksFoundation, "the test bundle links Foundation, but the inspector found none in \(bundle)")
+    }
+
+    /// The inspector does not mistake the system libicuuc (CIDNA, UTS 46) for Foundation's ICU,
+    /// and finds nothing in a binary that imports only Glibc.
+    @Test func systemICUIsAllowedAndAPlainBinaryIsClean() throws {
+        let fakeBrowser = try #require(RecordingBrowser.locate(), "build openurl-fake-browser (swift build --build-tests)")
+        let plain = try BinaryInspection.inspect(fakeBrowser)
+        #expect(!plain.linksFoundation, "openurl-fake-browser imports only Glibc, yet: \(plain.summary)")
+        let daemon = try BinaryInspection.inspect(try BuiltProduct.path("openurld"))
+        #expect(!daemon.systemICU.isEmpty, "openurld links libicuuc through CIDNA, but the inspector did not see it")
+        #expect(!daemon.foundationICU.contains { $0.contains("libicuuc") }, "system ICU counted as Foundation's: \(daemon.foundationICU)")
+    }
+
+    /// What a stripped binary still shows: ICU's data package name and Swift's reflection names.
+    @Test(arguments: [
+        ("padding icudt76l/coll/root.res padding", "icudt76l" as String?),
+        ("icudt76_dat only a symbol name", nil),
+        ("no ICU here, icudt but no version", nil),
+    ])
+    func dataPackageNames(_ text: String, _ expected: String?) {
+        #expect(BinaryInspection.icuDataPackage(in: Data(text.utf8)) == expected)
+    }
+
+    @Test func byteSearch() {
+        #expect(BinaryInspection.contains(Data("..s20FoundationEssentials12DataProtocolP..".utf8), "s20FoundationEssentials"))
+        #expect(!BinaryInspection.contains(Data("s20FoundationEssential".utf8), "s20FoundationEssentials"))
+        #expect(BinaryInspection.contains(Data("ss10Foundation".utf8), "s10Foundation"))
+    }
+}
