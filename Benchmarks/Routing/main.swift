@@ -47,11 +47,12 @@ func corpus(rules: Int) -> [String] {
     return urls
 }
 
-// OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules and stop (for callgrind).
+// OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules (OPENURL_BENCH_RULES to change) and stop (for callgrind).
+let profileRules = getenv("OPENURL_BENCH_RULES").flatMap { Int(String(cString: $0)) } ?? 10
 if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
-   let config = try? ConfigLoader.load(text: makeConfig(rules: 10, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+   let config = try? ConfigLoader.load(text: makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
     let engine = RuleEngine(config: config)
-    let urls = corpus(rules: 10)
+    let urls = corpus(rules: profileRules)
     var sink = 0
     for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count]))?.finalURL.utf8.count ?? 0 }
     print(sink)
