@@ -31,6 +31,10 @@ GENDIR = $(BUILDDIR)/generated
 LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.service
 RELEASE = swift build -c release --static-swift-stdlib
 
+# `install -s` strips the installed binaries (a debug build keeps its symbols in .build);
+# debian/rules sets it empty so that dh_strip strips and fills the -dbgsym package.
+INSTALL_STRIP ?= -s
+
 # Every file `make install` writes, relative to DESTDIR; `make uninstall` removes exactly these.
 INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser \
 	$(APPDIR)/io.github.openurld.desktop $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service \
@@ -40,17 +44,24 @@ INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR
 .PHONY: build release generated install install-files setup uninstall stop-daemon package test bench fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
+# openurld is one multi-call binary (Sources/Multicall): openurl-tool and openurl-chooser are
+# symlinks to it (relative, so they hold wherever the directory goes), which SwiftPM does not
+# make: each build rule links them in its build directory, and install-files in BINDIR.
+MULTICALL_LINKS = openurl-tool openurl-chooser
+link-multicall = for name in $(MULTICALL_LINKS); do ln -sfn openurld $(1)/$$name; done
+
 build:
 	swift build
+	$(call link-multicall,.build/debug)
 
 release:
 	$(RELEASE) --product openurl
-	$(RELEASE) --product openurl-tool
 	$(RELEASE) --product openurld
-	$(RELEASE) --product openurl-chooser
+	$(call link-multicall,.build/release)
 
 # Man pages, completions and the schema, generated from the command and schema tables.
 generated:
+	$(call link-multicall,$(BUILDDIR))
 	man/generate.sh $(BUILDDIR)/openurl-tool $(GENDIR)
 	$(BUILDDIR)/openurl-tool __generate bash > $(GENDIR)/openurl.bash
 	$(BUILDDIR)/openurl-tool __generate zsh > $(GENDIR)/_openurl
@@ -63,7 +74,8 @@ install: release
 install-files: generated
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(APPDIR) $(DESTDIR)$(DBUSDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR) $(DESTDIR)$(SCHEMADIR)
-	install -m 755 $(BUILDDIR)/openurl $(BUILDDIR)/openurl-tool $(BUILDDIR)/openurld $(BUILDDIR)/openurl-chooser $(DESTDIR)$(BINDIR)/
+	install -m 755 $(INSTALL_STRIP) $(BUILDDIR)/openurl $(BUILDDIR)/openurld $(DESTDIR)$(BINDIR)/
+	$(call link-multicall,$(DESTDIR)$(BINDIR))
 	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(DESTDIR)$(APPDIR)/io.github.openurld.desktop
 	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DESTDIR)$(DBUSDIR)/io.github.openurld.service
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(DESTDIR)$(UNITDIR)/openurld.service
@@ -114,6 +126,7 @@ package:
 # One line per suite plus every failure; the full output is kept in .build/test.log.
 test:
 	swift build --build-tests
+	$(call link-multicall,.build/debug)
 	@mkdir -p .build
 	@set -o pipefail; swift test --skip-build 2>&1 | tee .build/test.log | .ci/test-summary; \
 	    status=$$?; echo "full output: .build/test.log"; exit $$status

@@ -1,13 +1,31 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// GTK 4's include directories (`pkg-config --cflags-only-I gtk4`), for the chooser's code only.
+/// Not `.systemLibrary(pkgConfig: "gtk4")`: that would also link libgtk-4, pango, cairo, … into
+/// the multi-call binary, and the daemon would map them all at every start (see CGtkLoader).
+let gtkIncludeFlags: [String] = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "gtk4"]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}()
+/// The same, as Swift compiler flags for targets that import CGtk (or import a module that does).
+let gtkSwiftSettings: [SwiftSetting] = [.unsafeFlags(gtkIncludeFlags.flatMap { ["-Xcc", $0] })]
 
 let package = Package(
     name: "openurld",
     products: [
         .executable(name: "openurl", targets: ["openurl"]),
-        .executable(name: "openurl-tool", targets: ["openurl-tool"]),
+        // openurld, openurl-tool and openurl-chooser in one binary; the build's and the install's
+        // openurl-tool and openurl-chooser are symlinks to it (see Sources/Multicall).
         .executable(name: "openurld", targets: ["openurld"]),
-        .executable(name: "openurl-chooser", targets: ["openurl-chooser"]),
     ],
     targets: [
         // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++.
@@ -24,35 +42,51 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        // GTK 4, for the chooser window only.
-        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // GTK 4's declarations, for the chooser window only (Debian libgtk-4-dev); it links nothing.
+        .systemLibrary(name: "CGtk"),
+        // The GTK functions the chooser calls, forwarding into libgtk-4 loaded with dlopen in
+        // chooser mode only, so the multi-call binary does not link GTK. GLib and GObject are linked.
+        .target(name: "CGtkLoader", cSettings: [.unsafeFlags(gtkIncludeFlags)],
+                linkerSettings: [.linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("dl")]),
+
+        // The system calls the others need (files, directories, environment, clocks, threads), over
+        // Glibc in one file, so nothing installed needs Foundation.
+        .target(name: "Platform"),
 
         // Pure logic, no I/O, one module per concern; each depends only on the ones above it.
+        // JSON values: written for machine output, parsed (RFC 8259, order kept) for data files.
+        .target(name: "JSON"),
         // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
         .target(name: "URLModel", dependencies: ["CIDNA"]),
         // Patterns as users write them: PCRE2 regular expressions and globs.
         .target(name: "Patterns", dependencies: ["CPCRE2"]),
         // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.
-        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns"]),
+        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
         .target(name: "LinkExtraction", dependencies: ["URLModel"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "CTOML"]),
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"]),
+        .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
-        .executableTarget(name: "openurld", dependencies: ["URLModel", "Routing", "DBus", "Desktop"]),
+        // The daemon: owns io.github.openurld on the session bus.
+        .target(name: "OpenurlDaemon", dependencies: ["URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld"),
         // The XDG handler on every click's path: only libdbus, so it starts in a millisecond or two.
         .executableTarget(name: "openurl", dependencies: ["DBus", "OpenurlCommands"]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .executableTarget(name: "openurl-tool", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"], path: "Sources/OpenurlTool"),
+        .target(name: "OpenurlTool", dependencies: ["JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
-        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurld or openurl).
-        .executableTarget(name: "openurl-chooser", dependencies: ["CGtk", "URLModel", "Routing"], path: "Sources/Chooser"),
+        // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "JSON", "URLModel", "Routing"], path: "Sources/Chooser",
+                swiftSettings: gtkSwiftSettings),
+        // One binary for the three above, dispatching on the name it was run by (argv[0]).
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall",
+                          swiftSettings: gtkSwiftSettings),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),
@@ -67,6 +101,8 @@ let package = Package(
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),

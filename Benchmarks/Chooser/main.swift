@@ -2,7 +2,7 @@
 // window mapped, beside `zenity --list` (GTK) and the chooser started directly, in one run on one
 // Xvfb with no window manager. "Mapped" is the MapNotify that `xev -root -event substructure`
 // reports for a new top-level window. Run in release mode:
-//   swift build -c release --product openurl --product openurld --product openurl-chooser --product bench-chooser
+//   make release && swift build -c release --product bench-chooser   (openurl-chooser is a symlink to openurld)
 //   .build/release/bench-chooser [runs]
 import Foundation
 import TestSupport

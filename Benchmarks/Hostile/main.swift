@@ -2,6 +2,7 @@
 // limit (issue 14's directed stress cases; before the bounds a 1 MB xn-- label took 23-33 s,
 // 600,000 rules 100 s). Run in release mode:
 //   swift build -c release --product bench-hostile && .build/release/bench-hostile
+import Foundation
 import Routing
 #if canImport(Glibc)
 import Glibc

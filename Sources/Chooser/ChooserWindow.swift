@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CGtk
 import Routing
+import JSON
 
 /// The chooser's GTK 4 window: the link, the choices, "Remember for …", and the keyboard.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 import Routing
 
 /// Finds what is installed: the apps that open links, browsers and their profiles.
@@ -68,7 +68,7 @@ public struct AppDiscovery: AppDiscovering {
     /// `NAME_APP.desktop` in its export directory; native otherwise.
     static func packaging(of entry: DesktopEntry, words: [String]) -> KnownBrowser.Packaging {
         if let id = entry.flatpakID { return .flatpak(id: id) }
-        if let first = words.first, (first as NSString).lastPathComponent == "flatpak", words.count > 2, words[1] == "run",
+        if let first = words.first, Path.lastComponent(first) == "flatpak", words.count > 2, words[1] == "run",
            let id = ExecLine.programPrefix(words).last {
             return .flatpak(id: id)
         }
@@ -81,19 +81,17 @@ public struct AppDiscovery: AppDiscovering {
 
     /// The profiles listed in `directory` (`profiles.ini` or `Local State`), existing or not.
     static func profiles(of family: BrowserFamily, in directory: String) -> [ProfileRecord] {
-        let files = FileManager.default
         switch family {
         case .firefox:
-            guard let data = files.contents(atPath: directory + "/profiles.ini") else { return [] }
+            guard let data = FileSystem.contents(directory + "/profiles.ini") else { return [] }
             return ProfileFiles.firefoxProfiles(ini: String(decoding: data, as: UTF8.self), base: directory)
         case .chromium:
-            guard let data = files.contents(atPath: directory + "/Local State") else { return [] }
-            return ProfileFiles.chromiumProfiles(localState: Array(data)) ?? []
+            guard let data = FileSystem.contents(directory + "/Local State") else { return [] }
+            return ProfileFiles.chromiumProfiles(localState: data) ?? []
         }
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileSystem.isDirectory(path)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// What to launch: the resolved form of an `open` target (templates already substituted).
 public enum LaunchTarget: Sendable, Equatable {
@@ -15,7 +15,7 @@ public enum LaunchTarget: Sendable, Equatable {
 
     /// Parses `ID.desktop` or `ID.desktop:ACTION` (as written in the config) into a target.
     public static func parse(desktopTarget text: String) -> LaunchTarget {
-        if let range = text.range(of: ".desktop:") {
+        if let range = text.firstRange(of: ".desktop:") {
             return .desktopEntry(id: String(text[..<range.upperBound].dropLast()),
                                  action: String(text[range.upperBound...]))
         }
@@ -132,7 +132,7 @@ public struct AppLauncher: Sendable {
     /// Returns the spawned pid, or nil when the launch went over D-Bus.
     @discardableResult
     public func launch(_ target: LaunchTarget, url: String, activationToken: String? = nil,
-                       dbusActivator: ((DBusActivationRequest) throws -> Void)? = nil) throws -> pid_t? {
+                       dbusActivator: ((DBusActivationRequest) throws -> Void)? = nil) throws -> Int32? {
         let argv: [String]
         switch try plan(target, url: url, activationToken: activationToken) {
         case .spawn(let planned):

@@ -1,6 +1,7 @@
 import DBus
-import Foundation
+import Platform
 import Routing
+import JSON
 
 /// Runs `openurl-chooser`, the GTK window for `ask`, one question at a time: a question asked
 /// while a window is open waits for it to close, then gets its own window.
@@ -33,7 +34,7 @@ public final class ChooserLauncher: @unchecked Sendable {
     /// A running `openurl-chooser --serve`.
     private struct Server {
         var id: Int
-        var pid: pid_t
+        var pid: Int32
         var input: Int32
         var display: String
     }
@@ -58,9 +59,9 @@ public final class ChooserLauncher: @unchecked Sendable {
 
     /// The chooser beside the running executable (an install or a build directory), else on `PATH`.
     public static func locate(environment: [String: String]) -> String? {
-        if let own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let beside = (own as NSString).deletingLastPathComponent + "/" + programName
-            if access(beside, X_OK) == 0 { return beside }
+        if let own = try? FileSystem.symbolicLinkTarget("/proc/self/exe") {
+            let beside = Path.parent(own) + "/" + programName
+            if FileSystem.isExecutable(beside) { return beside }
         }
         return ProcessLauncher.resolve(programName, environment: environment)
     }
@@ -118,30 +119,28 @@ public final class ChooserLauncher: @unchecked Sendable {
     private func startServer(environment: [String: String], display: String) throws -> Server {
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
         try ProcessLauncher.makePipe(&inPipe)
-        do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach { close($0) }; throw error }
+        do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach(ChildIO.close); throw error }
         let env = ProcessLauncher.environment(environment, activationToken: nil)
-        let pid: pid_t
+        let pid: Int32
         do {
             pid = try ProcessLauncher().spawnRedirected([executable, "--serve"], environment: env, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
-            (inPipe + outPipe).forEach { close($0) }
+            (inPipe + outPipe).forEach(ChildIO.close)
             throw error
         }
-        close(inPipe[0])
-        close(outPipe[1])
+        ChildIO.close(inPipe[0])
+        ChildIO.close(outPipe[1])
         nextServerID += 1
         let id = nextServerID
         let readEnd = outPipe[0]
         let loop = self.loop
-        let thread = Thread { [weak self] in
+        BackgroundThread.start(name: "openurld-chooser") { [weak self] in
             Self.readLines(fd: readEnd) { line in
                 loop.perform { self?.received(line, from: id) }
             }
-            close(readEnd)
+            ChildIO.close(readEnd)
             loop.perform { self?.serverEnded(id) }
         }
-        thread.name = "openurld-chooser"
-        thread.start()
         return Server(id: id, pid: pid, input: inPipe[1], display: display)
     }
 
@@ -158,7 +157,7 @@ public final class ChooserLauncher: @unchecked Sendable {
 
     private func serverEnded(_ id: Int) {
         if server?.id == id {
-            close(server?.input ?? -1)
+            ChildIO.close(server?.input ?? -1)
             server = nil
         }
         guard let active, active.serverID == id else { return }
@@ -184,8 +183,8 @@ public final class ChooserLauncher: @unchecked Sendable {
     private func stopServer() {
         guard let server else { return }
         self.server = nil
-        close(server.input)
-        kill(server.pid, SIGTERM)
+        ChildIO.close(server.input)
+        ChildIO.terminate(server.pid)
     }
 
     /// Reads lines until end of file.
@@ -193,9 +192,7 @@ public final class ChooserLauncher: @unchecked Sendable {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard case .bytes(let count) = ChildIO.read(fd, into: &buffer) else { return }
             pending += buffer[0..<count]
             while let newline = pending.firstIndex(of: 0x0A) {
                 line(String(decoding: pending[..<newline], as: UTF8.self))
@@ -207,16 +204,15 @@ public final class ChooserLauncher: @unchecked Sendable {
 
     /// One answer line; nil for a line that is not one (logged by nobody: the chooser is ours).
     static func parse(_ line: String, choices: [AskChoice]) -> AskAnswer? {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-              let kind = object["answer"] as? String else { return nil }
+        guard let object = try? JSONValue(parsing: line), let kind = object["answer"]?.string else { return nil }
         guard kind == "choose" else { return kind == "cancel" ? .cancelled : nil }
-        guard let key = object["choice"] as? String else { return nil }
+        guard let key = object["choice"]?.string else { return nil }
         // Ctrl+C copies whatever the rule offered.
         guard let choice = choices.first(where: { $0.description == key }) ?? (key == "copy" ? .copy : nil) else { return nil }
         var remember: RememberRequest?
-        if let fields = object["remember"] as? [String: Any], let scope = fields["scope"] as? String, let value = fields["value"] as? String {
+        if let fields = object["remember"], let scope = fields["scope"]?.string, let value = fields["value"]?.string {
             remember = RememberRequest(scope: scope, value: value)
         }
-        return .chosen(choice, url: object["url"] as? String, remember: remember, keepAsking: object["keep"] as? Bool ?? false)
+        return .chosen(choice, url: object["url"]?.string, remember: remember, keepAsking: object["keep"]?.bool ?? false)
     }
 }

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Platform
 
 /// Puts text on the desktop clipboard.
 public protocol ClipboardWriter: Sendable {
@@ -65,7 +65,7 @@ public struct CommandClipboard: ClipboardWriter {
         self.name = name
         self.argv = argv
         self.package = package
-        self.environment = environment ?? ProcessInfo.processInfo.environment
+        self.environment = environment ?? Environment.current()
         self.exitTimeout = exitTimeout
     }
 
@@ -89,16 +89,20 @@ public struct CommandClipboard: ClipboardWriter {
         guard ProcessLauncher.resolve(program, environment: environment) != nil else {
             throw ClipboardError.notInstalled(program: program, package: package ?? "the package providing \(program)")
         }
-        let pid: pid_t
+        let pid: Int32
         let bytes = Array(text.utf8)
         do {
             let spawned = try ProcessLauncher().spawnFeeding(argv, environment: environment, stdin: bytes, stall: min(1, exitTimeout))
             pid = spawned.pid
             guard spawned.written == bytes.count else {
+                // A command that failed at once (a broken pipe: it exited before reading) says
+                // why by its exit status, which is the better message.
+                if case .exited(let code) = ChildWait.wait(for: pid, timeout: 0.1), code != 0 {
+                    throw ClipboardError.failed(backend: name, message: "exited with status \(code)\(hint)")
+                }
                 // A command that does not read its input has not copied the text: say so, and
                 // stop it rather than leave it waiting on a pipe nobody will fill.
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
+                ChildIO.killWithGroup(pid)
                 _ = ChildWait.wait(for: pid, timeout: 1)
                 throw ClipboardError.failed(backend: name, message:
                     "took only \(spawned.written) of the \(bytes.count) bytes of text on its standard input (a clipboard command must read the text from stdin)")
@@ -163,20 +167,18 @@ enum ChildWait: Equatable {
     case stillRunning
 
     /// Waits up to `timeout` seconds for `pid` without blocking anything else.
-    static func wait(for pid: pid_t, timeout: Double) -> ChildWait {
-        let deadline = Date().addingTimeInterval(timeout)
-        var pause: UInt32 = 100
+    static func wait(for pid: Int32, timeout: Double) -> ChildWait {
+        let deadline = Deadline(after: timeout)
+        var interval = 100
         while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                let signal = status & 0x7f
-                return .exited(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+            switch ChildIO.status(of: pid) {
+            case .exited(let code): return .exited(code)
+            case .gone: return .reapedElsewhere
+            case .running: break
             }
-            if result < 0, errno != EINTR { return .reapedElsewhere }
-            if Date() >= deadline { return .stillRunning }
-            usleep(pause)
-            pause = min(pause * 2, 2_000)  // the tools exit within a millisecond or two: start fine-grained
+            if deadline.hasPassed { return .stillRunning }
+            pause(microseconds: interval)
+            interval = min(interval * 2, 2_000)  // the tools exit within a millisecond or two: start fine-grained
         }
     }
 }

@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
+import Platform
 
 /// The outcome of a command run to completion.
 public struct CommandResult: Sendable, Equatable {
@@ -28,70 +25,64 @@ extension ProcessLauncher {
     /// the child exits, so a child that forks a grandchild holding the pipe (xclip) cannot hang
     /// us; after `timeout` seconds the child's process group is killed and `exitCode` is nil.
     public func run(_ argv: [String], environment: [String: String], stdin input: [UInt8]? = nil,
-                    timeout: TimeInterval = 10) throws -> CommandResult {
+                    timeout: Double = 10) throws -> CommandResult {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         var inPipe: [Int32] = [-1, -1]
         try Self.makePipe(&outPipe)
         try Self.makePipe(&errPipe)
         if input != nil { try Self.makePipe(&inPipe) }
-        let pid: pid_t
+        let pid: Int32
         do {
             pid = try spawnRedirected(argv, environment: environment, stdin: input != nil ? inPipe[0] : nil,
                                       stdout: outPipe[1], stderr: errPipe[1])
         } catch {
-            (outPipe + errPipe + inPipe).filter { $0 >= 0 }.forEach { close($0) }
+            (outPipe + errPipe + inPipe).forEach(ChildIO.close)
             throw error
         }
-        close(outPipe[1])
-        close(errPipe[1])
+        ChildIO.close(outPipe[1])
+        ChildIO.close(errPipe[1])
         // Stdin is written inside the read loop: a child that echoes (cat, a picker) would block
         // on a full stdout pipe while we block on its full stdin pipe.
         var pendingInput = input.map { $0[...] }
         var inputFD: Int32 = -1
         if input != nil {
-            close(inPipe[0])
+            ChildIO.close(inPipe[0])
             inputFD = inPipe[1]
-            _ = fcntl(inputFD, F_SETFL, fcntl(inputFD, F_GETFL) | O_NONBLOCK)
+            ChildIO.setNonBlocking(inputFD)
         }
         defer {
-            close(outPipe[0])
-            close(errPipe[0])
-            if inputFD >= 0 { close(inputFD) }
+            ChildIO.close(outPipe[0])
+            ChildIO.close(errPipe[0])
+            ChildIO.close(inputFD)
         }
-        for fd in [outPipe[0], errPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        for fd in [outPipe[0], errPipe[0]] { ChildIO.setNonBlocking(fd) }
 
         var output: [UInt8] = []
         var errors: [UInt8] = []
         var open = [true, true]
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         var exitCode: Int32?
         var exited = false
         while !exited {
-            var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: errPipe[0], events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)]
-            _ = poll(&fds, inputFD >= 0 ? 3 : 2, 20)
+            ChildIO.wait(readable: [outPipe[0], errPipe[0]], writable: inputFD >= 0 ? [inputFD] : [], milliseconds: 20)
             if inputFD >= 0, let remaining = pendingInput {
-                let written = remaining.withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
-                if written > 0 { pendingInput = remaining.dropFirst(written) }
-                if pendingInput?.isEmpty == true || (written < 0 && errno != EAGAIN && errno != EINTR) {
-                    close(inputFD)
+                let written = ChildIO.write(inputFD, remaining)
+                if let written, written > 0 { pendingInput = remaining.dropFirst(written) }
+                if pendingInput?.isEmpty == true || written == nil {
+                    ChildIO.close(inputFD)
                     inputFD = -1
                     pendingInput = nil
                 }
             }
             open[0] = open[0] && Self.drain(outPipe[0], into: &output)
             open[1] = open[1] && Self.drain(errPipe[0], into: &errors)
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            if case .exited(let code) = ChildIO.status(of: pid) {
                 exited = true
-                let signal = status & 0x7f
-                exitCode = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-            } else if Date() >= deadline {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
+                exitCode = code
+            } else if deadline.hasPassed {
+                ChildIO.killWithGroup(pid)
+                ChildIO.waitUntilExited(pid)
                 exited = true
             }
         }
@@ -104,10 +95,11 @@ extension ProcessLauncher {
     private static func drain(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 { buffer += chunk[0..<count]; continue }
-            if count == 0 { return false }
-            return errno == EINTR ? true : errno == EAGAIN
+            switch ChildIO.read(fd, into: &chunk) {
+            case .bytes(let count): buffer += chunk[0..<count]
+            case .wouldBlock: return true
+            case .endOfFile, .failed: return false
+            }
         }
     }
 }

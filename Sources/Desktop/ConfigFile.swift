@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 import Routing
 import Hygiene
 
@@ -41,7 +41,7 @@ public enum ConfigFile {
 
     /// The remembered-rules file in the directory of the config file `path`.
     public static func rememberedPath(besides path: String) -> String {
-        (path as NSString).deletingLastPathComponent + "/" + RememberedRules.fileName
+        Path.parent(path) + "/" + RememberedRules.fileName
     }
 
     private static func addRemembered(to config: Config, path: String) -> Result<Config, LoadError> {
@@ -88,9 +88,9 @@ public enum ConfigFile {
         }
         if let rulesPath = config.settings.clearURLsPath {
             let position = config.settings.clearURLsPosition.map { "\($0.line):\($0.column)" } ?? "1:1"
-            let expanded = rulesPath.hasPrefix("~/") ? NSHomeDirectory() + rulesPath.dropFirst() : rulesPath
-            let resolved = expanded.hasPrefix("/") ? expanded : (path as NSString).deletingLastPathComponent + "/" + expanded
-            guard let bytes = FileManager.default.contents(atPath: resolved) else {
+            let expanded = rulesPath.hasPrefix("~/") ? Environment.homeDirectory() + rulesPath.dropFirst() : rulesPath
+            let resolved = expanded.hasPrefix("/") ? expanded : Path.parent(path) + "/" + expanded
+            guard let bytes = FileSystem.contents(resolved) else {
                 return .failure(LoadError(description: "\(path):\(position): settings.clearurls: cannot read \(resolved)"))
             }
             do {
@@ -122,7 +122,7 @@ public enum ConfigFile {
             }
             previous = current
             // An empty read is the likeliest moment of a rewrite: give the writer longer.
-            usleep(current.bytes.isEmpty ? 50_000 : UInt32(2_000 * (attempt + 1)))
+            pause(microseconds: current.bytes.isEmpty ? 50_000 : 2_000 * (attempt + 1))
         }
         return .failure(LoadError(description: "\(path): the file kept changing while it was read; not loaded"))
     }
@@ -139,53 +139,38 @@ public enum ConfigFile {
 
     /// One read through open/fstat/read, with the reasons a read fails kept apart.
     private static func readOnce(path: String) -> Result<FileSnapshot?, LoadError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let error = errno
-            var link = stat()
-            if error == ENOENT, lstat(path, &link) == 0 {
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+        let file: ReadableFile
+        do { file = try ReadableFile(path) } catch {
+            if error.isNotFound, FileSystem.isSymbolicLink(path) {
+                let target = (try? FileSystem.symbolicLinkTarget(path)) ?? "?"
                 return .failure(LoadError(description: "\(path): is a symbolic link to \(target), which does not exist"))
             }
-            if error == ENOENT || error == ENOTDIR { return .success(nil) }
-            if error == ELOOP { return .failure(LoadError(description: "\(path): symbolic link loop (too many levels of symbolic links)")) }
-            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(error)))"))
+            if error.isNotFound || error.isNotADirectory { return .success(nil) }
+            if error.isSymlinkLoop { return .failure(LoadError(description: "\(path): symbolic link loop (too many levels of symbolic links)")) }
+            return .failure(LoadError(description: "\(path): cannot be read: \(error.message)"))
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(LoadError(description: "\(path): is not a regular file"))
-        }
-        let limit = ConfigLoader.maximumBytes
-        guard Int(info.st_size) <= limit else {
-            return .failure(LoadError(description: "\(path):1:1: the config is \(info.st_size) bytes; the limit is \(limit) (1 MiB)"))
-        }
-        // Read to the end, not to st_size: the file may grow meanwhile; stop one past the limit.
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= limit {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else {
-                return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
+        do {
+            let before = try file.status()
+            guard before.kind == .regular else {
+                return .failure(LoadError(description: "\(path): is not a regular file"))
             }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
+            let limit = ConfigLoader.maximumBytes
+            guard before.size <= limit else {
+                return .failure(LoadError(description: "\(path):1:1: the config is \(before.size) bytes; the limit is \(limit) (1 MiB)"))
+            }
+            // Read to the end, not to st_size: the file may grow meanwhile; stop one past the limit.
+            let bytes = try file.read(upTo: limit)
+            guard bytes.count <= limit else {
+                return .failure(LoadError(description: "\(path):1:1: the config is over \(limit) bytes (1 MiB), the limit"))
+            }
+            let info = try file.status()
+            let identity = [Int(truncatingIfNeeded: info.inode), info.size, Int(info.modified.seconds), Int(info.modified.nanoseconds),
+                            Int(info.changed.seconds), Int(info.changed.nanoseconds)]
+            let now = WallClock.now()
+            let age = Double(now.seconds - info.modified.seconds) + Double(now.nanoseconds - info.modified.nanoseconds) / 1e9
+            return .success(FileSnapshot(bytes: bytes, identity: identity, age: age))
+        } catch {
+            return .failure(LoadError(description: "\(path): cannot be read: \(error.message)"))
         }
-        guard bytes.count <= limit else {
-            return .failure(LoadError(description: "\(path):1:1: the config is over \(limit) bytes (1 MiB), the limit"))
-        }
-        guard fstat(fd, &info) == 0 else {
-            return .failure(LoadError(description: "\(path): cannot be read: \(String(cString: strerror(errno)))"))
-        }
-        let identity = [Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec),
-                        Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let age = Double(now.tv_sec - info.st_mtim.tv_sec) + Double(now.tv_nsec - info.st_mtim.tv_nsec) / 1e9
-        return .success(FileSnapshot(bytes: bytes, identity: identity, age: age))
     }
 }

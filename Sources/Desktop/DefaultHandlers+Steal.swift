@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// A setting `install` took over that another app has since changed (a browser's "make me the
 /// default", `xdg-settings`, a desktop's settings panel).
@@ -61,7 +61,7 @@ extension DefaultHandlers {
             }
         case "EmailClient":
             schemes = ["mailto"]
-            name = ((currentID.split(separator: " ").first.map(String.init) ?? currentID) as NSString).lastPathComponent
+            name = Path.lastComponent(currentID.split(separator: " ").first.map(String.init) ?? currentID)
         default:
             schemes = isMime ? [String(edit.key.dropFirst("x-scheme-handler/".count))] : ["http", "https"]
             let id = currentID.hasPrefix("!") ? String(currentID.dropFirst()) : currentID

@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// Why no system handler could be chosen for a scheme.
 public enum SystemHandlerError: Error, Equatable, CustomStringConvertible {
@@ -48,7 +48,7 @@ public struct DefaultHandlers: Sendable {
     var backupDirectory: String { paths.stateDirectory + "backup/" }
 
     /// Whether `install` ran and `uninstall` has not.
-    public var isRecorded: Bool { FileManager.default.fileExists(atPath: recordFile) }
+    public var isRecorded: Bool { FileSystem.exists(recordFile) }
 
     /// The default for `mimeType` as the spec resolves it: the first installed id listed under
     /// `[Default Applications]` in the `mimeapps.list` files in precedence order; nil if none.
@@ -57,7 +57,7 @@ public struct DefaultHandlers: Sendable {
     /// The default for `mimeType` and the file that decides it.
     public func currentDefaultAndFile(for mimeType: String) -> (id: String, file: String)? {
         for file in paths.mimeappsListFiles {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            guard let text = FileSystem.utf8Text(file) else { continue }
             for id in MimeAppsList(text: text).defaults(forKey: mimeType) where entries.entry(id: id) != nil {
                 return (id, file)
             }
@@ -75,7 +75,7 @@ public struct DefaultHandlers: Sendable {
     /// previous handler). `openurl` is the handler's path for XFCE's helper entries. Returns the
     /// types for which a higher-precedence list still overrides us.
     @discardableResult
-    public func install(openurl: String = "openurl", environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [String] {
+    public func install(openurl: String = "openurl", environment: [String: String] = Environment.current()) throws -> [String] {
         let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl)
         var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
         if !isRecorded {
@@ -103,10 +103,9 @@ public struct DefaultHandlers: Sendable {
     /// already) so uninstall can put it back; a recorded file changed by someone else since
     /// becomes `loose`.
     func apply(_ targets: [Target], to record: inout TakeoverRecord) throws {
-        try FileManager.default.createDirectory(atPath: backupDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileSystem.createDirectory(backupDirectory, mode: 0o700, intermediates: true)
         for target in targets {
-            let before = FileManager.default.contents(atPath: target.path)
+            let before = FileSystem.contents(target.path)
             var text = KeyFileText(text: before.map { String(decoding: $0, as: UTF8.self) } ?? "")
             if let whole = target.whole { text = KeyFileText(text: whole) }
             for edit in target.edits {
@@ -119,7 +118,7 @@ public struct DefaultHandlers: Sendable {
                                               value: edit.value, createdSection: created))
                 }
             }
-            let after = Data(text.text.utf8)
+            let after = Array(text.text.utf8)
             if let index = record.files.firstIndex(where: { $0.path == target.path }) {
                 if record.files[index].hash != TakeoverRecord.hash(before) { Self.markLoose(&record.files[index]) }
                 record.files[index].hash = TakeoverRecord.hash(after)
@@ -147,25 +146,25 @@ public struct DefaultHandlers: Sendable {
     public func uninstall() throws {
         guard let record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) else { return }
         // The record goes first, so a watching daemon never takes our own restore for a steal.
-        try FileManager.default.removeItem(atPath: recordFile)
+        try FileSystem.remove(recordFile)
         do {
             try restore(record)
         } catch {
             try? record.write(recordFile)
             throw error
         }
-        try? FileManager.default.removeItem(atPath: backupDirectory)
+        try? FileSystem.removeTree(backupDirectory)
     }
 
     private func restore(_ record: TakeoverRecord) throws {
         for file in record.files.reversed() {
-            let current = FileManager.default.contents(atPath: file.path)
+            let current = FileSystem.contents(file.path)
             if !file.state.hasPrefix("loose"), TakeoverRecord.hash(current) == file.hash {
                 if file.state == "absent" {
-                    if current != nil { try FileManager.default.removeItem(atPath: file.path) }
+                    if current != nil { try FileSystem.removeTree(file.path) }
                     continue
                 }
-                if let original = FileManager.default.contents(atPath: backupDirectory + file.backup) {
+                if let original = FileSystem.contents(backupDirectory + file.backup) {
                     try AtomicFile.write(original, to: file.path)
                     continue
                 }
@@ -180,23 +179,23 @@ public struct DefaultHandlers: Sendable {
                 if edit.createdSection, let section = edit.section { text.removeSectionIfEmpty(section) }
             }
             if file.state.hasSuffix("absent"), text.text.trimmingWhitespace().allSatisfy({ $0 == "\n" }) {
-                try FileManager.default.removeItem(atPath: file.path)
-            } else if Data(text.text.utf8) != current {
-                try AtomicFile.write(Data(text.text.utf8), to: file.path)
+                try FileSystem.removeTree(file.path)
+            } else if Array(text.text.utf8) != current {
+                try AtomicFile.write(Array(text.text.utf8), to: file.path)
             }
         }
-        for directory in record.directories.reversed() { rmdir(directory) }
+        for directory in record.directories.reversed() { try? FileSystem.removeDirectory(directory) }
     }
 
     /// Creates the missing parent directories of `path`; returns those it created, outermost first.
     static func createParents(of path: String) throws -> [String] {
         var missing: [String] = []
-        var dir = (path as NSString).deletingLastPathComponent
-        while !dir.isEmpty, dir != "/", !FileManager.default.fileExists(atPath: dir) {
+        var dir = Path.parent(path)
+        while !dir.isEmpty, dir != "/", !FileSystem.exists(dir) {
             missing.insert(dir, at: 0)
-            dir = (dir as NSString).deletingLastPathComponent
+            dir = Path.parent(dir)
         }
-        for dir in missing { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false) }
+        for dir in missing { try FileSystem.createDirectory(dir) }
         return missing
     }
 
@@ -231,11 +230,11 @@ public struct DefaultHandlers: Sendable {
         if entry.isDBusActivatable && entry.busName == "io.github.openurld" { return true }
         guard let exec = entry.exec, var words = try? ExecLine.tokenize(exec, entry: entry.id) else { return false }
         // `env VAR=value program` runs program.
-        if let first = words.first, (first as NSString).lastPathComponent == "env" {
+        if let first = words.first, Path.lastComponent(first) == "env" {
             words.removeFirst()
             while let word = words.first, word.hasPrefix("-") || word.contains("=") { words.removeFirst() }
         }
-        guard let program = words.first.map({ ($0 as NSString).lastPathComponent }) else { return false }
+        guard let program = words.first.map({ Path.lastComponent($0) }) else { return false }
         if loopingPrograms.contains(program) { return true }
         return program == "gio" && words.dropFirst().first == "open"
     }

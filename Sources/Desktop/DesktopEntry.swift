@@ -1,5 +1,5 @@
 import CGIO
-import Foundation
+import Platform
 
 /// A `[Desktop Action NAME]` of a desktop entry (e.g. Firefox's `new-private-window`).
 public struct DesktopAction: Sendable, Equatable {
@@ -45,7 +45,7 @@ public struct DesktopEntry: Sendable, Equatable {
     public var busName: String { id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id }
     /// The object path `org.freedesktop.Application` lives at: the bus name with `.` → `/`, `-` → `_`.
     public var objectPath: String {
-        "/" + busName.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
+        "/" + busName.replacingScalar(".", with: "/").replacingScalar("-", with: "_")
     }
 
     /// Reads the entry in `path` under `id`; nil when GIO rejects it (not an application, bad
@@ -145,7 +145,7 @@ public struct DesktopEntryDirectory: Sendable {
         guard !fileID.contains("/"), fileID != ".desktop" else { return nil }
         for dir in searchDirs {
             let direct = dir + "/" + fileID
-            let path = FileManager.default.fileExists(atPath: direct)
+            let path = FileSystem.exists(direct)
                 ? direct : (fileID.contains("-") ? scan(dir)[fileID] : nil)
             if let path {
                 // A file found first shadows later ones, even when it is hidden (that is how
@@ -168,7 +168,7 @@ public struct DesktopEntryDirectory: Sendable {
         let patterns = needles?.map { Array($0.utf8) }
         return seen.sorted { $0.key < $1.key }.compactMap { id, path in
             if let patterns {
-                guard let data = FileManager.default.contents(atPath: path),
+                guard let data = FileSystem.contents(path),
                       patterns.contains(where: { Self.bytes(data, contain: $0) }) else { return nil }
             }
             guard let entry = DesktopEntry(path: path, id: id), !entry.isHidden else { return nil }
@@ -176,7 +176,7 @@ public struct DesktopEntryDirectory: Sendable {
         }
     }
 
-    private static func bytes(_ data: Data, contain needle: [UInt8]) -> Bool {
+    private static func bytes(_ data: [UInt8], contain needle: [UInt8]) -> Bool {
         guard let first = needle.first, data.count >= needle.count else { return needle.isEmpty }
         return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
             let last = buffer.count - needle.count
@@ -196,11 +196,11 @@ public struct DesktopEntryDirectory: Sendable {
 
     /// Maps desktop file ids to paths for one directory tree (`sub/app.desktop` → `sub-app.desktop`).
     private func scan(_ dir: String) -> [String: String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: dir) else { return [:] }
+        guard let descendants = try? FileSystem.descendants(of: dir) else { return [:] }
         var found: [String: String] = [:]
-        while let relative = enumerator.nextObject() as? String {
+        for relative in descendants {
             guard relative.hasSuffix(".desktop") else { continue }
-            found[relative.replacingOccurrences(of: "/", with: "-")] = dir + "/" + relative
+            found[relative.replacingScalar("/", with: "-")] = dir + "/" + relative
         }
         return found
     }

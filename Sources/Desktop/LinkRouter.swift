@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 import Routing
 import URLModel
 

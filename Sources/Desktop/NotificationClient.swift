@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Platform
 import URLModel
 
 /// One desktop notification to send (freedesktop Desktop Notifications `Notify`).
@@ -142,7 +142,7 @@ public final class NotificationClient: @unchecked Sendable {
     /// on it, so it can be long enough for a loaded desktop.
     public var notifyTimeout: Double?
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cachedCapabilities: Set<String>?
     private var pending: [UInt32: Handlers] = [:]
     private var subscriptions: [DBusSignalSubscription] = []

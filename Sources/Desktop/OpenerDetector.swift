@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 import Routing
 
 /// The app a link came from.
@@ -69,7 +69,7 @@ public struct OpenerDetector: Sendable {
     func processName(_ pid: Int32, comm: String) -> String {
         guard comm.utf8.count >= 15, let cmdline = read("\(pid)/cmdline"),
               let argv0 = cmdline.split(separator: "\0").first else { return comm }
-        let base = (String(argv0) as NSString).lastPathComponent
+        let base = Path.lastComponent(String(argv0))
         return base.hasPrefix(comm) ? base : comm
     }
 
@@ -142,7 +142,7 @@ public struct OpenerDetector: Sendable {
     }
 
     private func read(_ relative: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: procRoot + "/" + relative) else { return nil }
+        guard let data = FileSystem.contents(procRoot + "/" + relative) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

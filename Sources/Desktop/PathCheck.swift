@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// Whether clicks on one path reach openurld, what decides it, and how to fix it.
 public struct PathStatus: Sendable, Equatable {
@@ -65,7 +65,7 @@ public struct PathCheck {
                                      detail: "$\(variable)=\(value) is used before any default",
                                      fix: isOurs ? nil : "export \(variable)=openurl in your shell profile, or unset it"))
         }
-        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/alternatives/x-www-browser") {
+        if let target = try? FileSystem.symbolicLinkTarget("/etc/alternatives/x-www-browser") {
             let isOurs = target.hasSuffix("/openurl")
             result.append(PathStatus(path: "x-www-browser / sensible-browser (Debian alternatives, system-wide)", verdict: isOurs ? .ok : .note,
                                      detail: "points at \(target)",

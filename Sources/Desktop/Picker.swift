@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Platform
 
 /// What a picker run came to.
 public enum PickerOutcome: Equatable, Sendable {
@@ -65,42 +65,36 @@ public struct Picker: Sendable {
     private func run(input: [UInt8]) throws -> ([UInt8], ChildWait) {
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
         try ProcessLauncher.makePipe(&inPipe)
-        do { try ProcessLauncher.makePipe(&outPipe) } catch { close(inPipe[0]); close(inPipe[1]); throw error }
-        let pid: pid_t
+        do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach(ChildIO.close); throw error }
+        let pid: Int32
         do {
             pid = try ProcessLauncher().spawnRedirected(argv, environment: environment, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
-            (inPipe + outPipe).forEach { close($0) }
+            (inPipe + outPipe).forEach(ChildIO.close)
             throw error
         }
-        close(inPipe[0])
-        close(outPipe[1])
+        ChildIO.close(inPipe[0])
+        ChildIO.close(outPipe[1])
         // A dmenu reads all its input before showing anything, so the labels fit in one pass.
         ProcessLauncher.writeAll(input, to: inPipe[1])
-        close(inPipe[1])
-        defer { close(outPipe[0]) }
+        ChildIO.close(inPipe[1])
+        defer { ChildIO.close(outPipe[0]) }
         var output: [UInt8] = []
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(after: timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.remainingSeconds
             if remaining <= 0 {
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
+                ChildIO.killWithGroup(pid)
                 _ = ChildWait.wait(for: pid, timeout: 1)
                 return (output, .stillRunning)
             }
-            var entry = pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(remaining, 1) * 1000) + 1)
-            if ready < 0, errno != EINTR { break }
-            guard ready > 0 else { continue }
-            let count = read(outPipe[0], &buffer, buffer.count)
-            if count > 0 {
-                output += buffer[0..<count]
-                if output.count > 65536 { break }  // nobody's choice is that long
-                continue
-            }
-            if count == 0 || errno != EINTR { break }
+            let ready = ChildIO.wait(readable: [outPipe[0]], milliseconds: Int32(min(remaining, 1) * 1000) + 1)
+            if ready == .failed { break }
+            guard ready == .ready else { continue }
+            guard case .bytes(let count) = ChildIO.read(outPipe[0], into: &buffer) else { break }
+            output += buffer[0..<count]
+            if output.count > 65536 { break }  // nobody's choice is that long
         }
         // Stdout is closed: the answer is in. A picker that lingers after that is left to the reaper.
         let ended = ChildWait.wait(for: pid, timeout: 2)
@@ -110,12 +104,10 @@ public struct Picker: Sendable {
     /// Runs the picker on a background thread; `completion` runs on `loop`'s thread.
     public func pick(labels: [String], loop: EventLoop, completion: @escaping (PickerOutcome) -> Void) {
         let picker = self
-        let thread = Thread {
+        BackgroundThread.start(name: "openurld-picker") {
             let outcome = picker.pick(labels: labels)
             loop.perform { completion(outcome) }
         }
-        thread.name = "openurld-picker"
-        thread.start()
     }
 
     /// Maps the picker's output back to a label: the first line, exactly, else with surrounding
@@ -126,12 +118,22 @@ public struct Picker: Sendable {
             .first.map(String.init) ?? ""
         if line.isEmpty { return .cancelled }
         if let index = labels.firstIndex(of: line) { return .chosen(index) }
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = trimmingSpaces(line)
         if trimmed.isEmpty { return .cancelled }
-        if let index = labels.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == trimmed }) {
+        if let index = labels.firstIndex(where: { trimmingSpaces($0) == trimmed }) {
             return .chosen(index)
         }
         return .failed("picker printed \(String(reflecting: String(line.prefix(200)))), which is none of the choices")
+    }
+
+    /// `text` without the tabs and space separators (Unicode Zs, as Foundation's `.whitespaces`)
+    /// around it: pickers pad labels with spaces, some with no-break ones.
+    static func trimmingSpaces(_ text: String) -> String {
+        func isSpace(_ character: Character) -> Bool {
+            character == "\t" || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+        }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(text[first...last])
     }
 
     /// A label must be one line for a line-based picker.

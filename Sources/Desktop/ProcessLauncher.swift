@@ -1,8 +1,8 @@
-// The module's only Glibc import: process spawning, reaping and the few raw syscalls they need.
-#if canImport(Glibc)
+// The module's only Glibc import: process spawning, reaping, and the pipes, polls and waits around
+// them (`ChildIO`, for the files that drive children). Files, clocks and the environment come from
+// Platform.
 import Glibc
-#endif
-import Foundation
+import Platform
 import CGIO
 
 /// Why a spawn failed.
@@ -150,7 +150,7 @@ public struct ProcessLauncher: Sendable {
         // another thread forked before its exec closed the descriptor; it clears in microseconds.
         var retries = 0
         while result == ETXTBSY && retries < 20 {
-            usleep(5_000)
+            pause(microseconds: 5_000)
             retries += 1
             result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
         }
@@ -177,12 +177,12 @@ public struct ProcessLauncher: Sendable {
     static func writeAll(_ bytes: [UInt8], to fd: Int32, stall: Double = 1) -> Int {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var offset = 0
-        var deadline = Date().addingTimeInterval(stall)
-        while offset < bytes.count, Date() < deadline {
+        var deadline = Deadline(after: stall)
+        while offset < bytes.count, !deadline.hasPassed {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             if written > 0 {
                 offset += written
-                deadline = Date().addingTimeInterval(stall)
+                deadline = Deadline(after: stall)
                 continue
             }
             if written < 0, errno != EAGAIN, errno != EINTR { return offset }
@@ -212,8 +212,8 @@ public enum ChildReaper {
 
     /// Waits up to `timeout` seconds for one child to exit; returns its exit code (128+signal when
     /// killed), or nil on timeout or when it is not our child (already reaped).
-    public static func waitForExit(_ pid: pid_t, timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
+    public static func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
+        let deadline = Deadline(after: timeout)
         repeat {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
@@ -222,8 +222,8 @@ public enum ChildReaper {
                 return signal == 0 ? (status >> 8) & 0xff : 128 + signal
             }
             if result < 0, errno != EINTR { return nil }
-            usleep(2_000)
-        } while Date() < deadline
+            pause(microseconds: 2_000)
+        } while !deadline.hasPassed
         return nil
     }
 
@@ -234,4 +234,106 @@ public enum ChildReaper {
     public static func becomeSubreaper() -> Bool {
         openurld_set_child_subreaper() == 0
     }
+}
+
+/// The raw descriptor and child calls of the code that drives children (CommandRunner, Clipboard,
+/// Picker, ChooserLauncher), so Glibc is imported in this file alone.
+enum ChildIO {
+    /// How one read ended.
+    enum ReadResult: Equatable {
+        /// This many bytes are at the start of the buffer.
+        case bytes(Int)
+        /// The writer closed its end.
+        case endOfFile
+        /// Nothing to read now (a non-blocking descriptor).
+        case wouldBlock
+        /// The read failed.
+        case failed
+    }
+
+    /// How waiting on descriptors ended.
+    enum PollResult: Equatable {
+        /// At least one is ready.
+        case ready
+        /// None became ready in time (or a signal cut the wait short).
+        case timedOut
+        /// poll(2) failed.
+        case failed
+    }
+
+    /// How a child is doing, asked without blocking.
+    enum Status: Equatable {
+        /// It exited with this code (128 + signal when killed); it is now reaped.
+        case exited(Int32)
+        /// It is still running.
+        case running
+        /// It is not (or no longer) our child: someone else reaped it.
+        case gone
+    }
+
+    /// Closes `fd` (nothing for -1).
+    static func close(_ fd: Int32) { if fd >= 0 { _ = Glibc.close(fd) } }
+
+    /// Makes reads and writes on `fd` return at once instead of blocking.
+    static func setNonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+
+    /// One read into `buffer`, retried when a signal interrupts it.
+    static func read(_ fd: Int32, into buffer: inout [UInt8]) -> ReadResult {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 { return .bytes(count) }
+            if count == 0 { return .endOfFile }
+            if errno == EINTR { continue }
+            return errno == EAGAIN ? .wouldBlock : .failed
+        }
+    }
+
+    /// One write of what fits: the count written, 0 when it would block or a signal interrupted
+    /// it, nil when the reader is gone (EPIPE) or the write failed.
+    static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int? {
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if written >= 0 { return written }
+        return errno == EAGAIN || errno == EINTR ? 0 : nil
+    }
+
+    /// Waits up to `milliseconds` for one of `readable` to have input (or end of file) or one of
+    /// `writable` to take output.
+    @discardableResult
+    static func wait(readable: [Int32], writable: [Int32] = [], milliseconds: Int32) -> PollResult {
+        var entries = readable.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            + writable.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+        let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+        if ready > 0 { return .ready }
+        return ready == 0 || errno == EINTR ? .timedOut : .failed
+    }
+
+    /// Whether `pid` has exited, reaping it if so; never blocks.
+    static func status(of pid: Int32) -> Status {
+        while true {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                let signal = status & 0x7f
+                return .exited(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+            }
+            if result == 0 { return .running }
+            if errno == EINTR { continue }
+            return .gone
+        }
+    }
+
+    /// Blocks until `pid` exits and reaps it.
+    static func waitUntilExited(_ pid: Int32) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// Kills `pid` and its process group (spawned children lead their own session) with SIGKILL.
+    static func killWithGroup(_ pid: Int32) {
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+    }
+
+    /// Asks `pid` to finish (SIGTERM).
+    static func terminate(_ pid: Int32) { kill(pid, SIGTERM) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 import Routing
 
 /// Writes "Remember for …" choices to `remembered.toml` beside the config (see `RememberedRules`).
@@ -22,22 +22,14 @@ public enum RememberedRulesFile {
             throw WriteError(description: error.description)
         }
         let name = RememberedRules.ruleName(scope: request.scope, value: request.value)
-        let existing = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let existing = FileSystem.contents(path).map { String(decoding: $0, as: UTF8.self) }
         let text = RememberedRules.adding(block, named: name, to: existing)
         if case .failure(let error) = ConfigFile.load(path: configPath, required: false, discover: discover, rememberedText: text) {
             throw WriteError(description: "not remembered, the rule would not load: \(error.description)")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw WriteError(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+        try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
+        do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600) } catch {
+            throw WriteError(description: "cannot write \(error.path ?? path): \(error.message)")
         }
         return name
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// One setting `openurl install` changes so that a desktop's own path reaches openurld.
 public struct TakeoverEdit: Sendable, Equatable {
@@ -86,7 +86,7 @@ public struct TakeoverPlan: Sendable, Equatable {
                                       value: DefaultHandlers.ourDesktopID, purpose: .mimeDefault(type)))
         }
         for list in Self.desktopSpecificLists(paths) {
-            let text = KeyFileText(text: (try? String(contentsOfFile: list, encoding: .utf8)) ?? "")
+            let text = KeyFileText(text: FileSystem.utf8Text(list) ?? "")
             for type in DefaultHandlers.handledTypes where text.value(section: Self.defaultsSection, key: type) != nil {
                 edits.append(TakeoverEdit(path: list, section: Self.defaultsSection, key: type,
                                           value: DefaultHandlers.ourDesktopID, purpose: .mimeDefault(type)))
@@ -118,13 +118,13 @@ public struct TakeoverPlan: Sendable, Equatable {
 
     /// `$XDG_CONFIG_HOME/*-mimeapps.list`, sorted: each overrides the plain list on its desktop.
     public static func desktopSpecificLists(_ paths: XDGPaths) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.configHome)) ?? []
+        let names = (try? FileSystem.listDirectory(paths.configHome)) ?? []
         return names.filter { $0.hasSuffix("-mimeapps.list") }.sorted().map { paths.configHome + "/" + $0 }
     }
 
     /// Whether XFCE's helpers decide links here: a user helpers.rc, an XFCE session, or exo-open installed.
     public static func usesXFCE(paths: XDGPaths, environment: [String: String]) -> Bool {
-        FileManager.default.fileExists(atPath: helpersRC(paths)) || paths.currentDesktops.contains("xfce")
+        FileSystem.exists(helpersRC(paths)) || paths.currentDesktops.contains("xfce")
             || ProcessLauncher.resolve("exo-open", environment: environment) != nil
     }
 
@@ -149,6 +149,6 @@ public struct TakeoverPlan: Sendable, Equatable {
 extension KeyFileText {
     /// The file at `path`, or nil when it cannot be read.
     static func read(_ path: String) -> KeyFileText? {
-        (try? String(contentsOfFile: path, encoding: .utf8)).map { KeyFileText(text: $0) }
+        FileSystem.utf8Text(path).map { KeyFileText(text: $0) }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// What `openurl install` changed, so `uninstall` can put it back byte for byte:
 /// `$XDG_STATE_HOME/openurld/previous-handlers` (0600), tab-separated, fields escaped
@@ -51,7 +51,7 @@ struct TakeoverRecord {
     /// Reads the record at `path`; `userList` is the user's mimeapps.list, which an older
     /// record (handler lines only) covers.
     static func read(_ path: String, userList: String? = nil) -> TakeoverRecord? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let text = FileSystem.utf8Text(path) else { return nil }
         var record = TakeoverRecord()
         var legacyLines: [(type: String, line: String?)] = []
         var legacyCreatedFile = false
@@ -104,11 +104,11 @@ struct TakeoverRecord {
     }
 
     func write(_ path: String) throws {
-        try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
+        try AtomicFile.write(Array(text.utf8), to: path, mode: 0o600)
     }
 
     static func escape(_ field: String) -> String {
-        field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t").replacingOccurrences(of: "\n", with: "\\n")
+        field.replacingScalar("\\", with: "\\\\").replacingScalar("\t", with: "\\t").replacingScalar("\n", with: "\\n")
     }
 
     static func unescape(_ field: String) -> String {
@@ -127,7 +127,7 @@ struct TakeoverRecord {
     }
 
     /// FNV-1a 64 of `data`, as hex: enough to tell "the bytes install wrote" from anything else.
-    static func hash(_ data: Data?) -> String {
+    static func hash(_ data: [UInt8]?) -> String {
         guard let data else { return "absent" }
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in data { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -138,21 +138,8 @@ struct TakeoverRecord {
 /// Whole-file writes that never leave a half-written file: a temporary beside the target, then
 /// rename. A symlinked target (dotfile managers) is written through the link; the mode is kept.
 enum AtomicFile {
-    static func write(_ data: Data, to path: String, mode: mode_t? = nil) throws {
-        let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { link in
-            link.hasPrefix("/") ? link : (path as NSString).deletingLastPathComponent + "/" + link
-        } ?? path
-        var info = stat()
-        let keptMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
-        let temporary = target + ".openurld-new"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        if let finalMode = mode ?? keptMode { chmod(temporary, finalMode) }
-        guard rename(temporary, target) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target, NSLocalizedDescriptionKey: why])
-        }
+    static func write(_ data: [UInt8], to path: String, mode: UInt32? = nil) throws {
+        let target = (try? FileSystem.symbolicLinkTarget(path)).map { Path.resolving($0, besides: path) } ?? path
+        try FileSystem.writeAtomically(data, to: target, mode: mode, temporary: target + ".openurld-new")
     }
 }

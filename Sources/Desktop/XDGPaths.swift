@@ -1,4 +1,4 @@
-import Foundation
+import Platform
 
 /// The XDG Base Directory locations openurld uses, computed from an environment dictionary.
 ///
@@ -25,7 +25,7 @@ public struct XDGPaths: Sendable, Equatable {
     public var systemExportDirs = ["/var/lib/flatpak/exports/share/applications", "/var/lib/snapd/desktop/applications"]
 
     /// Reads the paths from `environment` (the process environment by default).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = Environment.current()) {
         func absolute(_ key: String) -> String? {
             guard let value = environment[key], value.hasPrefix("/") else { return nil }
             return value
@@ -34,7 +34,7 @@ public struct XDGPaths: Sendable, Equatable {
             let items = (environment[key] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
             return items.isEmpty ? fallback : items
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Environment.homeDirectory()
         self.home = home
         configHome = absolute("XDG_CONFIG_HOME") ?? home + "/.config"
         configDirs = list("XDG_CONFIG_DIRS", default: ["/etc/xdg"])

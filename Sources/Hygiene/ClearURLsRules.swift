@@ -1,4 +1,4 @@
-import Foundation
+import JSON
 import Patterns
 
 /// A loaded ClearURLs rule file (`data.min.json`), applied with the semantics of the ClearURLs
@@ -89,26 +89,27 @@ public struct ClearURLsRules: Sendable {
     /// Loads a rule file from its JSON bytes. With `allowReferralMarketing`, `referralMarketing`
     /// parameters are kept (the add-on's "allow referral marketing" option; off by default).
     public init(json: [UInt8], allowReferralMarketing: Bool = false) throws(LoadError) {
-        let object: Any
+        let root: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(json), options: [])
+            root = try JSONValue(parsing: json)
         } catch {
-            throw LoadError(provider: nil, field: nil, message: "not valid JSON: \(error.localizedDescription)")
+            throw LoadError(provider: nil, field: nil, message: "not valid JSON: \(error)")
         }
-        guard let root = object as? [String: Any] else {
+        guard case .object = root else {
             throw LoadError(provider: nil, field: nil, message: "the top level must be an object with \"providers\"")
         }
-        guard let table = root["providers"] as? [String: Any] else {
+        guard let table = root["providers"], let members = table.members else {
             throw LoadError(provider: nil, field: "providers", message: "missing or not an object")
         }
-        // JSONSerialization loses key order; the add-on runs providers in file order, so recover it.
-        let names = Self.providerOrder(json: json, keys: Set(table.keys))
+        // Providers run in file order; a name given twice takes its last body, at its first place.
+        var seen = Set<String>()
+        let names = members.map(\.0).filter { seen.insert($0).inserted }
         var providers: [Provider] = []
         providers.reserveCapacity(names.count)
         // Index the URL patterns first (item i is provider i), then every exception.
         var exceptionStart = names.count
         for name in names {
-            guard let body = table[name] as? [String: Any] else {
+            guard let body = table[name], case .object = body else {
                 throw LoadError(provider: name, field: nil, message: "must be an object")
             }
             let provider = try Self.provider(
@@ -131,25 +132,26 @@ public struct ClearURLsRules: Sendable {
     public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
 
     private static func provider(
-        name: String, body: [String: Any], allowReferralMarketing: Bool, exceptionStart: Int
+        name: String, body: JSONValue, allowReferralMarketing: Bool, exceptionStart: Int
     ) throws(LoadError) -> Provider {
         func fail(_ field: String, _ message: String) -> LoadError {
             LoadError(provider: name, field: field, message: message)
         }
         func flag(_ key: String) throws(LoadError) -> Bool {
-            guard let value = body[key] else { return false }
-            // corelibs Foundation cannot tell JSON `true` from `1` through casts; accept both.
-            guard let number = value as? NSNumber, number.intValue == 0 || number.intValue == 1 else {
-                throw fail(key, "must be true or false")
+            switch body[key] {
+            case nil: return false
+            case .bool(let value)?: return value
+            // Earlier versions read the file with corelibs Foundation, which took 0 and 1 too.
+            case .number(let value)? where value == 0 || value == 1: return value == 1
+            default: throw fail(key, "must be true or false")
             }
-            return number.boolValue
         }
         func strings(_ key: String) throws(LoadError) -> [String] {
-            guard let value = body[key], !(value is NSNull) else { return [] }
-            guard let list = value as? [Any] else { throw fail(key, "must be a list of strings") }
+            guard let value = body[key], value != .null else { return [] }
+            guard let list = value.items else { throw fail(key, "must be a list of strings") }
             var out: [String] = []
             for (i, item) in list.enumerated() {
-                guard let text = item as? String else { throw fail("\(key)[\(i)]", "must be a string") }
+                guard let text = item.string else { throw fail("\(key)[\(i)]", "must be a string") }
                 out.append(text)
             }
             return out
@@ -164,7 +166,7 @@ public struct ClearURLsRules: Sendable {
             for (i, pattern) in try strings(key).enumerated() { out.append(try compile(pattern, "\(key)[\(i)]")) }
             return out
         }
-        guard let pattern = body["urlPattern"] as? String else { throw fail("urlPattern", "missing or not a string") }
+        guard let pattern = body["urlPattern"]?.string else { throw fail("urlPattern", "missing or not a string") }
         let complete = try flag("completeProvider")
         let force = try flag("forceRedirection")
         let urlPattern = try compile(pattern, "urlPattern")
@@ -193,40 +195,5 @@ public struct ClearURLsRules: Sendable {
             matchesEverything: [".*", "", "^", ".*?", "^.*", "^.*$"].contains(pattern),
             exceptions: exceptions, exceptionItems: exceptionStart..<(exceptionStart + exceptions.count),
             redirections: redirections, rawRules: rawRules, parameterNames: parameterNames)
-    }
-
-    /// The keys of the `providers` object in the order they appear in the file.
-    private static func providerOrder(json: [UInt8], keys: Set<String>) -> [String] {
-        var seen = Set<String>()
-        var order: [String] = []
-        // Scan top-level keys of the providers object: depth 2 strings followed by `:`.
-        var depth = 0
-        var i = 0
-        var inProviders = false
-        while i < json.count {
-            let b = json[i]
-            if b == UInt8(ascii: "\"") {
-                var j = i + 1
-                while j < json.count, json[j] != UInt8(ascii: "\"") { j += json[j] == UInt8(ascii: "\\") ? 2 : 1 }
-                let end = min(j, json.count)
-                var k = end + 1
-                while k < json.count, json[k] == 0x20 || json[k] == 0x0A || json[k] == 0x0D || json[k] == 0x09 { k += 1 }
-                if k < json.count, json[k] == UInt8(ascii: ":") {
-                    let key = String(decoding: json[(i + 1)..<end], as: UTF8.self)
-                    if depth == 1, key == "providers" { inProviders = true }
-                    else if depth == 2, inProviders, keys.contains(key), seen.insert(key).inserted { order.append(key) }
-                }
-                i = end + 1
-                continue
-            }
-            if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") { depth += 1 }
-            if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
-                depth -= 1
-                if depth == 1 { inProviders = false }
-            }
-            i += 1
-        }
-        // Keys with escapes in them are not found by the scan; keep them, sorted, at the end.
-        return order + keys.subtracting(seen).sorted()
     }
 }

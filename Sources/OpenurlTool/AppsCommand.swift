@@ -2,6 +2,7 @@ import Desktop
 import Foundation
 import OpenurlCommands
 import Routing
+import JSON
 
 /// `openurl apps [--json] [SCHEME]`: what rules can open, with the target string to paste.
 extension Client {

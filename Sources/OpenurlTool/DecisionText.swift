@@ -1,5 +1,6 @@
 import Desktop
 import Routing
+import JSON
 
 /// The human-readable explanation `openurl test` prints.
 enum DecisionText {

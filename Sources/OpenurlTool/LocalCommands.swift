@@ -3,6 +3,7 @@ import Foundation
 import OpenurlCommands
 import Routing
 import LinkExtraction
+import JSON
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Routing
+import JSON
 
 /// One entry of the daemon's recent links, as `openurl recent` shows it.
 struct RecentLink {

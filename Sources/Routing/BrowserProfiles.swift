@@ -1,4 +1,4 @@
-import Foundation
+import JSON
 
 /// A browser profile as its files describe it: the name people see and the directory it lives in.
 public struct ProfileRecord: Sendable, Equatable {
@@ -26,15 +26,15 @@ public enum ProfileFiles {
     public static func firefoxProfiles(ini text: String, base: String) -> [ProfileRecord] {
         var sections: [(name: String, values: [String: String])] = []
         for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingBlanks
             if line.isEmpty || line.hasPrefix(";") || line.hasPrefix("#") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
                 sections.append((String(line.dropFirst().dropLast()), [:]))
                 continue
             }
             guard let equals = line.firstIndex(of: "="), !sections.isEmpty else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = String(line[..<equals].trimmingBlanks)
+            let value = String(line[line.index(after: equals)...].trimmingBlanks)
             sections[sections.count - 1].values[key] = value
         }
         let installDefaults = Set(sections.filter { $0.name.hasPrefix("Install") }.compactMap { $0.values["Default"] })
@@ -53,16 +53,25 @@ public enum ProfileFiles {
     /// directory name to its details (`name`). Ordered as `profile.profiles_order` says, then by
     /// directory; `profile.last_used` is the default. Nil when the text is not such a file.
     public static func chromiumProfiles(localState bytes: [UInt8]) -> [ProfileRecord]? {
-        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let profile = root["profile"] as? [String: Any],
-              let cache = profile["info_cache"] as? [String: Any] else { return nil }
-        let order = (profile["profiles_order"] as? [Any])?.compactMap { $0 as? String } ?? []
-        let lastUsed = profile["last_used"] as? String ?? "Default"
-        let directories = order.filter { cache[$0] != nil } + cache.keys.filter { !order.contains($0) }.sorted()
+        guard let root = try? JSONValue(parsing: bytes), let profile = root["profile"],
+              let cache = profile["info_cache"], let entries = cache.members else { return nil }
+        let order = profile["profiles_order"]?.items?.compactMap(\.string) ?? []
+        let lastUsed = profile["last_used"]?.string ?? "Default"
+        let keys = Set(entries.map(\.0))
+        let directories = order.filter { keys.contains($0) } + keys.filter { !order.contains($0) }.sorted()
         return directories.map { directory in
-            let info = cache[directory] as? [String: Any]
-            let name = (info?["name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? directory
+            let info = cache[directory]
+            let name = info?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? directory
             return ProfileRecord(name: name, directory: directory, isDefault: directory == lastUsed)
         }
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs (and a CR left by CRLF line ends) at either end.
+    fileprivate var trimmingBlanks: Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return self[endIndex...] }
+        return self[first...last]
     }
 }

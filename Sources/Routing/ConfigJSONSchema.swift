@@ -1,3 +1,5 @@
+import JSON
+
 /// The JSON Schema (draft 7) of `config.toml`, generated from the schema table, for TOML editors
 /// (taplo, Even Better TOML) and `check-jsonschema`. Installed as `share/openurld/config.schema.json`.
 extension ConfigSchema {

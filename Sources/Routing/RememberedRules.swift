@@ -1,3 +1,5 @@
+import JSON
+
 /// Rules written by the chooser's "Remember for …" check button.
 ///
 /// They live in their own file, `remembered.toml` beside `config.toml`, holding only named

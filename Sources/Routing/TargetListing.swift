@@ -1,3 +1,5 @@
+import JSON
+
 /// One thing a rule can open, as `openurl apps` and `Router1.ListTargets` list it.
 public struct TargetListing: Sendable, Equatable {
     /// What it is.

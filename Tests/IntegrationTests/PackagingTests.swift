@@ -42,6 +42,15 @@ import Testing
         let install = try Self.make(["install-files", "PREFIX=/usr", "DESTDIR=\(stage)"], environment: desktop.environment)
         #expect(install.status == 0, "\(install)")
         #expect(Self.files(under: stage) == Self.expectedFiles)
+        // One multi-call binary: the other names are relative symlinks to it, and both binaries are stripped.
+        for name in ["openurl-tool", "openurl-chooser"] {
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stage + "/usr/bin/" + name)) == "openurld", "\(name)")
+        }
+        for name in ["openurl", "openurld"] {
+            let sections = try Command.run([try Toolbox.require("readelf"), "-S", stage + "/usr/bin/" + name])
+            #expect(sections.status == 0 && sections.stdout.contains(".text"), "\(sections)")
+            #expect(!sections.stdout.contains(".symtab"), "\(name) is installed unstripped")
+        }
         #expect(Self.files(under: desktop.home).isEmpty && Self.files(under: desktop.dataHome).isEmpty && Self.files(under: desktop.configHome).isEmpty,
                 "a staged install wrote into the home directory")
         let service = try String(contentsOfFile: stage + "/usr/share/dbus-1/services/io.github.openurld.service", encoding: .utf8)

@@ -9,7 +9,7 @@ enum Toolbox {
 
     /// The Debian package that provides each tool the tests run.
     static let packages = ["man": "man-db", "scdoc": "scdoc", "fish": "fish", "zsh": "zsh", "bash": "bash", "python3": "python3",
-                           "make": "make", "dbus-send": "dbus", "desktop-file-validate": "desktop-file-utils"]
+                           "make": "make", "dbus-send": "dbus", "desktop-file-validate": "desktop-file-utils", "readelf": "binutils"]
 
     /// The path of `tool`, or a thrown message saying what to install.
     static func require(_ tool: String) throws -> String {

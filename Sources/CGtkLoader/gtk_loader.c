@@ -1,0 +1,118 @@
+// GTK 4 for the chooser, loaded with dlopen instead of linked, so that the multi-call binary
+// (openurld, openurl-tool, openurl-chooser) maps GTK, pango, cairo and the rest only in chooser
+// mode, never in the daemon or the tool. Each GTK function the chooser calls is defined here
+// under GTK's own name and prototype (gtk.h is included, so a prototype that does not match
+// GTK's fails to compile) and forwards through a pointer looked up with dlsym. GLib, GObject and
+// GIO stay linked normally: the daemon links GIO anyway.
+//
+// A GTK function the chooser starts calling must be added to OPENURL_GTK_FUNCTIONS: forgetting
+// one fails the link with an undefined symbol, as the Swift code sees gtk.h's declaration.
+#include "gtk_loader.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <gtk/gtk.h>
+
+#define OPENURL_GTK_LIBRARY "libgtk-4.so.1"
+
+// CALL(return type, name, (parameters), (arguments)) for a function that returns a value,
+// VOID(name, (parameters), (arguments)) for one that does not.
+#define OPENURL_GTK_FUNCTIONS(CALL, VOID) \
+    CALL(GdkDisplay *, gdk_display_get_default, (void), ()) \
+    VOID(gtk_box_append, (GtkBox *box, GtkWidget *child), (box, child)) \
+    CALL(GtkWidget *, gtk_box_new, (GtkOrientation orientation, int spacing), (orientation, spacing)) \
+    CALL(gboolean, gtk_check_button_get_active, (GtkCheckButton *self), (self)) \
+    CALL(GtkWidget *, gtk_check_button_new_with_mnemonic, (const char *label), (label)) \
+    CALL(guint, gtk_drop_down_get_selected, (GtkDropDown *self), (self)) \
+    CALL(GtkWidget *, gtk_drop_down_new_from_strings, (const char *const *strings), (strings)) \
+    CALL(const char *, gtk_editable_get_text, (GtkEditable *editable), (editable)) \
+    VOID(gtk_editable_set_text, (GtkEditable *editable, const char *text), (editable, text)) \
+    CALL(GtkWidget *, gtk_entry_new, (void), ()) \
+    CALL(GtkEventController *, gtk_event_controller_key_new, (void), ()) \
+    VOID(gtk_event_controller_set_propagation_phase, (GtkEventController *controller, GtkPropagationPhase phase), (controller, phase)) \
+    CALL(GtkWidget *, gtk_frame_new, (const char *label), (label)) \
+    VOID(gtk_frame_set_child, (GtkFrame *frame, GtkWidget *child), (frame, child)) \
+    CALL(GtkIconTheme *, gtk_icon_theme_get_for_display, (GdkDisplay *display), (display)) \
+    CALL(gboolean, gtk_icon_theme_has_icon, (GtkIconTheme *self, const char *icon_name), (self, icon_name)) \
+    CALL(GtkWidget *, gtk_image_new_from_file, (const char *filename), (filename)) \
+    CALL(GtkWidget *, gtk_image_new_from_icon_name, (const char *icon_name), (icon_name)) \
+    VOID(gtk_image_set_pixel_size, (GtkImage *image, int pixel_size), (image, pixel_size)) \
+    VOID(gtk_init, (void), ()) \
+    CALL(GtkWidget *, gtk_label_new, (const char *str), (str)) \
+    VOID(gtk_label_set_ellipsize, (GtkLabel *self, PangoEllipsizeMode mode), (self, mode)) \
+    VOID(gtk_label_set_lines, (GtkLabel *self, int lines), (self, lines)) \
+    VOID(gtk_label_set_markup, (GtkLabel *self, const char *str), (self, str)) \
+    VOID(gtk_label_set_wrap, (GtkLabel *self, gboolean wrap), (self, wrap)) \
+    VOID(gtk_label_set_wrap_mode, (GtkLabel *self, PangoWrapMode wrap_mode), (self, wrap_mode)) \
+    VOID(gtk_label_set_xalign, (GtkLabel *self, float xalign), (self, xalign)) \
+    VOID(gtk_list_box_append, (GtkListBox *box, GtkWidget *child), (box, child)) \
+    CALL(GtkListBoxRow *, gtk_list_box_get_row_at_index, (GtkListBox *box, int index_), (box, index_)) \
+    CALL(GtkListBoxRow *, gtk_list_box_get_selected_row, (GtkListBox *box), (box)) \
+    CALL(GtkWidget *, gtk_list_box_new, (void), ()) \
+    CALL(int, gtk_list_box_row_get_index, (GtkListBoxRow *row), (row)) \
+    VOID(gtk_list_box_select_row, (GtkListBox *box, GtkListBoxRow *row), (box, row)) \
+    VOID(gtk_list_box_set_selection_mode, (GtkListBox *box, GtkSelectionMode mode), (box, mode)) \
+    VOID(gtk_widget_add_controller, (GtkWidget *widget, GtkEventController *controller), (widget, controller)) \
+    VOID(gtk_widget_add_css_class, (GtkWidget *widget, const char *css_class), (widget, css_class)) \
+    CALL(gboolean, gtk_widget_is_ancestor, (GtkWidget *widget, GtkWidget *ancestor), (widget, ancestor)) \
+    VOID(gtk_widget_set_margin_bottom, (GtkWidget *widget, int margin), (widget, margin)) \
+    VOID(gtk_widget_set_margin_end, (GtkWidget *widget, int margin), (widget, margin)) \
+    VOID(gtk_widget_set_margin_start, (GtkWidget *widget, int margin), (widget, margin)) \
+    VOID(gtk_widget_set_margin_top, (GtkWidget *widget, int margin), (widget, margin)) \
+    VOID(gtk_widget_set_tooltip_text, (GtkWidget *widget, const char *text), (widget, text)) \
+    VOID(gtk_window_destroy, (GtkWindow *window), (window)) \
+    CALL(GtkWidget *, gtk_window_get_focus, (GtkWindow *window), (window)) \
+    CALL(GtkWidget *, gtk_window_new, (void), ()) \
+    VOID(gtk_window_present, (GtkWindow *window), (window)) \
+    VOID(gtk_window_set_child, (GtkWindow *window, GtkWidget *child), (window, child)) \
+    VOID(gtk_window_set_default_size, (GtkWindow *window, int width, int height), (window, width, height)) \
+    VOID(gtk_window_set_focus, (GtkWindow *window, GtkWidget *focus), (window, focus)) \
+    VOID(gtk_window_set_startup_id, (GtkWindow *window, const char *startup_id), (window, startup_id)) \
+    VOID(gtk_window_set_title, (GtkWindow *window, const char *title), (window, title))
+
+// One pointer per function, filled by openurl_gtk_load.
+#define OPENURL_POINTER(ret, name, params, args) static __typeof__(&name) real_##name;
+#define OPENURL_VOID_POINTER(name, params, args) static __typeof__(&name) real_##name;
+OPENURL_GTK_FUNCTIONS(OPENURL_POINTER, OPENURL_VOID_POINTER)
+
+static int loaded;
+
+int openurl_gtk_load(char *error, size_t size) {
+    if (loaded) return 0;
+    // Lazy and global, as if linked: libgtk-4 itself is built with BIND_NOW; pango, cairo and
+    // the rest then bind on first call, as they would at start-up. The functions we need are
+    // checked one by one below.
+    void *gtk = dlopen(OPENURL_GTK_LIBRARY, RTLD_LAZY | RTLD_GLOBAL);
+    if (!gtk) {
+        snprintf(error, size, "cannot load GTK 4 (%s); install it (Debian: libgtk-4-1)", dlerror());
+        return -1;
+    }
+#define OPENURL_LOOKUP(name) \
+    if (!(real_##name = (__typeof__(&name))dlsym(gtk, #name))) { \
+        snprintf(error, size, "%s has no %s; the chooser needs GTK 4.8 or later", OPENURL_GTK_LIBRARY, #name); \
+        return -1; \
+    }
+#define OPENURL_LOOKUP_CALL(ret, name, params, args) OPENURL_LOOKUP(name)
+#define OPENURL_LOOKUP_VOID(name, params, args) OPENURL_LOOKUP(name)
+    OPENURL_GTK_FUNCTIONS(OPENURL_LOOKUP_CALL, OPENURL_LOOKUP_VOID)
+    loaded = 1;
+    return 0;
+}
+
+// Reached only if a GTK function is called before openurl_gtk_load succeeded: a bug, not a
+// missing GTK (the chooser loads GTK before anything else and exits with the message if it cannot).
+static void ensure_loaded(const char *name) {
+    if (loaded) return;
+    char error[512];
+    if (openurl_gtk_load(error, sizeof error) != 0) {
+        fprintf(stderr, "openurl-chooser: %s (calling %s)\n", error, name);
+        exit(3);
+    }
+}
+
+#define OPENURL_FORWARD(ret, name, params, args) \
+    ret name params { ensure_loaded(#name); return real_##name args; }
+#define OPENURL_FORWARD_VOID(name, params, args) \
+    void name params { ensure_loaded(#name); real_##name args; }
+OPENURL_GTK_FUNCTIONS(OPENURL_FORWARD, OPENURL_FORWARD_VOID)

@@ -1,0 +1,10 @@
+// GTK 4 loaded at run time, so that only chooser mode of the multi-call binary maps it.
+#ifndef OPENURL_GTK_LOADER_H
+#define OPENURL_GTK_LOADER_H
+#include <stddef.h>
+
+/// Loads libgtk-4.so.1 and every GTK function the chooser calls; 0 on success, else -1 with a
+/// message for the user in `error` (at most `size` bytes, NUL-terminated).
+int openurl_gtk_load(char *error, size_t size);
+
+#endif

@@ -1,0 +1,116 @@
+// openurl-chooser: the window openurld shows for an `ask` decision. It prints each answer as one
+// JSON line on stdout (the daemon carries it out) and exits after the last one.
+//
+//   openurl-chooser --url URL [--original URL] [--opener NAME] --choice KEY<TAB>LABEL<TAB>ICON...
+//                   [--dump]
+//   openurl-chooser --serve   (one question per stdin line; see ChooserServer)
+#if canImport(Glibc)
+import Glibc
+#endif
+import CGtkLoader
+import Routing
+import URLModel
+
+/// The command line, parsed.
+struct ChooserArguments {
+    var url = ""
+    var original: String?
+    var opener: String?
+    var choices: [LinkPreview.Choice] = []
+    var dump = false
+
+    static let usage = "usage: openurl-chooser --url URL [--original URL] [--opener NAME] --choice 'KEY\\tLABEL\\tICON'... [--dump]"
+
+    init(_ arguments: [String]) throws(ChooserFailure) {
+        var rest = arguments[...]
+        func value(_ flag: String) throws(ChooserFailure) -> String {
+            guard let next = rest.popFirst() else { throw ChooserFailure("\(flag) needs a value\n\(Self.usage)") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--url": url = try value(argument)
+            case "--original": original = try value(argument)
+            case "--opener": opener = try value(argument)
+            case "--dump": dump = true
+            case "--choice":
+                let fields = try value(argument).split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+                guard let key = fields.first, !key.isEmpty else { throw ChooserFailure("--choice needs KEY<TAB>LABEL<TAB>ICON") }
+                choices.append(LinkPreview.Choice(key: key, label: fields.count > 1 && !fields[1].isEmpty ? fields[1] : key,
+                                                  icon: fields.count > 2 ? fields[2] : ""))
+            case "--help", "-h":
+                print(Self.usage)
+                exit(0)
+            default: throw ChooserFailure("unknown argument \(argument)\n\(Self.usage)")
+            }
+        }
+        guard !url.isEmpty else { throw ChooserFailure("--url is required\n\(Self.usage)") }
+        guard !choices.isEmpty else { throw ChooserFailure("at least one --choice is required\n\(Self.usage)") }
+    }
+}
+
+/// A message for stderr and exit status 2.
+struct ChooserFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The Public Suffix List's bytes, read with plain syscalls (no Foundation on the start-up path).
+func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = read(fd, &buffer, buffer.count)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += buffer[0..<count]
+    }
+    return bytes
+}
+
+/// Loads GTK 4 (the multi-call binary does not link it), or exits with status 3 and a message
+/// saying what to install; the daemon then asks another way (a chooser that exits before its
+/// window is shown could not ask).
+func loadGTK() {
+    var message = [CChar](repeating: 0, count: 512)
+    guard openurl_gtk_load(&message, message.count) == 0 else {
+        fputs("openurl-chooser: \(String(cString: message))\n", stderr)
+        exit(3)
+    }
+}
+
+/// The chooser's entry point: `openurl-chooser` in the multi-call binary.
+public enum ChooserMain {
+    /// Shows the window for `arguments` (argv, program name first), or serves questions with `--serve`, and exits.
+    public static func run(arguments: [String]) -> Never {
+        if arguments.dropFirst().first == "--serve" {
+            loadGTK()
+            exit(ChooserServer.run())
+        }
+        do {
+            let arguments = try ChooserArguments(Array(arguments.dropFirst()))
+            let preview: LinkPreview
+            do {
+                preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
+                                          opener: arguments.opener, publicSuffixes: readPublicSuffixList())
+            } catch {
+                throw ChooserFailure("not a URL: \(error.message)")
+            }
+            if arguments.dump {
+                print(preview.json.text)
+                exit(0)
+            }
+            loadGTK()
+            exit(ChooserWindow.run(preview))
+        } catch let failure as ChooserFailure {
+            fputs("openurl-chooser: \(failure.message)\n", stderr)
+            exit(2)
+        } catch {
+            fputs("openurl-chooser: \(error)\n", stderr)
+            exit(2)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import JSON
+
+extension Decision {
+    /// The object `openurl test --json` prints and `Router1.Explain` mirrors: exactly the keys
+    /// `url`, `final_url`, `decision`, `target`, `rule`, `copy_text`, `choices`, `trace`.
+    public var json: JSONValue {
+        let ruleValue: JSONValue
+        switch rule {
+        case .named(let name)?: ruleValue = .string(name)
+        case .index(let index)?: ruleValue = .number(index)
+        case nil: ruleValue = .null
+        }
+        return .object([
+            ("url", .string(url)),
+            ("final_url", .string(finalURL)),
+            ("decision", .string(kind.rawValue)),
+            ("target", target.map { .string($0.description) } ?? .null),
+            ("rule", ruleValue),
+            ("copy_text", copyText.map { .string($0) } ?? .null),
+            ("choices", kind == .ask ? .array(choices.map { .string($0.description) }) : .null),
+            ("trace", .array(trace.map(\.json))),
+        ])
+    }
+}
+
+extension TraceStep {
+    /// The step as a JSON object with a `step` kind and `text`, plus its details.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)]
+        switch self {
+        case .changed(let step, let url):
+            members = [("step", .string("changed")), ("how", .string(step)), ("url", .string(url))]
+        case .rule(let reference, let held, let failed, let enabled):
+            let ruleValue: JSONValue
+            switch reference {
+            case .named(let name): ruleValue = .string(name)
+            case .index(let index): ruleValue = .number(index)
+            }
+            members = [("step", .string("rule")), ("rule", ruleValue), ("enabled", .bool(enabled)),
+                       ("matched", .bool(enabled && failed == nil)), ("held", .array(held.map { .string($0) })),
+                       ("failed", failed.map { .string($0) } ?? .null)]
+        case .defaultAction:
+            members = [("step", .string("default"))]
+        case .webmail(let name, let url):
+            members = [("step", .string("webmail")), ("webmail", .string(name)), ("url", .string(url))]
+        case .refused(let reason):
+            members = [("step", .string("refused")), ("reason", .string(reason))]
+        case .appLink(let name, let url, let app):
+            members = [("step", .string("app_link")), ("app_link", .string(name)), ("url", .string(url)), ("app", .string(app))]
+        }
+        members.append(("text", .string(text)))
+        return .object(members)
+    }
+}
