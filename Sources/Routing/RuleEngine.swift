@@ -344,6 +344,8 @@ public struct RuleEngine: Sendable {
     /// A new engine with rules enabled or disabled by identity (`Rule.identity`), applied in
     /// the order given; toggles whose rule no longer exists are returned in `missing`.
     public func applyingToggles(_ toggles: [(identity: String, enabled: Bool)]) -> (engine: RuleEngine, missing: [String]) {
+        // No toggles (the usual start-up): this engine, not a second index built from the same rules.
+        guard !toggles.isEmpty else { return (self, []) }
         var config = config
         var missing: [String] = []
         for toggle in toggles {
