@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser", path: "Sources/FakeBrowser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["URLModel", "Routing"], path: "Benchmarks/Routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["URLModel", "Hygiene", "Routing"], path: "Benchmarks/Routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/Extract"),
         .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing"], path: "Benchmarks/Hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["URLModel", "Hygiene"], path: "Benchmarks/Hygiene"),

@@ -1,6 +1,7 @@
 // Routing benchmark: decisions per second and config load time for 10 to 10,000 rules, and
 // PCRE2 against Swift Regex for the regex matcher. Run in release mode:
 //   swift build -c release --product bench-routing && .build/release/bench-routing
+import Hygiene
 import Routing
 #if canImport(Glibc)
 import Glibc
@@ -47,11 +48,12 @@ func corpus(rules: Int) -> [String] {
     return urls
 }
 
-// OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules and stop (for callgrind).
+// OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules (OPENURL_BENCH_RULES to change) and stop (for callgrind).
+let profileRules = getenv("OPENURL_BENCH_RULES").flatMap { Int(String(cString: $0)) } ?? 10
 if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
-   let config = try? ConfigLoader.load(text: makeConfig(rules: 10, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+   let config = try? ConfigLoader.load(text: makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
     let engine = RuleEngine(config: config)
-    let urls = corpus(rules: 10)
+    let urls = corpus(rules: profileRules)
     var sink = 0
     for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count]))?.finalURL.utf8.count ?? 0 }
     print(sink)
@@ -109,4 +111,43 @@ if let pcre = try? PatternRegex(pattern) {
     for i in 0..<(iterations / 20) where (try? swiftRegex.firstMatch(in: subjects[i % subjects.count])) != nil { swiftHits += 1 }
     let swiftTime = (now() - start) * 20
     print("regex: PCRE2 JIT \(format2(pcreTime / Double(iterations) * 1e9)) ns/match, Swift Regex \(format2(swiftTime / Double(iterations) * 1e9)) ns/match: PCRE2 is \(format1(swiftTime / pcreTime))× faster (hits \(hits), \(swiftHits))")
+}
+
+// Start-up: what the daemon loads before it serves its first click, a config of 1,000 rules and
+// the ClearURLs catalogue, with patterns JIT-compiled on first use (now) and, for comparison in
+// the same run, with every catalogue pattern JIT-compiled at load (as before).
+func readCatalogue() -> [UInt8]? {
+    let root = String(#filePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast(3)
+        .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/"))
+    guard let file = fopen(root + "/../shared/conformance/clearurls/data.min.json", "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let read = fread(&chunk, 1, chunk.count, file)
+        if read <= 0 { break }
+        bytes += chunk[0..<read]
+    }
+    return bytes
+}
+if let catalogue = readCatalogue() {
+    let text = makeConfig(rules: 1_000)
+    func loadTime(eager: Bool) -> Double {
+        var times: [Double] = []
+        for _ in 0..<15 {
+            let start = now()
+            guard var config = try? ConfigLoader.load(text: text, path: "bench.toml"),
+                  let rules = try? ClearURLsRules(json: catalogue) else { fatalError("config or catalogue failed") }
+            if eager { rules.jitCompileEveryPattern() }
+            config.clearURLs = rules
+            _ = RuleEngine(config: config)
+            times.append(now() - start)
+        }
+        return times.sorted()[times.count / 2]
+    }
+    let lazy = loadTime(eager: false), eager = loadTime(eager: true)
+    print("start-up: config (1,000 rules) + ClearURLs catalogue load: \(format2(lazy * 1000)) ms (JIT on first use); "
+          + "every catalogue pattern JIT-compiled at load, as before: \(format2(eager * 1000)) ms (median of 15, same run)")
+} else {
+    print("start-up: ../shared/conformance/clearurls/data.min.json not found; no start-up figure")
 }

@@ -194,8 +194,25 @@ struct ClearURLsIndex: Sendable {
     /// one, read conservatively from the pattern; nil when unsure. Runs that are part of
     /// `https://` are useless as a filter and never chosen.
     static func requiredLiterals(_ pattern: String) -> [[UInt8]]? {
-        if pattern.contains("(?x") || pattern.contains("(*") || pattern.contains("\\Q") { return nil }
-        return requirement(Array(pattern.utf8)[...])
+        let bytes = Array(pattern.utf8)
+        // Searched as bytes: String.contains(String) cost ~20,000 instructions a call, a third
+        // of the catalogue's load time.
+        if contains(bytes, "(?x") || contains(bytes, "(*") || contains(bytes, "\\Q") { return nil }
+        return requirement(bytes[...])
+    }
+
+    /// True when `needle` (ASCII) occurs in `bytes`.
+    private static func contains(_ bytes: [UInt8], _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        return needle.withUTF8Buffer { needle in
+            for start in 0...(bytes.count - count) where bytes[start] == needle[0] {
+                var equal = true
+                for k in 1..<count where bytes[start + k] != needle[k] { equal = false; break }
+                if equal { return true }
+            }
+            return false
+        }
     }
 
     private static let schemeText = Array("https://".utf8)

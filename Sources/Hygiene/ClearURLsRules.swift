@@ -128,6 +128,23 @@ public struct ClearURLsRules: Sendable {
         try self.init(json: Array(jsonText.utf8), allowReferralMarketing: allowReferralMarketing)
     }
 
+    /// Every provider's patterns.
+    private var allPatterns: [PatternRegex] {
+        providers.flatMap { provider in
+            [provider.urlPattern] + provider.exceptions + provider.redirections + provider.rawRules
+                + (provider.parameterNames.map { [$0] } ?? [])
+        }
+    }
+
+    /// How many of the providers' patterns are JIT-compiled so far (they are on first use).
+    public var jitCompiledPatternCount: Int { allPatterns.filter(\.isJITCompiled).count }
+
+    /// JIT-compiles every pattern now, as loading did before compilation became lazy (for the
+    /// benchmark's comparison).
+    public func jitCompileEveryPattern() {
+        for pattern in allPatterns { pattern.jitCompileNow() }
+    }
+
     /// The number of providers whose `urlPattern` has a literal prefilter (for the benchmark).
     public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
 

@@ -1,9 +1,14 @@
 import CPCRE2
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A compiled PCRE2 regular expression (JIT-compiled where available), safe to share.
+///
+/// Compiling checks the pattern (errors are exact at load time); the JIT compilation, which
+/// costs several times more, waits for the first match, so that a config or rule file with
+/// hundreds of patterns loads without compiling machine code for the ones no link reaches.
 ///
 /// PCRE2 is used instead of Swift `Regex` because rule matching runs on every click and the
 /// benchmark showed Swift `Regex` far slower (see README, "Performance").
@@ -11,7 +16,10 @@ public final class PatternRegex: @unchecked Sendable {
     /// The pattern as written.
     public let pattern: String
     private let code: OpaquePointer
-    private let jitted: Bool
+    /// 0: not JIT-compiled yet; 1: JIT-compiled; 2: the JIT is unavailable (interpreted).
+    private let jitState = Atomic<UInt8>(0)
+    /// Held while JIT-compiling, so two threads never compile the same code at once.
+    private let jitLock: UnsafeMutablePointer<pthread_mutex_t>
     /// One match block kept for reuse: allocating one per match cost about as much as the
     /// match itself. A thread that finds it in use allocates its own.
     private let spareData: OpaquePointer?
@@ -47,18 +55,45 @@ public final class PatternRegex: @unchecked Sendable {
                 offset: errorOffset)
         }
         code = compiled
-        jitted = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
         spareData = pcre2_match_data_create_from_pattern_8(code, nil)
         spareLock = .allocate(capacity: 1)
         pthread_mutex_init(spareLock, nil)
+        jitLock = .allocate(capacity: 1)
+        pthread_mutex_init(jitLock, nil)
     }
 
     deinit {
         if let spareData { pcre2_match_data_free_8(spareData) }
         pthread_mutex_destroy(spareLock)
         spareLock.deallocate()
+        pthread_mutex_destroy(jitLock)
+        jitLock.deallocate()
         pcre2_code_free_8(code)
     }
+
+    /// True once the pattern is JIT-compiled (compiling it now if this is its first match).
+    private func jitted() -> Bool {
+        switch jitState.load(ordering: .acquiring) {
+        case 1: return true
+        case 2: return false
+        default:
+            pthread_mutex_lock(jitLock)
+            defer { pthread_mutex_unlock(jitLock) }
+            let state = jitState.load(ordering: .acquiring)
+            if state != 0 { return state == 1 }
+            let compiled = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
+            jitState.store(compiled ? 1 : 2, ordering: .releasing)
+            return compiled
+        }
+    }
+
+    /// JIT-compiles the pattern now rather than on its first match (for comparing with the
+    /// eager path in benchmarks); false when the JIT is unavailable.
+    @discardableResult
+    public func jitCompileNow() -> Bool { jitted() }
+
+    /// True when the pattern has been JIT-compiled (it is on its first match).
+    public var isJITCompiled: Bool { jitState.load(ordering: .acquiring) == 1 }
 
     /// Runs `body` with a match block: the spare one when free, else a fresh one.
     private func withMatchData<T>(_ body: (OpaquePointer) -> T) -> T? {
@@ -72,7 +107,7 @@ public final class PatternRegex: @unchecked Sendable {
     }
 
     private func match(_ subject: UnsafePointer<UInt8>, _ length: Int, _ data: OpaquePointer) -> Int32 {
-        jitted ? pcre2_jit_match_8(code, subject, length, 0, 0, data, nil) : pcre2_match_8(code, subject, length, 0, 0, data, nil)
+        jitted() ? pcre2_jit_match_8(code, subject, length, 0, 0, data, nil) : pcre2_match_8(code, subject, length, 0, 0, data, nil)
     }
 
     /// True when the pattern matches anywhere in `subject`.
@@ -120,6 +155,7 @@ public final class PatternRegex: @unchecked Sendable {
         let replacementBytes = Array(replacement.utf8)
         var options = UInt32(PCRE2_SUBSTITUTE_OVERFLOW_LENGTH) | UInt32(PCRE2_SUBSTITUTE_EXTENDED)
         if global { options |= UInt32(PCRE2_SUBSTITUTE_GLOBAL) }
+        _ = jitted()  // pcre2_substitute uses the JIT code once it exists
         var capacity = bytes.count + replacementBytes.count + 64
         for _ in 0..<2 {
             var output = [UInt8](repeating: 0, count: capacity)

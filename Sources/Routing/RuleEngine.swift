@@ -320,11 +320,15 @@ public struct RuleEngine: Sendable {
             }
             return nil
         }
-        for position in index.candidates(for: subject.url, text: subject.text, mailto: subject.mailto, hasOpener: subject.opener != nil) {
-            let rule = config.rules[position]
-            if rule.enabled, rule.matchers.allSatisfy({ $0.holds(for: subject) }) { return rule }
+        let candidates = index.candidates(for: subject.url, text: subject.text, mailto: subject.mailto, hasOpener: subject.opener != nil)
+        // Read in place: a copy of each candidate `Rule` retained and released every field.
+        let found: Int? = config.rules.withUnsafeBufferPointer { rules in
+            for position in candidates where rules[position].enabled {
+                if rules[position].matchers.allSatisfy({ $0.holds(for: subject) }) { return position }
+            }
+            return nil
         }
-        return nil
+        return found.map { config.rules[$0] }
     }
 
     private func reference(_ rule: Rule) -> Decision.RuleReference {
@@ -340,6 +344,8 @@ public struct RuleEngine: Sendable {
     /// A new engine with rules enabled or disabled by identity (`Rule.identity`), applied in
     /// the order given; toggles whose rule no longer exists are returned in `missing`.
     public func applyingToggles(_ toggles: [(identity: String, enabled: Bool)]) -> (engine: RuleEngine, missing: [String]) {
+        // No toggles (the usual start-up): this engine, not a second index built from the same rules.
+        guard !toggles.isEmpty else { return (self, []) }
         var config = config
         var missing: [String] = []
         for toggle in toggles {

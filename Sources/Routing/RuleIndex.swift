@@ -9,11 +9,11 @@ import Patterns
 /// A rule filed anywhere can only match URLs that reach it there, so the candidates in file
 /// order give the same first match as scanning every rule.
 struct RuleIndex: Sendable {
-    // Keyed by Substring so a host's parent domains and a path's first segment are looked up
-    // as slices of the URL, without allocating a String each.
-    private var byDomain: [Substring: [Int]] = [:]
-    private var byPathSegment: [Substring: [Int]] = [:]
-    private var byScheme: [String: [Int]] = [:]
+    // Byte-keyed tables, so a host's parent domains and a path's first segment are looked up
+    // as slices of the URL's bytes, without a String hash or allocation each.
+    private var byDomain = ByteKeyTable([])
+    private var byPathSegment = ByteKeyTable([])
+    private var byScheme = ByteKeyTable([])
     private var byRecipientDomain: [String: [Int]] = [:]
     private var needingOpener: [Int] = []
     private var always: [Int] = []
@@ -25,21 +25,27 @@ struct RuleIndex: Sendable {
     private var alwaysUngated: [Int] = []
 
     init(rules: [Rule]) {
+        var domainPairs: [(key: String, position: Int)] = []
+        var segmentPairs: [(key: String, position: Int)] = []
+        var schemePairs: [(key: String, position: Int)] = []
         for (position, rule) in rules.enumerated() {
             if let domains = rule.matchers.lazy.compactMap({ if case .domain(let d) = $0 { return d } else { return nil } }).first {
-                for domain in Set(domains) { byDomain[Substring(domain), default: []].append(position) }
+                for domain in Set(domains) { domainPairs.append((domain, position)) }
             } else if let domains = Self.literalRecipientDomains(rule.matchers) {
                 for domain in domains { byRecipientDomain[domain, default: []].append(position) }
             } else if let segments = Self.literalFirstSegments(rule.matchers) {
-                for segment in segments { byPathSegment[Substring(segment), default: []].append(position) }
+                for segment in Set(segments) { segmentPairs.append((segment, position)) }
             } else if let schemes = rule.matchers.lazy.compactMap({ if case .scheme(let s) = $0 { return s } else { return nil } }).first {
-                for scheme in schemes { byScheme[scheme, default: []].append(position) }
+                for scheme in schemes { schemePairs.append((scheme, position)) }
             } else if rule.matchers.contains(where: { if case .opener = $0 { return true } else { return false } }) {
                 needingOpener.append(position)
             } else {
                 always.append(position)
             }
         }
+        byDomain = ByteKeyTable(grouping: domainPairs)
+        byPathSegment = ByteKeyTable(grouping: segmentPairs)
+        byScheme = ByteKeyTable(grouping: schemePairs)
         buildRegexGate(rules)
         alwaysUngated = always.filter { !regexGated.contains($0) }
     }
@@ -73,16 +79,26 @@ struct RuleIndex: Sendable {
     func candidates(for url: ParsedURL, text: String, mailto: MailtoURL?, hasOpener: Bool) -> [Int] {
         var hits: [Int] = []
         if !byDomain.isEmpty, !url.host.isEmpty {
-            let host = url.matchingHost
-            var start = host.startIndex
-            while true {
-                if let positions = byDomain[host[start...]] { hits += positions }
-                guard let dot = host.utf8[start...].firstIndex(of: UInt8(ascii: ".")) else { break }
-                start = host.utf8.index(after: dot)
+            var host = url.matchingHost
+            host.withUTF8 { bytes in
+                // The host and each parent domain: the bytes after each dot.
+                var start = 0
+                while start < bytes.count {
+                    byDomain.append(UnsafeBufferPointer(rebasing: bytes[start...]), to: &hits)
+                    guard let dot = bytes[start...].firstIndex(of: UInt8(ascii: ".")) else { break }
+                    start = dot + 1
+                }
             }
         }
-        if !byPathSegment.isEmpty, let positions = byPathSegment[Self.firstSegment(of: url.path)] { hits += positions }
-        if let positions = byScheme[url.scheme] { hits += positions }
+        if !byPathSegment.isEmpty {
+            var path = url.path
+            path.withUTF8 { bytes in
+                let start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                byPathSegment.append(UnsafeBufferPointer(rebasing: bytes[start..<end]), to: &hits)
+            }
+        }
+        if !byScheme.isEmpty { byScheme.append(url.scheme, to: &hits) }
         if !byRecipientDomain.isEmpty, let mailto {
             for recipient in mailto.to + mailto.cc + mailto.bcc {
                 if let at = recipient.lastIndex(of: "@"), let positions = byRecipientDomain[recipient[recipient.index(after: at)...].lowercased()] {
@@ -139,7 +155,8 @@ struct RuleIndex: Sendable {
             let pattern = glob.pattern
             guard pattern.hasPrefix("/") else { return nil }
             let segment = pattern.dropFirst().prefix(while: { $0 != "/" })
-            guard !segment.isEmpty, !segment.contains(where: { "*?[\\".contains($0) }) else { return nil }
+            // ASCII only: the index compares bytes, a literal glob compares text.
+            guard !segment.isEmpty, segment.allSatisfy(\.isASCII), !segment.contains(where: { "*?[\\".contains($0) }) else { return nil }
             segments.append(String(segment))
         }
         return segments

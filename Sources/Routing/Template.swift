@@ -22,7 +22,14 @@ public enum Template {
 
     /// Whether `template` uses any known placeholder (`{url}`, `{to}`, ...).
     public static func usesPlaceholder(_ template: String) -> Bool {
-        names(in: template).contains { placeholders.contains($0) }
+        // Asked on every launch of an app: byte slices, no array of names.
+        var rest = template.utf8[...]
+        while let open = rest.firstIndex(of: UInt8(ascii: "{")), let close = rest[open...].firstIndex(of: UInt8(ascii: "}")) {
+            let name = Substring(rest[rest.index(after: open)..<close])
+            if placeholders.contains(where: { $0 == name }) { return true }
+            rest = rest[rest.index(after: close)...]
+        }
+        return false
     }
 
     /// The values of every placeholder for a URL. Recipient lists are joined with ", " for
@@ -98,28 +105,33 @@ public enum Template {
     }
 
     private static func substitute(_ template: Substring, fields: Fields, context: Context) -> String {
-        // Braces are ASCII, so scanning the UTF-8 bytes finds them without walking Characters.
-        let bytes = template.utf8
-        guard bytes.contains(UInt8(ascii: "{")) else { return String(template) }
-        var out = ""
-        var rest = bytes[...]
-        while let open = rest.firstIndex(of: UInt8(ascii: "{")) {
-            out += Substring(rest[rest.startIndex..<open])
-            guard let close = rest[open...].firstIndex(of: UInt8(ascii: "}")) else {
-                rest = rest[open...]
-                break
+        // Braces are ASCII, so scanning the UTF-8 bytes finds them without walking Characters;
+        // the output is built as bytes (appending Substrings to a String showed in profiles).
+        var template = template
+        return template.withUTF8 { bytes -> String in
+            guard bytes.contains(UInt8(ascii: "{")) else { return String(decoding: bytes, as: UTF8.self) }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 64)
+            var rest = 0
+            while let open = bytes[rest...].firstIndex(of: UInt8(ascii: "{")) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[rest..<open]))
+                guard let close = bytes[open...].firstIndex(of: UInt8(ascii: "}")) else {
+                    rest = open
+                    break
+                }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(open + 1)..<close]), as: UTF8.self)
+                if let value = fields[name] {
+                    var inserted = context == .url && name != "path" && name != "host" && name != "scheme"
+                        ? PercentEncoding.encode(value) : value
+                    inserted.withUTF8 { out.append(contentsOf: $0) }
+                } else {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[open...close]))
+                }
+                rest = close + 1
             }
-            let name = String(Substring(rest[rest.index(after: open)..<close]))
-            if let value = fields[name] {
-                out += context == .url && name != "path" && name != "host" && name != "scheme"
-                    ? PercentEncoding.encode(value) : value
-            } else {
-                out += Substring(rest[open...close])
-            }
-            rest = rest[rest.index(after: close)...]
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[rest...]))
+            return String(decoding: out, as: UTF8.self)
         }
-        out += Substring(rest)
-        return out
     }
 
     private static func names(in template: String) -> [String] {

@@ -57,14 +57,13 @@ package enum HostParser {
     /// The common case in one pass and one allocation: letters, digits, `-` and `.` only,
     /// labels and name within DNS limits, no `xn--` label, not ending in a number. UTS 46 maps
     /// such a host to itself lowercased. Nil when the full parse is needed.
-    private static func plainHost(_ raw: ArraySlice<UInt8>) -> String? {
+    static func plainHost(_ raw: ArraySlice<UInt8>) -> String? {
         guard !raw.isEmpty, raw.count <= maximumNameLength + 1 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(raw.count)
         var labelStart = raw.startIndex
         var lastLabel = raw.startIndex..<raw.startIndex
         var labelHasLetter = false
         var lastLabelHasLetter = false
+        var hasUppercase = false
         var i = raw.startIndex
         while i <= raw.endIndex {
             if i == raw.endIndex || raw[i] == UInt8(ascii: ".") {
@@ -78,17 +77,15 @@ package enum HostParser {
                     lastLabelHasLetter = labelHasLetter
                 }
                 if i == raw.endIndex { break }
-                out.append(UInt8(ascii: "."))
                 labelStart = i + 1
                 labelHasLetter = false
                 i += 1
                 continue
             }
-            let byte = raw[i]
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"): out.append(byte); labelHasLetter = true
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte + 32); labelHasLetter = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): out.append(byte)
+            switch raw[i] {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"): labelHasLetter = true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): labelHasLetter = true; hasUppercase = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): break
             default: return nil
             }
             i += 1
@@ -98,7 +95,12 @@ package enum HostParser {
         if lastLabel.count >= 2, raw[lastLabel.lowerBound] == UInt8(ascii: "0"), raw[lastLabel.lowerBound + 1] | 0x20 == UInt8(ascii: "x") { return nil }
         let nameLength = raw.last == UInt8(ascii: ".") ? raw.count - 1 : raw.count
         guard nameLength <= maximumNameLength else { return nil }
-        return String(decoding: out, as: UTF8.self)
+        // Checked first, built once: the host string is the only allocation.
+        guard hasUppercase else { return String(decoding: raw, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: raw.count) { buffer in
+            for (offset, byte) in raw.enumerated() { buffer[offset] = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte }
+            return raw.count
+        }
     }
 
     private static func startsWithXN(_ raw: ArraySlice<UInt8>, _ start: Int) -> Bool {

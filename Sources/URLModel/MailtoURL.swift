@@ -33,10 +33,11 @@ public struct MailtoURL: Sendable, Equatable {
         body = nil
         otherFields = []
         guard let query = url.query else { return }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0]).lowercased()
-            let rawValue = parts.count > 1 ? parts[1] : ""
+        // Split on the UTF-8 bytes: a split on Characters cost more than the rest of the parse.
+        for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let name = Self.decode(Substring(pair[pair.startIndex..<(equals ?? pair.endIndex)])).lowercased()
+            let rawValue = equals.map { Substring(pair[pair.index(after: $0)...]) } ?? ""
             switch name {
             case "to": to += Self.addresses(rawValue)
             case "cc": cc += Self.addresses(rawValue)

@@ -17,14 +17,31 @@ public struct ParsedURL: Sendable, Equatable {
     /// parse them (`HostParser`); `file` keeps the generic reading.
     public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
+    /// The parts. Not boxed in a class (which would make copies one retain): with the struct
+    /// down to one pointer, a typed throw from `init` over-released it in debug builds.
+    private var parts: URLParts
+
     /// The scheme, lowercased (`https`).
-    public private(set) var scheme: String
+    public var scheme: String { parts.scheme }
     /// True when the URL has an authority (`//host`).
-    public private(set) var hasAuthority: Bool
+    public var hasAuthority: Bool { parts.hasAuthority }
     /// The user information before `@`, as written.
-    public private(set) var userinfo: String?
+    public var userinfo: String? { parts.userinfo }
     /// The host in ASCII form (IDN labels as `xn--`), lowercased; empty without a host.
-    public private(set) var host: String
+    public var host: String { parts.host }
+    /// The host with `xn--` labels decoded, for display and Unicode matchers.
+    public var unicodeHost: String { parts.unicodeHost }
+    /// The port when it is not the scheme's default.
+    public var port: Int? { parts.port }
+    /// The path as written (percent-escapes kept); `/` for an empty http(s) path.
+    public var path: String { parts.path }
+    /// The query without `?`, as written.
+    public var query: String? { parts.query }
+    /// The fragment without `#`, as written.
+    public var fragment: String? { parts.fragment }
+    /// The normalised URL.
+    public var string: String { parts.string }
+
     /// The host as rules compare it: without the trailing dot of a fully qualified name
     /// (`example.org.` opens the same site as `example.org`).
     public var matchingHost: String { Self.withoutTrailingDot(host) }
@@ -35,22 +52,61 @@ public struct ParsedURL: Sendable, Equatable {
     package static func withoutTrailingDot(_ host: String) -> String {
         host.utf8.count > 1 && host.utf8.last == UInt8(ascii: ".") ? String(host.dropLast()) : host
     }
+
+    /// A fixed URL standing in where one is needed but none is given.
+    package static let placeholder: ParsedURL = {
+        do { return try ParsedURL("https://example.invalid/") } catch { fatalError("placeholder URL must parse") }
+    }()
+
+    /// Parses and normalises `text`; leading and trailing spaces, tabs and line breaks are
+    /// ignored, any other control character is refused. `http`, `https`, `ws`, `wss` and `ftp`
+    /// URLs are read as the WHATWG URL Standard reads them (see `HostParser`), so the host
+    /// rules see is the host a browser opens, and `string` is what a browser would open.
+    public init(_ text: String) throws(URLParseError) {
+        parts = URLParts()
+        try parts.parse(text)
+    }
+
+
+    /// The query's parameters as `(name, value)`, percent-decoded (`+` as space).
+    public var queryItems: [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(decoding: PercentEncoding.decodeBytes(parts[0], plusAsSpace: true), as: UTF8.self)
+            let value = parts.count > 1 ? String(decoding: PercentEncoding.decodeBytes(parts[1], plusAsSpace: true), as: UTF8.self) : ""
+            return (name, value)
+        }
+    }
+}
+
+
+/// The parts of a URL as `ParsedURL` reads them, and the parser that fills them in.
+struct URLParts: Sendable, Equatable {
+    /// The scheme, lowercased (`https`).
+    var scheme: String = ""
+    /// True when the URL has an authority (`//host`).
+    var hasAuthority: Bool = false
+    /// The user information before `@`, as written.
+    var userinfo: String? = nil
+    /// The host in ASCII form (IDN labels as `xn--`), lowercased; empty without a host.
+    var host: String = ""
     /// The host with `xn--` labels decoded, for display and Unicode matchers.
-    public private(set) var unicodeHost: String
+    var unicodeHost: String = ""
     /// The port when it is not the scheme's default.
-    public private(set) var port: Int?
+    var port: Int? = nil
     /// The path as written (percent-escapes kept); `/` for an empty http(s) path.
-    public private(set) var path: String
+    var path: String = ""
     /// The query without `?`, as written.
-    public private(set) var query: String?
+    var query: String? = nil
     /// The fragment without `#`, as written.
-    public private(set) var fragment: String?
+    var fragment: String? = nil
 
     /// The normalised URL.
-    public private(set) var string: String = ""
+    var string: String = ""
     /// Set when normalising changed anything; otherwise the input already is the normal form
     /// and `string` is the input itself, with no re-serialising.
-    private var rewritten = false
+    var rewritten = false
 
     private func serialized() -> String {
         var out = scheme + ":"
@@ -66,21 +122,21 @@ public struct ParsedURL: Sendable, Equatable {
         return out
     }
 
-    /// A fixed URL standing in where one is needed but none is given.
-    package static let placeholder: ParsedURL = {
-        do { return try ParsedURL("https://example.invalid/") } catch { fatalError("placeholder URL must parse") }
-    }()
+    /// `specialSchemes.contains(scheme)` without hashing (on every URL).
+    private static func isSpecial(_ scheme: String) -> Bool {
+        switch scheme {
+        case "https", "http", "ws", "wss", "ftp": return true
+        default: return false
+        }
+    }
 
     private static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ftp": 21, "ws": 80, "wss": 443]
 
-    /// Parses and normalises `text`; leading and trailing spaces, tabs and line breaks are
-    /// ignored, any other control character is refused. `http`, `https`, `ws`, `wss` and `ftp`
-    /// URLs are read as the WHATWG URL Standard reads them (see `HostParser`), so the host
-    /// rules see is the host a browser opens, and `string` is what a browser would open.
-    public init(_ text: String) throws(URLParseError) {
-        guard text.utf8.count <= Self.maximumLength else {
+    /// Parses `text` into these parts (`ParsedURL.init` says how).
+    mutating func parse(_ text: String) throws(URLParseError) {
+        guard text.utf8.count <= ParsedURL.maximumLength else {
             throw URLParseError(message:
-                "URL is \(text.utf8.count) bytes long; the limit is \(Self.maximumLength) (128 KiB, the longest argument an app can be started with)")
+                "URL is \(text.utf8.count) bytes long; the limit is \(ParsedURL.maximumLength) (128 KiB, the longest argument an app can be started with)")
         }
         var bytes = Array(text.utf8)
         let untrimmedCount = bytes.count
@@ -99,8 +155,12 @@ public struct ParsedURL: Sendable, Equatable {
               bytes[1..<colon].allSatisfy(Self.isSchemeByte) else {
             throw URLParseError(message: "not a URL: it has no scheme (expected something like https://example.org/)")
         }
-        scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        if bytes[..<colon].contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { rewritten = true }
+        if bytes[..<colon].contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+            rewritten = true
+            scheme = String(decoding: bytes[..<colon].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+        } else {
+            scheme = String(decoding: bytes[..<colon], as: UTF8.self)
+        }
         userinfo = nil
         port = nil
         host = ""
@@ -109,10 +169,10 @@ public struct ParsedURL: Sendable, Equatable {
         query = nil
         fragment = nil
         hasAuthority = false
-        if Self.specialSchemes.contains(scheme) {
+        if Self.isSpecial(scheme) {
             try parseSpecial(bytes[(colon + 1)...])
-            let normal = serialized()
-            string = normal == text ? text : normal
+            string = rewritten ? serialized() : text
+            assert(string == serialized(), "ParsedURL: \(text) was taken as normal but serialises differently")
             return
         }
         var rest = bytes[(colon + 1)...]
@@ -127,6 +187,18 @@ public struct ParsedURL: Sendable, Equatable {
         string = rewritten ? serialized() : text
     }
 
+    /// True when `text`'s UTF-8 is `bytes` (on raw buffers: generic `elementsEqual` was slow).
+    private static func same(_ text: String, _ bytes: ArraySlice<UInt8>) -> Bool {
+        var text = text
+        return text.withUTF8 { textBytes in
+            bytes.withUnsafeBufferPointer { other in
+                guard textBytes.count == other.count else { return false }
+                for k in 0..<other.count where textBytes[k] != other[k] { return false }
+                return true
+            }
+        }
+    }
+
     /// Spaces, tabs and line breaks, which browsers also drop around a URL.
     private static func isTrimmedSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -135,7 +207,7 @@ public struct ParsedURL: Sendable, Equatable {
     private mutating func splitPathQueryFragment(_ rest: ArraySlice<UInt8>) {
         let queryStart = rest.firstIndex(of: UInt8(ascii: "?"))
         let fragmentStart = rest.firstIndex(of: UInt8(ascii: "#"))
-        let pathEnd = [queryStart, fragmentStart].compactMap { $0 }.min() ?? rest.endIndex
+        let pathEnd = min(queryStart ?? rest.endIndex, fragmentStart ?? rest.endIndex)
         path = Self.encodeSpaces(rest[rest.startIndex..<pathEnd])
         if let fragmentStart {
             fragment = Self.encodeSpaces(rest[(fragmentStart + 1)...])
@@ -154,7 +226,10 @@ public struct ParsedURL: Sendable, Equatable {
     /// port after the first `:`, and `\` in the path read as `/`.
     private mutating func parseSpecial(_ afterScheme: ArraySlice<UInt8>) throws(URLParseError) {
         hasAuthority = true
+        // `rewritten` is set wherever the serialisation would differ from the input, so that the
+        // common already-normal URL keeps its text and is not serialised again.
         let rest = afterScheme.drop(while: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
+        if rest.startIndex - afterScheme.startIndex != 2 || afterScheme.prefix(2).contains(UInt8(ascii: "\\")) { rewritten = true }
         let end = rest.firstIndex(where: {
             $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
         }) ?? rest.endIndex
@@ -162,6 +237,7 @@ public struct ParsedURL: Sendable, Equatable {
         var hostAndPort = authority
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
             userinfo = Self.encodeUserinfo(authority[authority.startIndex..<at])
+            if userinfo.map({ !Self.same($0, authority[authority.startIndex..<at]) }) ?? true { rewritten = true }
             hostAndPort = authority[(at + 1)...]
         }
         var inBrackets = false
@@ -175,8 +251,15 @@ public struct ParsedURL: Sendable, Equatable {
         guard !hostBytes.isEmpty else {
             throw URLParseError(message: "\(scheme) URL has no host (expected \(scheme)://HOST/...)")
         }
-        host = try HostParser.parse(hostBytes)
-        unicodeHost = HostParser.toUnicode(host)
+        if let plain = HostParser.plainHost(hostBytes) {
+            // No `xn--` label: the Unicode form is the same.
+            host = plain
+            unicodeHost = plain
+        } else {
+            host = try HostParser.parse(hostBytes)
+            unicodeHost = HostParser.toUnicode(host)
+        }
+        if !Self.same(host, hostBytes) { rewritten = true }
         if let portStart {
             let digits = hostAndPort[(portStart + 1)...]
             guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
@@ -189,13 +272,26 @@ public struct ParsedURL: Sendable, Equatable {
                     throw URLParseError(message: "invalid port \"\(String(decoding: digits, as: UTF8.self))\" (expected a number from 0 to 65535)")
                 }
                 port = Self.defaultPorts[scheme] == value ? nil : value
+                if port == nil || String(value) != String(decoding: digits, as: UTF8.self) { rewritten = true }
+            } else {
+                rewritten = true
             }
         }
-        var tail = Array(rest[end...])
+        let tail = rest[end...]
         let pathEnd = tail.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) ?? tail.endIndex
-        for i in 0..<pathEnd where tail[i] == UInt8(ascii: "\\") { tail[i] = UInt8(ascii: "/") }
-        splitPathQueryFragment(tail[...])
-        if path.isEmpty { path = "/" }
+        if tail[tail.startIndex..<pathEnd].contains(UInt8(ascii: "\\")) {
+            // Copied only when there is a `\` to turn into `/`.
+            var copy = Array(tail)
+            for i in 0..<(pathEnd - tail.startIndex) where copy[i] == UInt8(ascii: "\\") { copy[i] = UInt8(ascii: "/") }
+            splitPathQueryFragment(copy[...])
+            rewritten = true
+        } else {
+            splitPathQueryFragment(tail)
+        }
+        if path.isEmpty {
+            path = "/"
+            rewritten = true
+        }
     }
 
     /// Userinfo as the URL Standard serialises it: username and password percent-encoded with
@@ -347,14 +443,4 @@ public struct ParsedURL: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The query's parameters as `(name, value)`, percent-decoded (`+` as space).
-    public var queryItems: [(name: String, value: String)] {
-        guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(decoding: PercentEncoding.decodeBytes(parts[0], plusAsSpace: true), as: UTF8.self)
-            let value = parts.count > 1 ? String(decoding: PercentEncoding.decodeBytes(parts[1], plusAsSpace: true), as: UTF8.self) : ""
-            return (name, value)
-        }
-    }
 }

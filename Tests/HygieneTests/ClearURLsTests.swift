@@ -12,6 +12,18 @@ import Hygiene
         #expect(rules.indexedProviderCount > rules.providers.count * 9 / 10)
     }
 
+    /// Loading checks every pattern but JIT-compiles none: a provider's patterns are compiled to
+    /// machine code when a URL first reaches it, so the daemon starts without paying for 200.
+    @Test func loadingCompilesNoMachineCode() throws {
+        let rules = try HygieneFixtures.fullRules()
+        #expect(rules.jitCompiledPatternCount == 0)
+        let outcome = rules.apply(to: "https://www.amazon.com/dp/B0?qid=1&keep=a")
+        #expect(outcome.url == "https://www.amazon.com/dp/B0?keep=a")
+        let compiled = rules.jitCompiledPatternCount
+        #expect(compiled > 0)
+        #expect(compiled < 20)
+    }
+
     @Test(arguments: [
         // Parameter rules, query and fragment, case-insensitive, kept bytes untouched.
         ("https://www.amazon.com/dp/B0?qid=1&keep=a%20b&SPIA=2", "https://www.amazon.com/dp/B0?keep=a%20b", false),

@@ -41,6 +41,20 @@ import Testing
     @Test func badPatternsThrowWithOffset() {
         #expect(throws: PatternRegex.CompileError.self) { try PatternRegex("a(b") }
     }
+
+    /// Start-up compiles no machine code: the JIT runs on a pattern's first match, and matches
+    /// the same before and after.
+    @Test func jitCompilationWaitsForTheFirstMatch() throws {
+        let regex = try PatternRegex("^https://([a-z]+)\\.example/", caseInsensitive: true)
+        #expect(!regex.isJITCompiled)
+        #expect(regex.matches("HTTPS://www.example/x"))
+        #expect(regex.isJITCompiled)
+        #expect(regex.matches("https://www.example/"))
+        #expect(!regex.matches("https://www.example.org/"))
+        let other = try PatternRegex("b+")
+        #expect(try other.replacing(in: "abbbc", with: "", global: true) == "ac")
+        #expect(other.isJITCompiled)
+    }
 }
 
 @Suite struct PercentEncodingTests {

@@ -1,0 +1,97 @@
+/// A read-only map from byte strings (domains, path segments, schemes) to lists of rule
+/// positions, looked up with a slice of the URL's bytes.
+///
+/// A `[Substring: [Int]]` cost a String hash (SipHash over normalised text) and a String
+/// comparison per parent domain of every host; this table hashes the bytes with FNV-1a, compares
+/// them with a byte loop, and keeps keys and positions in flat arrays (no retain per lookup).
+struct ByteKeyTable: Sendable {
+    /// Open addressing: entry number + 1, or 0 for an empty slot; the count is a power of two.
+    private let slots: [Int32]
+    /// Entry `e`'s key is `keyBytes[keyStart[e]..<keyStart[e + 1]]`.
+    private let keyBytes: [UInt8]
+    private let keyStart: [Int32]
+    /// Entry `e`'s positions are `positions[valueStart[e]..<valueStart[e + 1]]`, ascending.
+    private let positions: [Int]
+    private let valueStart: [Int32]
+
+    /// True when no key was added.
+    var isEmpty: Bool { keyStart.count <= 1 }
+
+    /// A table of `entries` (key, positions in ascending order), keys distinct.
+    init(_ entries: [(key: String, positions: [Int])]) {
+        var keyBytes: [UInt8] = []
+        var keyStart: [Int32] = [0]
+        var positions: [Int] = []
+        var valueStart: [Int32] = [0]
+        var slotCount = 8
+        while slotCount < entries.count * 2 { slotCount *= 2 }
+        var slots = [Int32](repeating: 0, count: slotCount)
+        for (number, entry) in entries.enumerated() {
+            let key = Array(entry.key.utf8)
+            keyBytes += key
+            keyStart.append(Int32(keyBytes.count))
+            positions += entry.positions
+            valueStart.append(Int32(positions.count))
+            var slot = key.withUnsafeBufferPointer { Self.hash($0) } & (slotCount - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (slotCount - 1) }
+            slots[slot] = Int32(number + 1)
+        }
+        self.slots = slots
+        self.keyBytes = keyBytes
+        self.keyStart = keyStart
+        self.positions = positions
+        self.valueStart = valueStart
+    }
+
+    /// Groups `pairs` by key, keeping each key's positions in the order given.
+    init(grouping pairs: [(key: String, position: Int)]) {
+        var order: [String] = []
+        var grouped: [String: [Int]] = [:]
+        for pair in pairs {
+            if grouped[pair.key] == nil { order.append(pair.key) }
+            grouped[pair.key, default: []].append(pair.position)
+        }
+        self.init(order.map { ($0, grouped[$0] ?? []) })
+    }
+
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: value ^ (value >> 29))
+    }
+
+    /// Appends the positions filed under `key` to `out`; false when there are none.
+    @discardableResult
+    func append(_ key: UnsafeBufferPointer<UInt8>, to out: inout [Int]) -> Bool {
+        guard !isEmpty else { return false }
+        return slots.withUnsafeBufferPointer { slots in
+            keyBytes.withUnsafeBufferPointer { keyBytes in
+                keyStart.withUnsafeBufferPointer { keyStart in
+                    let mask = slots.count - 1
+                    var slot = Self.hash(key) & mask
+                    while slots[slot] != 0 {
+                        let entry = Int(slots[slot]) - 1
+                        let from = Int(keyStart[entry]), to = Int(keyStart[entry + 1])
+                        if to - from == key.count {
+                            var equal = true
+                            for k in 0..<key.count where keyBytes[from + k] != key[k] { equal = false; break }
+                            if equal {
+                                out += positions[Int(valueStart[entry])..<Int(valueStart[entry + 1])]
+                                return true
+                            }
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                    return false
+                }
+            }
+        }
+    }
+
+    /// `append(_:to:)` for a string key.
+    @discardableResult
+    func append(_ key: String, to out: inout [Int]) -> Bool {
+        var key = key
+        return key.withUTF8 { append($0, to: &out) }
+    }
+}
