@@ -4,9 +4,6 @@
 //   openurl-chooser --url URL [--original URL] [--opener NAME] --choice KEY<TAB>LABEL<TAB>ICON...
 //                   [--dump]
 //   openurl-chooser --serve   (one question per stdin line; see ChooserServer)
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGtkLoader
 import Routing
 import URLModel
@@ -41,7 +38,7 @@ struct ChooserArguments {
                                                   icon: fields.count > 2 ? fields[2] : ""))
             case "--help", "-h":
                 print(Self.usage)
-                exit(0)
+                Sys.exit(0)
             default: throw ChooserFailure("unknown argument \(argument)\n\(Self.usage)")
             }
         }
@@ -58,18 +55,7 @@ struct ChooserFailure: Error {
 
 /// The Public Suffix List's bytes, read with plain syscalls (no Foundation on the start-up path).
 func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = read(fd, &buffer, buffer.count)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { break }
-        bytes += buffer[0..<count]
-    }
-    return bytes
+    Sys.readFile(path)
 }
 
 /// Loads GTK 4 (the multi-call binary does not link it), or exits with status 3 and a message
@@ -78,8 +64,8 @@ func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]
 func loadGTK() {
     var message = [CChar](repeating: 0, count: 512)
     guard openurl_gtk_load(&message, message.count) == 0 else {
-        fputs("openurl-chooser: \(String(cString: message))\n", stderr)
-        exit(3)
+        Sys.printError("openurl-chooser: \(String(cString: message))\n")
+        Sys.exit(3)
     }
 }
 
@@ -89,7 +75,7 @@ public enum ChooserMain {
     public static func run(arguments: [String]) -> Never {
         if arguments.dropFirst().first == "--serve" {
             loadGTK()
-            exit(ChooserServer.run())
+            Sys.exit(ChooserServer.run())
         }
         do {
             let arguments = try ChooserArguments(Array(arguments.dropFirst()))
@@ -102,16 +88,16 @@ public enum ChooserMain {
             }
             if arguments.dump {
                 print(preview.json.text)
-                exit(0)
+                Sys.exit(0)
             }
             loadGTK()
-            exit(ChooserWindow.run(preview))
+            Sys.exit(ChooserWindow.run(preview))
         } catch let failure as ChooserFailure {
-            fputs("openurl-chooser: \(failure.message)\n", stderr)
-            exit(2)
+            Sys.printError("openurl-chooser: \(failure.message)\n")
+            Sys.exit(2)
         } catch {
-            fputs("openurl-chooser: \(error)\n", stderr)
-            exit(2)
+            Sys.printError("openurl-chooser: \(error)\n")
+            Sys.exit(2)
         }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGtk
 import JSON
 import Routing
@@ -27,7 +24,7 @@ enum ChooserServer {
     static func handle(_ line: [UInt8]) {
         guard let request = try? JSONValue(parsing: line), request.members != nil,
               let args = Self.strings(request["args"]) else {
-            fputs("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n", stderr)
+            Sys.printError("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
             return
         }
@@ -43,10 +40,10 @@ enum ChooserServer {
             current = ui
             ui.build()
         } catch let failure as ChooserFailure {
-            fputs("openurl-chooser: \(failure.message)\n", stderr)
+            Sys.printError("openurl-chooser: \(failure.message)\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         } catch {
-            fputs("openurl-chooser: \(error)\n", stderr)
+            Sys.printError("openurl-chooser: \(error)\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         }
     }
@@ -65,9 +62,8 @@ enum ChooserServer {
 
 private let stdinReady: @convention(c) (UnsafeMutablePointer<GIOChannel>?, GIOCondition, gpointer?) -> gboolean = { _, _, _ in
     var buffer = [UInt8](repeating: 0, count: 65536)
-    let count = read(0, &buffer, buffer.count)
-    if count < 0, errno == EINTR || errno == EAGAIN { return 1 }
-    guard count > 0 else { exit(0) }  // the daemon closed our stdin: done
+    guard let count = Sys.readStandardInput(into: &buffer) else { return 1 }
+    guard count > 0 else { Sys.exit(0) }  // the daemon closed our stdin: done
     ChooserServer.pending += buffer[0..<count]
     while let newline = ChooserServer.pending.firstIndex(of: 0x0A) {
         let line = Array(ChooserServer.pending[..<newline])

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGtk
 import Routing
 import JSON
@@ -19,7 +16,7 @@ enum ChooserWindow {
     static func initialise() {
         // A small static dialog gains nothing from the GL renderer: cairo starts faster and, under
         // software GL (llvmpipe), keeps ~75 MB less resident in a kept chooser. GSK_RENDERER wins.
-        setenv("GSK_RENDERER", "cairo", 0)
+        Sys.setEnvironmentDefault("GSK_RENDERER", "cairo")
         g_set_prgname(applicationID)
         g_set_application_name("Open link")
         gtk_init()
@@ -28,7 +25,7 @@ enum ChooserWindow {
     /// Shows the window and runs until the question is answered; returns the exit status.
     static func run(_ preview: LinkPreview) -> Int32 {
         initialise()
-        let ui = ChooserUI(preview: preview, startupID: nil) { exit(0) }
+        let ui = ChooserUI(preview: preview, startupID: nil) { Sys.exit(0) }
         current = ui
         ui.build()
         let loop = g_main_loop_new(nil, 0)
@@ -211,10 +208,10 @@ final class ChooserUI {
             rememberCheck = gtk_check_button_new_with_mnemonic(MarkupText.escaped(first.label).replacingPrefix("Remember", with: "_Remember"))
         } else {
             rememberCheck = gtk_check_button_new_with_mnemonic("_Remember for")
-            let labels = preview.remember.map { strdup(String($0.label.dropFirst("Remember for ".count))) } + [nil]
-            let strings = labels.map { UnsafePointer($0) }
-            rememberScopes = strings.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
-            labels.forEach { free($0) }
+            let labels = preview.remember.map { String($0.label.dropFirst("Remember for ".count)) }
+            rememberScopes = Sys.withCStringArray(labels) { strings in
+                strings.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
+            }
         }
         if let rememberCheck { gtk_box_append(cast(row), rememberCheck) }
         if let rememberScopes { gtk_box_append(cast(row), rememberScopes) }
@@ -302,7 +299,7 @@ final class ChooserUI {
     /// Writes one answer line and flushes it: the daemon reads as the user answers.
     static func emitLine(_ value: JSONValue) {
         print(value.text)
-        fflush(stdout)
+        Sys.flushStandardOutput()
     }
 }
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The time budget of one click handed to openurld: the client waits at most `clientTimeout`
 /// for `Router1.Open` to answer and then routes the link itself; it tells the daemon, in the
 /// `deadline` option, the moment after which it may already have done so. The daemon carries
@@ -19,9 +15,7 @@ public enum ClickDeadline {
     /// Now on `CLOCK_MONOTONIC`, in microseconds (shared by every process of the machine and
     /// unaffected by changes to the wall clock).
     public static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec / 1000)
+        Sys.monotonicNanoseconds() / 1000
     }
 
     /// The deadline to send with a call made now.
@@ -55,6 +49,6 @@ public enum ClickEnvironment {
 
     /// This process's own display variables.
     public static func ofThisProcess() -> DBusValue? {
-        option { name in getenv(name).map { String(cString: $0) } }
+        option(Sys.environment)
     }
 }

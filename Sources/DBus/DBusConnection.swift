@@ -1,5 +1,4 @@
 import CDBus
-import Glibc
 
 /// One private connection to a message bus.
 ///
@@ -29,11 +28,11 @@ public final class DBusConnection: @unchecked Sendable {
     /// on X11); with no bus it throws `org.freedesktop.DBus.Error.NoServer` so callers can
     /// fall back to working without one.
     public static func session() throws -> DBusConnection {
-        if let address = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !address.isEmpty {
+        if let address = Sys.environment("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty {
             return try DBusConnection(address: address)
         }
-        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty,
-           access(runtime + "/bus", F_OK) == 0 {
+        if let runtime = Sys.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty,
+           Sys.exists(runtime + "/bus") {
             return try DBusConnection(address: "unix:path=" + runtime + "/bus")
         }
         throw DBusError(

@@ -1,5 +1,4 @@
 import CDBus
-import Glibc
 
 /// A `poll(2)` loop over D-Bus connections plus the caller's own file descriptors and timers.
 ///
@@ -9,9 +8,8 @@ import Glibc
 /// the thread that calls `run`.
 public final class EventLoop: @unchecked Sendable {
     private let lock = Lock()
-    /// A self-pipe: writing a byte to `wakeWriteFD` interrupts `poll`.
-    private let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    /// A self-pipe: writing a byte to it interrupts `poll`.
+    private let wakePipe: WakePipe
     private var connections: [DBusConnection] = []
     private var watches: [Int: OpaquePointer] = [:]
     private var dbusTimeouts: [Int: (timeout: OpaquePointer, deadline: UInt64?)] = [:]
@@ -29,14 +27,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Creates a loop; throws if the kernel refuses a pipe.
     public init() throws {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw DBusError.failed("pipe: \(String(cString: strerror(errno)))") }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakeFD = ends[0]
-        wakeWriteFD = ends[1]
+        wakePipe = try WakePipe()
     }
 
     deinit {
@@ -46,8 +37,7 @@ public final class EventLoop: @unchecked Sendable {
             dbus_connection_set_dispatch_status_function(connection.raw, nil, nil, nil)
             dbus_connection_set_wakeup_main_function(connection.raw, nil, nil, nil)
         }
-        close(wakeFD)
-        close(wakeWriteFD)
+        wakePipe.close()
     }
 
     /// Serves `connection` from this loop: its socket is polled and its messages dispatched.
@@ -65,7 +55,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Calls `handler` with the returned `revents` whenever `fd` is ready for `events` (default: readable).
     @discardableResult
-    public func watch(fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void) -> EventLoopToken {
+    public func watch(fd: Int32, events: Int16 = PollEvent.readable, _ handler: @escaping (Int16) -> Void) -> EventLoopToken {
         let id = lock.withLock { () -> Int in
             let id = takeID()
             sources[id] = Source(fd: fd, events: events, handler: handler)
@@ -128,19 +118,19 @@ public final class EventLoop: @unchecked Sendable {
 
     /// One poll, its handlers, due timers, queued blocks and message dispatch; waits at most `limit` ns.
     func iterate(limit: UInt64?) {
-        var fds: [pollfd] = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var fds: [(fd: Int32, events: Int16)] = [(wakePipe.readFD, PollEvent.readable)]
         var owners: [Owner] = [.wake]
         var wait = lock.withLock { () -> UInt64? in
             for (key, watch) in watches where dbus_watch_get_enabled(watch) != 0 {
                 let flags = dbus_watch_get_flags(watch)
                 var events: Int16 = 0
-                if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
-                if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+                if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= PollEvent.readable }
+                if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= PollEvent.writable }
+                fds.append((dbus_watch_get_unix_fd(watch), events))
                 owners.append(.dbus(key))
             }
             for (id, source) in sources {
-                fds.append(pollfd(fd: source.fd, events: source.events, revents: 0))
+                fds.append((source.fd, source.events))
                 owners.append(.source(id))
             }
             polling = true
@@ -152,12 +142,12 @@ public final class EventLoop: @unchecked Sendable {
         }
         if let limit { wait = min(wait ?? limit, limit) }
         let millis: Int32 = wait.map { Int32(clamping: ($0 + 999_999) / 1_000_000) } ?? -1
-        let ready = poll(&fds, nfds_t(fds.count), millis)
+        let revents = Sys.poll(fds, timeoutMilliseconds: millis)
         lock.withLock {
             polling = false
             wakeUps += 1
         }
-        if ready > 0 { handleReady(fds, owners) }
+        if let revents { handleReady(revents, owners) }
         fireDueTimers()
         for block in lock.withLock({ () -> [() -> Void] in defer { pending = [] }; return pending }) { block() }
         for connection in lock.withLock({ connections }) { connection.dispatch() }
@@ -165,23 +155,22 @@ public final class EventLoop: @unchecked Sendable {
 
     private enum Owner { case wake, dbus(Int), source(Int) }
 
-    private func handleReady(_ fds: [pollfd], _ owners: [Owner]) {
-        for (entry, owner) in zip(fds, owners) where entry.revents != 0 {
+    private func handleReady(_ revents: [Int16], _ owners: [Owner]) {
+        for (revents, owner) in zip(revents, owners) where revents != 0 {
             switch owner {
             case .wake:
-                var buffer = [UInt8](repeating: 0, count: 64)
-                while read(wakeFD, &buffer, buffer.count) > 0 {}
+                wakePipe.drain()
             case .dbus(let key):
                 guard let watch = lock.withLock({ watches[key] }) else { continue }
                 var flags: UInt32 = 0
-                if entry.revents & Int16(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
-                if entry.revents & Int16(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
-                if entry.revents & Int16(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
-                if entry.revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+                if revents & PollEvent.readable != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+                if revents & PollEvent.writable != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+                if revents & PollEvent.error != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+                if revents & PollEvent.hangup != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 _ = dbus_watch_handle(watch, flags)
             case .source(let id):
                 guard let source = lock.withLock({ sources[id] }) else { continue }
-                source.handler(entry.revents)
+                source.handler(revents)
             }
         }
     }
@@ -216,8 +205,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Interrupts a blocked `poll` so it sees new sources, timers, blocks or stop requests.
     func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriteFD, &byte, 1)  // a full pipe already means "wake up"
+        wakePipe.signal()
     }
 
     // MARK: libdbus callbacks (called through the global functions below)
@@ -252,9 +240,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        Sys.monotonicNanoseconds()
     }
 
     static func nanoseconds(_ seconds: Double) -> UInt64 {

@@ -1,5 +1,4 @@
 import CDBus
-import Glibc
 
 /// Owns one reference to a libdbus message and unrefs it on deinit.
 final class Message {
@@ -109,20 +108,5 @@ enum Names {
 
     static func isValidErrorName(_ name: String) -> Bool {
         !name.utf8.contains(0) && name.withCString({ dbus_validate_error_name($0, nil) }) != 0
-    }
-}
-
-/// A pthread mutex; the library avoids Foundation to keep the client's startup light.
-final class Lock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
     }
 }
