@@ -165,8 +165,9 @@ struct ExtractCase: Sendable, CustomTestStringConvertible {
     func controls(_ example: ExtractCase) { example.check() }
 
     /// Each hostile unit repeated to 1 MB: the scan must stay linear, and still find what is
-    /// there. Linear is checked against a baseline from the same run (a quarter of the input):
-    /// four times the input may take about four times as long, a rescan would take sixteen.
+    /// there. Linear is checked against a baseline from the same run (an eighth of the input):
+    /// eight times the input may take about eight times as long (32× allowed, for a loaded
+    /// machine's noise), a rescan would take sixty-four.
     /// No absolute limit, so it holds under sanitizers and on a loaded machine.
     @Test("hostile 1 MB inputs scale linearly", arguments: [
         (".", 0), ("(", 0), ("@", 0), (":", 0), ("/", 0), ("\0", 0), ("\n", 0), ("a.", 0), ("a@", 0),
@@ -184,7 +185,7 @@ struct ExtractCase: Sendable, CustomTestStringConvertible {
         // -1: one link a unit; -2: one link every two units (`http://http` then `://`).
         let expected = expectedLinks == -1 ? repeats : expectedLinks == -2 ? repeats / 2 : expectedLinks
         #expect(found.count == expected)
-        #expect(elapsed < baseline * 24 + .milliseconds(20),
+        #expect(elapsed < baseline * 32 + .milliseconds(50),
                 "1 MB of \(unit.debugDescription) took \(elapsed); an eighth of it took \(baseline): not linear")
     }
 }
