@@ -50,7 +50,7 @@ extension ClearURLsRules {
                 let provider = providers[Int(number)]
                 // Compiled the first time a URL gets here; a provider whose patterns do not
                 // compile is skipped (and listed once in `compileFailures`).
-                guard let patterns = provider.patterns(log: failureLog) else { continue }
+                guard let patterns = provider.patterns() else { continue }
                 guard provider.matchesEverything || patterns.urlPattern.matches(current),
                       !patterns.isException(current, first: provider.exceptionItems.lowerBound,
                                             flags: UnsafeBufferPointer(flags)) else { continue }

@@ -69,6 +69,10 @@ extension ClearURLsRules {
         let matchesEverything: Bool
         /// Where this provider's exceptions sit among the index's patterns.
         let exceptionItems: Range<Int>
+        /// Where a failure to compile on first use is listed; one per rule file, shared by its
+        /// providers (not a field of `ClearURLsRules`: the hygiene pass copies that struct, and
+        /// each field costs a retain and release per copy).
+        let log: FailureLog
         /// 0: not compiled; 1: compiled (`compiled` is set); 2: failed (`failure` is set). Each
         /// field is written once, before the releasing store that publishes it.
         private let state = Atomic<UInt8>(0)
@@ -77,13 +81,14 @@ extension ClearURLsRules {
         private var failure: LoadError?
 
         init(name: String, completeProvider: Bool, forceRedirection: Bool, sources: PatternSources,
-             matchesEverything: Bool, exceptionItems: Range<Int>) {
+             matchesEverything: Bool, exceptionItems: Range<Int>, log: FailureLog) {
             self.name = name
             self.completeProvider = completeProvider
             self.forceRedirection = forceRedirection
             self.sources = sources
             self.matchesEverything = matchesEverything
             self.exceptionItems = exceptionItems
+            self.log = log
             lock = .allocate(capacity: 1)
             pthread_mutex_init(lock, nil)
         }
@@ -96,9 +101,9 @@ extension ClearURLsRules {
         /// The compiled patterns, compiling them now if this is the first use; nil when one of
         /// them does not compile (the failure goes to `log` the first time).
         @inline(__always)
-        func patterns(log: FailureLog) -> CompiledProvider? {
+        func patterns() -> CompiledProvider? {
             if state.load(ordering: .acquiring) == 1, let compiled { return compiled }
-            return try? compileOnce(log: log).get()
+            return try? compileOnce().get()
         }
 
         /// True once the patterns are compiled.
@@ -106,7 +111,7 @@ extension ClearURLsRules {
 
         /// Compiles the patterns unless done; a failure is kept (and logged once), not retried.
         @discardableResult
-        func compileOnce(log: FailureLog) -> Result<CompiledProvider, LoadError> {
+        func compileOnce() -> Result<CompiledProvider, LoadError> {
             pthread_mutex_lock(lock)
             defer { pthread_mutex_unlock(lock) }
             switch state.load(ordering: .acquiring) {

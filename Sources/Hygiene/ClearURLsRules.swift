@@ -45,8 +45,6 @@ public struct ClearURLsRules: Sendable {
     /// The providers in file order.
     public let providers: [Provider]
     let index: ClearURLsIndex
-    /// Where patterns compiled on first use report a failure.
-    let failureLog = FailureLog()
 
     /// Loads a rule file from its JSON bytes. With `allowReferralMarketing`, `referralMarketing`
     /// parameters are kept (the add-on's "allow referral marketing" option; off by default).
@@ -71,13 +69,14 @@ public struct ClearURLsRules: Sendable {
         providers.reserveCapacity(names.count)
         // Index the URL patterns first (item i is provider i), then every exception.
         var exceptionStart = names.count
+        let log = FailureLog()
         for name in names {
             guard let body = table[name], case .object = body else {
                 throw LoadError(provider: name, field: nil, message: "must be an object")
             }
             let provider = try Self.provider(
-                name: name, body: body, allowReferralMarketing: allowReferralMarketing, exceptionStart: exceptionStart)
-            if compiling == .atLoad, case .failure(let error) = provider.compileOnce(log: failureLog) { throw error }
+                name: name, body: body, allowReferralMarketing: allowReferralMarketing, exceptionStart: exceptionStart, log: log)
+            if compiling == .atLoad, case .failure(let error) = provider.compileOnce() { throw error }
             exceptionStart = provider.exceptionItems.upperBound
             providers.append(provider)
         }
@@ -96,20 +95,20 @@ public struct ClearURLsRules: Sendable {
     /// order, naming its provider and field, as loading `.atLoad` would have.
     public func compileEveryPattern() throws(LoadError) {
         for provider in providers {
-            if case .failure(let error) = provider.compileOnce(log: failureLog) { throw error }
+            if case .failure(let error) = provider.compileOnce() { throw error }
         }
     }
 
     /// The patterns compiled on first use that failed, each once, in the order found; their
     /// providers are skipped. Empty when loaded `.atLoad` (a failure is a load error there).
-    public var compileFailures: [LoadError] { failureLog.failures.withLock { $0 } }
+    public var compileFailures: [LoadError] { providers.first?.log.failures.withLock { $0 } ?? [] }
 
     /// How many providers have their patterns compiled so far.
     public var compiledProviderCount: Int { providers.count { $0.isCompiled } }
 
     /// Every compiled provider's patterns.
     private var allPatterns: [PatternRegex] {
-        providers.flatMap { provider in provider.isCompiled ? provider.patterns(log: failureLog)?.all ?? [] : [] }
+        providers.flatMap { provider in provider.isCompiled ? provider.patterns()?.all ?? [] : [] }
     }
 
     /// How many of the providers' patterns are JIT-compiled so far (they are on first use).
@@ -118,7 +117,7 @@ public struct ClearURLsRules: Sendable {
     /// Compiles and JIT-compiles every pattern now, as loading did before compilation became
     /// lazy (for the benchmark's comparison); providers that fail to compile are left out.
     public func jitCompileEveryPattern() {
-        for provider in providers { provider.compileOnce(log: failureLog) }
+        for provider in providers { provider.compileOnce() }
         for pattern in allPatterns { pattern.jitCompileNow() }
     }
 
@@ -126,7 +125,7 @@ public struct ClearURLsRules: Sendable {
     public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
 
     private static func provider(
-        name: String, body: JSONValue, allowReferralMarketing: Bool, exceptionStart: Int
+        name: String, body: JSONValue, allowReferralMarketing: Bool, exceptionStart: Int, log: FailureLog
     ) throws(LoadError) -> Provider {
         func fail(_ field: String, _ message: String) -> LoadError {
             LoadError(provider: name, field: field, message: message)
@@ -168,6 +167,6 @@ public struct ClearURLsRules: Sendable {
                 urlPattern: pattern, exceptions: exceptions, redirections: redirections, rawRules: rawRules,
                 parameterRules: named),
             matchesEverything: [".*", "", "^", ".*?", "^.*", "^.*$"].contains(pattern),
-            exceptionItems: exceptionStart..<(exceptionStart + exceptions.count))
+            exceptionItems: exceptionStart..<(exceptionStart + exceptions.count), log: log)
     }
 }
