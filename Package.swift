@@ -73,7 +73,7 @@ let package = Package(
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Routing", "DBus", "Desktop"], path: "Sources/openurld",
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Hygiene", "Routing", "DBus", "Desktop"], path: "Sources/openurld",
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.

@@ -137,7 +137,7 @@ if let catalogue = readCatalogue() {
         for _ in 0..<15 {
             let start = now()
             guard var config = try? ConfigLoader.load(text: text, path: "bench.toml"),
-                  let rules = try? ClearURLsRules(json: catalogue) else { fatalError("config or catalogue failed") }
+                  let rules = try? ClearURLsRules(json: catalogue, compiling: eager ? .atLoad : .onFirstUse) else { fatalError("config or catalogue failed") }
             if eager { rules.jitCompileEveryPattern() }
             config.clearURLs = rules
             _ = RuleEngine(config: config)
@@ -146,8 +146,8 @@ if let catalogue = readCatalogue() {
         return times.sorted()[times.count / 2]
     }
     let lazy = loadTime(eager: false), eager = loadTime(eager: true)
-    print("start-up: config (1,000 rules) + ClearURLs catalogue load: \(format2(lazy * 1000)) ms (JIT on first use); "
-          + "every catalogue pattern JIT-compiled at load, as before: \(format2(eager * 1000)) ms (median of 15, same run)")
+    print("start-up: config (1,000 rules) + ClearURLs catalogue load: \(format2(lazy * 1000)) ms (patterns compiled on first use, as the daemon starts); "
+          + "every catalogue pattern compiled and JIT-compiled at load, as before: \(format2(eager * 1000)) ms (median of 15, same run)")
 } else {
     print("start-up: ../shared/conformance/clearurls/data.min.json not found; no start-up figure")
 }

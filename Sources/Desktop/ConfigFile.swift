@@ -23,10 +23,12 @@ public enum ConfigFile {
     /// When `required` is false a missing file gives the built-in defaults. `discover` is asked
     /// once for the installed apps that browser targets and app links are checked against (the
     /// default knows none). `rememberedText` stands in for the remembered file's contents (to check a new version
-    /// before writing it).
+    /// before writing it). `clearURLsPatterns` says when the ClearURLs catalogue's patterns are
+    /// compiled: at load (a bad one is a load error) or on first use (the daemon's start).
     public static func load(path: String, required: Bool, discover: () -> AppCatalog = { AppCatalog() },
-                            rememberedText: String? = nil) -> Result<Config, LoadError> {
-        switch loadMain(path: path, required: required, discover: discover) {
+                            rememberedText: String? = nil,
+                            clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
+        switch loadMain(path: path, required: required, discover: discover, clearURLsPatterns: clearURLsPatterns) {
         case .failure(let error): return .failure(error)
         case .success(let config):
             let remembered = rememberedPath(besides: path)
@@ -67,7 +69,8 @@ public enum ConfigFile {
     /// Loads `path` alone. A symlink that leads nowhere (dangling, or a loop), an unreadable or
     /// oversized file, or one that keeps changing while it is read is an error, so the rules in
     /// use stay.
-    private static func loadMain(path: String, required: Bool, discover: () -> AppCatalog) -> Result<Config, LoadError> {
+    private static func loadMain(path: String, required: Bool, discover: () -> AppCatalog,
+                                 clearURLsPatterns: ClearURLsRules.PatternCompilation) -> Result<Config, LoadError> {
         let bytes: [UInt8]
         switch readStable(path: path) {
         case .success(let read?): bytes = read
@@ -94,7 +97,7 @@ public enum ConfigFile {
                 return .failure(LoadError(description: "\(path):\(position): settings.clearurls: cannot read \(resolved)"))
             }
             do {
-                config.clearURLs = try ClearURLsRules(json: Array(bytes))
+                config.clearURLs = try ClearURLsRules(json: Array(bytes), compiling: clearURLsPatterns)
             } catch {
                 return .failure(LoadError(description: "\(path):\(position): settings.clearurls: \(resolved): \(error)"))
             }

@@ -48,9 +48,13 @@ extension ClearURLsRules {
             for slot in 0..<candidateCount {
                 let number = candidates[slot]
                 let provider = providers[Int(number)]
-                guard provider.matchesEverything || provider.urlPattern.matches(current),
-                      !provider.isException(current, flags: UnsafeBufferPointer(flags)) else { continue }
-                if unwrap, let target = provider.redirectionTarget(current) {
+                // Compiled the first time a URL gets here; a provider whose patterns do not
+                // compile is skipped (and listed once in `compileFailures`).
+                guard let patterns = provider.patterns() else { continue }
+                guard provider.matchesEverything || patterns.urlPattern.matches(current),
+                      !patterns.isException(current, first: provider.exceptionItems.lowerBound,
+                                            flags: UnsafeBufferPointer(flags)) else { continue }
+                if unwrap, let target = patterns.redirectionTarget(current) {
                     steps.append(.unwrapped(from: current, to: target, via: "clearurls:" + provider.name))
                     current = target
                     split = URLSplit(current)
@@ -64,8 +68,8 @@ extension ClearURLsRules {
                 }
                 let filterKnownClean = isFiltered(number)
                 // Nothing left for this provider to do: its filter ran and it has no raw rules.
-                if filterKnownClean, provider.rawRules.isEmpty { continue }
-                if let change = provider.clean(current, split: split, filterKnownClean: filterKnownClean) {
+                if filterKnownClean, patterns.rawRules.isEmpty { continue }
+                if let change = patterns.clean(current, split: split, filterKnownClean: filterKnownClean) {
                     steps.append(.clearURLs(provider: provider.name, removed: change.removed))
                     current = change.url
                     split = change.split
@@ -74,7 +78,7 @@ extension ClearURLsRules {
                     // which a change always triggers, recomputes the candidates anyway.
                     changedInPass = true
                 }
-                if provider.parameterNames != nil, !isFiltered(number) {
+                if patterns.parameterNames != nil, !isFiltered(number) {
                     filtered[filteredCount] = number
                     filteredCount += 1
                 }
@@ -96,12 +100,12 @@ struct ClearURLsChange {
     var rawRuleChanged: Bool
 }
 
-extension ClearURLsRules.Provider {
-    /// True when an exception matches; exceptions the index ruled out are not run.
-    func isException(_ url: String, flags: UnsafeBufferPointer<Bool>) -> Bool {
+extension ClearURLsRules.CompiledProvider {
+    /// True when an exception matches; exceptions the index ruled out are not run. `first` is
+    /// where the provider's exceptions start among the index's patterns.
+    func isException(_ url: String, first: Int, flags: UnsafeBufferPointer<Bool>) -> Bool {
         // By index: enumerating the patterns retains and releases each of them, and globalRules
         // has ~50 exceptions that the index almost always rules out.
-        let first = exceptionItems.lowerBound
         for offset in 0..<exceptions.count where flags[first + offset] {
             if exceptions[offset].matches(url) { return true }
         }

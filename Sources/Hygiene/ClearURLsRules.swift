@@ -32,46 +32,6 @@ public struct ClearURLsRules: Sendable {
         }
     }
 
-    /// One provider, its patterns compiled once. A class: the apply loop reads many providers per
-    /// URL, and copying a struct of arrays cost a retain and release per field.
-    public final class Provider: Sendable {
-        /// The provider's key in `providers`.
-        public let name: String
-        /// Every URL this provider matches is blocked.
-        public let completeProvider: Bool
-        /// Carried from the file; the add-on uses it to force a tab update, we have no tabs.
-        public let forceRedirection: Bool
-        let urlPattern: PatternRegex
-        var urlPatternText: String { urlPattern.pattern }
-        /// `.*` and the like: the pattern needs no matching.
-        let matchesEverything: Bool
-        /// The exceptions; each is tested only when the index says it may match.
-        let exceptions: [PatternRegex]
-        /// Where this provider's exceptions sit among the index's patterns.
-        let exceptionItems: Range<Int>
-        let redirections: [PatternRegex]
-        let rawRules: [PatternRegex]
-        /// All `rules` (plus `referralMarketing` unless allowed) as one `^(?:a|b|...)$` pattern.
-        let parameterNames: PatternRegex?
-
-        init(
-            name: String, completeProvider: Bool, forceRedirection: Bool, urlPattern: PatternRegex,
-            matchesEverything: Bool, exceptions: [PatternRegex], exceptionItems: Range<Int>,
-            redirections: [PatternRegex], rawRules: [PatternRegex], parameterNames: PatternRegex?
-        ) {
-            self.name = name
-            self.completeProvider = completeProvider
-            self.forceRedirection = forceRedirection
-            self.urlPattern = urlPattern
-            self.matchesEverything = matchesEverything
-            self.exceptions = exceptions
-            self.exceptionItems = exceptionItems
-            self.redirections = redirections
-            self.rawRules = rawRules
-            self.parameterNames = parameterNames
-        }
-    }
-
     /// What one application did.
     public struct Outcome: Sendable, Equatable {
         /// The resulting URL.
@@ -88,7 +48,8 @@ public struct ClearURLsRules: Sendable {
 
     /// Loads a rule file from its JSON bytes. With `allowReferralMarketing`, `referralMarketing`
     /// parameters are kept (the add-on's "allow referral marketing" option; off by default).
-    public init(json: [UInt8], allowReferralMarketing: Bool = false) throws(LoadError) {
+    /// The file's structure is always checked at load; its patterns when `compiling` says.
+    public init(json: [UInt8], allowReferralMarketing: Bool = false, compiling: PatternCompilation = .atLoad) throws(LoadError) {
         let root: JSONValue
         do {
             root = try JSONValue(parsing: json)
@@ -108,40 +69,55 @@ public struct ClearURLsRules: Sendable {
         providers.reserveCapacity(names.count)
         // Index the URL patterns first (item i is provider i), then every exception.
         var exceptionStart = names.count
+        let log = FailureLog()
         for name in names {
             guard let body = table[name], case .object = body else {
                 throw LoadError(provider: name, field: nil, message: "must be an object")
             }
             let provider = try Self.provider(
-                name: name, body: body, allowReferralMarketing: allowReferralMarketing, exceptionStart: exceptionStart)
+                name: name, body: body, allowReferralMarketing: allowReferralMarketing, exceptionStart: exceptionStart, log: log)
+            if compiling == .atLoad, case .failure(let error) = provider.compileOnce() { throw error }
             exceptionStart = provider.exceptionItems.upperBound
             providers.append(provider)
         }
-        var patterns = providers.map(\.urlPatternText)
-        for provider in providers { patterns += provider.exceptions.map(\.pattern) }
+        var patterns = providers.map(\.sources.urlPattern)
+        for provider in providers { patterns += provider.sources.exceptions }
         self.providers = providers
         index = ClearURLsIndex(patterns: patterns)
     }
 
     /// Loads a rule file from its JSON text.
-    public init(jsonText: String, allowReferralMarketing: Bool = false) throws(LoadError) {
-        try self.init(json: Array(jsonText.utf8), allowReferralMarketing: allowReferralMarketing)
+    public init(jsonText: String, allowReferralMarketing: Bool = false, compiling: PatternCompilation = .atLoad) throws(LoadError) {
+        try self.init(json: Array(jsonText.utf8), allowReferralMarketing: allowReferralMarketing, compiling: compiling)
     }
 
-    /// Every provider's patterns.
-    private var allPatterns: [PatternRegex] {
-        providers.flatMap { provider in
-            [provider.urlPattern] + provider.exceptions + provider.redirections + provider.rawRules
-                + (provider.parameterNames.map { [$0] } ?? [])
+    /// Compiles every provider's patterns not compiled yet; throws the first failure in file
+    /// order, naming its provider and field, as loading `.atLoad` would have.
+    public func compileEveryPattern() throws(LoadError) {
+        for provider in providers {
+            if case .failure(let error) = provider.compileOnce() { throw error }
         }
+    }
+
+    /// The patterns compiled on first use that failed, each once, in the order found; their
+    /// providers are skipped. Empty when loaded `.atLoad` (a failure is a load error there).
+    public var compileFailures: [LoadError] { providers.first?.log.failures.withLock { $0 } ?? [] }
+
+    /// How many providers have their patterns compiled so far.
+    public var compiledProviderCount: Int { providers.count { $0.isCompiled } }
+
+    /// Every compiled provider's patterns.
+    private var allPatterns: [PatternRegex] {
+        providers.flatMap { provider in provider.isCompiled ? provider.patterns()?.all ?? [] : [] }
     }
 
     /// How many of the providers' patterns are JIT-compiled so far (they are on first use).
     public var jitCompiledPatternCount: Int { allPatterns.filter(\.isJITCompiled).count }
 
-    /// JIT-compiles every pattern now, as loading did before compilation became lazy (for the
-    /// benchmark's comparison).
+    /// Compiles and JIT-compiles every pattern now, as loading did before compilation became
+    /// lazy (for the benchmark's comparison); providers that fail to compile are left out.
     public func jitCompileEveryPattern() {
+        for provider in providers { provider.compileOnce() }
         for pattern in allPatterns { pattern.jitCompileNow() }
     }
 
@@ -149,7 +125,7 @@ public struct ClearURLsRules: Sendable {
     public var indexedProviderCount: Int { index.indexedCount(below: providers.count) }
 
     private static func provider(
-        name: String, body: JSONValue, allowReferralMarketing: Bool, exceptionStart: Int
+        name: String, body: JSONValue, allowReferralMarketing: Bool, exceptionStart: Int, log: FailureLog
     ) throws(LoadError) -> Provider {
         func fail(_ field: String, _ message: String) -> LoadError {
             LoadError(provider: name, field: field, message: message)
@@ -164,7 +140,10 @@ public struct ClearURLsRules: Sendable {
             }
         }
         func strings(_ key: String) throws(LoadError) -> [String] {
-            guard let value = body[key], value != .null else { return [] }
+            // Matched, not compared: JSONValue's == compares serialised text, which cost 8M
+            // instructions (a third of the catalogue's load) writing every list out.
+            guard let value = body[key] else { return [] }
+            if case .null = value { return [] }
             guard let list = value.items else { throw fail(key, "must be a list of strings") }
             var out: [String] = []
             for (i, item) in list.enumerated() {
@@ -173,44 +152,21 @@ public struct ClearURLsRules: Sendable {
             }
             return out
         }
-        func compile(_ pattern: String, _ field: String) throws(LoadError) -> PatternRegex {
-            do { return try PatternRegex(pattern, caseInsensitive: true) } catch {
-                throw fail(field, error.description)
-            }
-        }
-        func compileAll(_ key: String) throws(LoadError) -> [PatternRegex] {
-            var out: [PatternRegex] = []
-            for (i, pattern) in try strings(key).enumerated() { out.append(try compile(pattern, "\(key)[\(i)]")) }
-            return out
-        }
         guard let pattern = body["urlPattern"]?.string else { throw fail("urlPattern", "missing or not a string") }
         let complete = try flag("completeProvider")
         let force = try flag("forceRedirection")
-        let urlPattern = try compile(pattern, "urlPattern")
-        let exceptions = try compileAll("exceptions")
-        let redirections = try compileAll("redirections")
-        let rawRules = try compileAll("rawRules")
-        var named: [(String, String)] = try strings("rules").enumerated().map { ("rules[\($0.offset)]", $0.element) }
+        let exceptions = try strings("exceptions")
+        let redirections = try strings("redirections")
+        let rawRules = try strings("rawRules")
+        var named: [(field: String, rule: String)] = try strings("rules").enumerated().map { ("rules[\($0.offset)]", $0.element) }
         let referral = try strings("referralMarketing").enumerated().map { ("referralMarketing[\($0.offset)]", $0.element) }
         if !allowReferralMarketing { named += referral }
-        var parameterNames: PatternRegex? = nil
-        if !named.isEmpty {
-            let combined = "^(?:" + named.map { "(?:\($0.1))" }.joined(separator: "|") + ")$"
-            do { parameterNames = try PatternRegex(combined, caseInsensitive: true) } catch {
-                // Find the culprit so the message names the rule, not the combined pattern.
-                for (field, rule) in named { _ = try compile("^(?:\(rule))$", field) }
-                throw fail("rules", error.description)
-            }
-            // A rule that closes the group early (`a)|(b`) would compile combined yet mean
-            // something else: check each one alone when it contains a parenthesis.
-            for (field, rule) in named where rule.contains(")") {
-                _ = try compile("^(?:\(rule))$", field)
-            }
-        }
         return Provider(
-            name: name, completeProvider: complete, forceRedirection: force, urlPattern: urlPattern,
+            name: name, completeProvider: complete, forceRedirection: force,
+            sources: PatternSources(
+                urlPattern: pattern, exceptions: exceptions, redirections: redirections, rawRules: rawRules,
+                parameterRules: named),
             matchesEverything: [".*", "", "^", ".*?", "^.*", "^.*$"].contains(pattern),
-            exceptions: exceptions, exceptionItems: exceptionStart..<(exceptionStart + exceptions.count),
-            redirections: redirections, rawRules: rawRules, parameterNames: parameterNames)
+            exceptionItems: exceptionStart..<(exceptionStart + exceptions.count), log: log)
     }
 }

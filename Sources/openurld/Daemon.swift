@@ -1,5 +1,6 @@
 import DBus
 import Desktop
+import Hygiene
 import Platform
 import Routing
 import URLModel
@@ -21,6 +22,8 @@ final class Daemon {
     /// Whether a config has loaded since start: a later failure keeps it, an earlier one leaves
     /// the built-in defaults in force.
     private var loadedOnce = false
+    /// How many of the ClearURLs patterns that failed to compile on first use are logged.
+    private var clearURLsFailuresLogged = 0
     /// Rules toggled over D-Bus, by rule identity in the order they were made, kept across
     /// reloads while the rule still exists.
     private var toggles: [(identity: String, enabled: Bool)] = []
@@ -58,8 +61,12 @@ final class Daemon {
     @discardableResult
     func reload() -> String? {
         let discovery = AppDiscovery(paths: paths, environment: router.launcher.environment)
-        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog) {
+        // At start the ClearURLs patterns compile on first use (most providers see no link); a
+        // reload checks them all, so that a bad edit keeps the rules in use.
+        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog,
+                               clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse) {
         case .success(let config):
+            clearURLsFailuresLogged = 0
             let (engine, missing) = RuleEngine(config: config).applyingToggles(toggles)
             toggles.removeAll { missing.contains($0.identity) }
             router.engine = engine
@@ -83,6 +90,16 @@ final class Daemon {
         }
     }
 
+    /// Logs, once each, the ClearURLs providers skipped because a pattern failed to compile on
+    /// first use (only at start are they compiled lazily; a reload checks them all).
+    private func logClearURLsFailures() {
+        guard let failures = router.engine.config.clearURLs?.compileFailures, failures.count > clearURLsFailuresLogged else { return }
+        for failure in failures.dropFirst(clearURLsFailuresLogged) {
+            Log.warning("settings.clearurls: \(failure); that provider is skipped (openurl check shows every bad pattern)")
+        }
+        clearURLsFailuresLogged = failures.count
+    }
+
     /// Decides for `url` and, unless `dryRun`, carries the decision out.
     func open(_ url: String, options: OpenOptions, explain: Bool = false) throws -> DBusValue {
         let decision: Decision
@@ -91,6 +108,7 @@ final class Daemon {
         } catch {
             throw DBusError.invalidArgs("\(url): \(error.message)")
         }
+        logClearURLsFailures()
         if options.dryRun { return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.decidedOnly.description))]) }
         if let deadline = options.deadline, ClickDeadline.now() > deadline {
             // The daemon was stopped or busy past the client's patience: the client has routed

@@ -95,6 +95,11 @@ import Hygiene
         let corpus = try Self.runReference(count: 3000)
         #expect(corpus.count == 3000)
         let rules = try HygieneFixtures.fullRules()
+        // The daemon's start compiles patterns on first use: its results must be the same.
+        let lazyRules = try ClearURLsRules(json: HygieneFixtures.clearURLsBytes(), compiling: .onFirstUse)
+        let lazyDiffering = corpus.filter { lazyRules.apply(to: $0.url) != rules.apply(to: $0.url) }.map(\.url)
+        #expect(lazyDiffering.isEmpty, "compiled on first use, these differ: \(lazyDiffering.prefix(5))")
+        #expect(lazyRules.compileFailures.isEmpty)
         var agreed = 0
         var counts: [String: Int] = [:]
         var unexplained: [String] = []
