@@ -6,6 +6,7 @@ import TestSupport
 
 struct EngineFigures {
     var decisionsPerSecond: Double?
+    var rulesOnlyDecisionsPerSecond: Double?
     var hygieneMicroseconds: Double?
     var urlUnwrapMicroseconds: Double?
 }
@@ -14,6 +15,7 @@ func runEngineBenchmarks(products: String) -> EngineFigures {
     var figures = EngineFigures()
     if let output = runBenchmark(products + "/bench-routing") {
         figures.decisionsPerSecond = decisionsPerSecond(atThousandRules: output)
+        figures.rulesOnlyDecisionsPerSecond = decisionsPerSecond(atThousandRules: output, section: "rules only")
     }
     if let output = runBenchmark(products + "/bench-hygiene") {
         figures.hygieneMicroseconds = microseconds(onLineWith: "unwrap + clean + ClearURLs", in: output)
@@ -36,11 +38,11 @@ private func runBenchmark(_ path: String) -> String? {
     return result.stdout
 }
 
-/// The decisions/s of the 1,000-rule row in the "with URL hygiene" table (the default settings),
-/// or of the first 1,000-rule row when no table says so.
-func decisionsPerSecond(atThousandRules output: String) -> Double? {
+/// The decisions/s of the 1,000-rule row in the table headed `section` ("with URL hygiene", the
+/// default settings, unless told), or of the first 1,000-rule row when no table says so.
+func decisionsPerSecond(atThousandRules output: String, section: String = "with url hygiene") -> Double? {
     let lines = output.split(separator: "\n").map(String.init)
-    let sectionStart = lines.firstIndex { $0.lowercased().contains("with url hygiene") } ?? 0
+    let sectionStart = lines.firstIndex { $0.lowercased().contains(section) } ?? 0
     for line in lines[sectionStart...] + lines[..<sectionStart] {
         let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         guard cells.count >= 3, cells[0].replacingOccurrences(of: ",", with: "") == "1000" else { continue }

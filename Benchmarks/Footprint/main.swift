@@ -125,7 +125,10 @@ do {
 } catch { print("  \(error)"); rows.append(Row(figure: "cold click vs warm", measured: "failed", goal: "≤ 2×", met: false)) }
 
 if let rate = engines.decisionsPerSecond {
-    rows.append(Row(figure: "decisions/s, 1,000 rules", measured: "\(Int(rate))", goal: "≥ 500,000", met: rate >= 500_000))
+    rows.append(Row(figure: "decisions/s, 1,000 rules (with hygiene)", measured: "\(Int(rate))", goal: "≥ 500,000", met: rate >= 500_000))
+    if let rulesOnly = engines.rulesOnlyDecisionsPerSecond {
+        rows.append(Row(figure: "decisions/s, 1,000 rules (rules only)", measured: "\(Int(rulesOnly))", goal: "≥ 500,000", met: rulesOnly >= 500_000))
+    }
 } else {
     rows.append(Row(figure: "decisions/s, 1,000 rules", measured: "not found in bench-routing's output", goal: "≥ 500,000"))
 }
