@@ -110,6 +110,25 @@ public enum BinaryInspection {
         return report
     }
 
+    /// The Foundation symbols (see `foundationModules`, and FoundationICU's) that `module`'s
+    /// compiled objects in this build reference, one `nm` line each. Only the objects of today's
+    /// sources in `Sources/<sourceFolder>` count: a file moved to another module leaves its old
+    /// object behind in an incremental build directory.
+    public static func foundationReferences(ofModule module: String, sourceFolder: String, packageRoot: String) throws -> [String] {
+        let products = (try BuiltProduct.path("openurld") as NSString).deletingLastPathComponent
+        let directory = products + "/" + module + ".build"
+        let sources = Set(try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Sources/" + sourceFolder))
+        let objects = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".o") && sources.contains(String($0.dropLast(2))) }.sorted().map { directory + "/" + $0 }
+        guard !objects.isEmpty else { throw HarnessError("no object files of Sources/\(sourceFolder) in \(directory): run `swift build --build-tests`") }
+        let result = try Command.run(["nm", "--undefined-only", "--no-sort"] + objects, timeout: 60)
+        guard result.status == 0 else { throw HarnessError("nm failed (install binutils): \(result.stderr)") }
+        // Swift mangles a module name with its length: $s10Foundation…, $s20FoundationEssentials….
+        return result.stdout.split(separator: "\n").map(String.init).filter { line in
+            (foundationModules + ["13FoundationICU"]).contains { line.contains($0) }
+        }
+    }
+
     /// ICU's C API (`u_…`, `ucal_…`, `uidna_…`, versioned `_74` or not), its C++ namespace, and its data blob.
     static func isICUSymbol(_ name: String) -> Bool {
         if name.hasPrefix("icudt") || name.hasPrefix("_ZN6icu_") || name.hasPrefix("_ZNK6icu_") { return true }

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every module that goes into an installed binary must not reference Foundation (nor
+/// FoundationEssentials): one reference links Foundation and its ICU data (~30 MB, most of the
+/// daemon's idle memory) into everything installed. The check reads the compiled objects of this
+/// very build, so it fails on the commit that brings a Foundation call back, including one that
+/// only an extension lookup finds (`String.contains(String)` was one). The linked binaries
+/// themselves are `FoundationGuardTests`'.
+@Suite struct FoundationFreeModulesTests {
+    /// Each module with its folder under Sources/.
+    static let modules = [
+        "Platform": "Platform", "JSON": "JSON", "URLModel": "URLModel", "Patterns": "Patterns", "Hygiene": "Hygiene",
+        "LinkExtraction": "LinkExtraction", "Routing": "Routing", "DBus": "DBus", "Desktop": "Desktop",
+        "OpenurlDaemon": "openurld", "OpenurlTool": "OpenurlTool", "OpenurlChooser": "Chooser", "OpenurlCommands": "OpenurlCommands",
+    ]
+
+    /// The package root, from this file's path (Tests/FootprintTests/<file>).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    @Test(arguments: modules.keys.sorted())
+    func moduleReferencesNoFoundationSymbol(_ module: String) throws {
+        let foundation = try BinaryInspection.foundationReferences(
+            ofModule: module, sourceFolder: Self.modules[module] ?? module, packageRoot: Self.packageRoot)
+        #expect(foundation.isEmpty, "\(module) references Foundation: \(foundation.prefix(5).joined(separator: "\n"))")
+    }
+}
