@@ -45,7 +45,7 @@ public struct DesktopEntry: Sendable, Equatable {
     public var busName: String { id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id }
     /// The object path `org.freedesktop.Application` lives at: the bus name with `.` → `/`, `-` → `_`.
     public var objectPath: String {
-        "/" + busName.replacingScalar(".", with: "/").replacingScalar("-", with: "_")
+        "/" + busName.replacingEvery(".", with: "/").replacingEvery("-", with: "_")
     }
 
     /// Reads the entry in `path` under `id`; nil when GIO rejects it (not an application, bad
@@ -200,7 +200,7 @@ public struct DesktopEntryDirectory: Sendable {
         var found: [String: String] = [:]
         for relative in descendants {
             guard relative.hasSuffix(".desktop") else { continue }
-            found[relative.replacingScalar("/", with: "-")] = dir + "/" + relative
+            found[relative.replacingEvery("/", with: "-")] = dir + "/" + relative
         }
         return found
     }

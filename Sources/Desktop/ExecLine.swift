@@ -108,7 +108,7 @@ public enum ExecLine {
     /// it (`flatpak run … APP --profile DIR @@u %u @@`); at the end when there is no URL code.
     /// A `%` in an argument is escaped so it stays literal when the codes are expanded.
     public static func inserting(_ arguments: [String], beforeURLIn words: [String]) -> [String] {
-        let escaped = arguments.map { $0.replacingScalar("%", with: "%%") }
+        let escaped = arguments.map { $0.replacingEvery("%", with: "%%") }
         guard var position = words.firstIndex(where: { !urlCodes.isDisjoint(with: fieldCodes(in: $0)) }) else {
             return words + escaped
         }

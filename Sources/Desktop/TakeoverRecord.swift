@@ -57,7 +57,7 @@ struct TakeoverRecord {
         var legacyCreatedFile = false
         var legacyCreatedSection = false
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { unescape(String($0)) }
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map { String(tabSeparatedCell: $0) }
             switch f.first {
             case "handler" where f.count >= 3:
                 record.previous.append((f[1], f[2].isEmpty ? nil : f[2]))
@@ -92,7 +92,7 @@ struct TakeoverRecord {
 
     var text: String {
         var text = "# openurld: what `openurl install` changed; `openurl uninstall` puts it back.\n"
-        func line(_ fields: [String]) { text += fields.map(Self.escape).joined(separator: "\t") + "\n" }
+        func line(_ fields: [String]) { text += fields.map(\.tabSeparatedCell).joined(separator: "\t") + "\n" }
         for (type, id) in previous { line(["handler", type, id ?? "", "-"]) }
         for file in files { line(["file", file.path, file.state, file.backup, file.hash]) }
         for edit in edits {
@@ -105,25 +105,6 @@ struct TakeoverRecord {
 
     func write(_ path: String) throws {
         try AtomicFile.write(Array(text.utf8), to: path, mode: 0o600)
-    }
-
-    static func escape(_ field: String) -> String {
-        field.replacingScalar("\\", with: "\\\\").replacingScalar("\t", with: "\\t").replacingScalar("\n", with: "\\n")
-    }
-
-    static func unescape(_ field: String) -> String {
-        guard field.contains("\\") else { return field }
-        var result = ""
-        var iterator = field.makeIterator()
-        while let character = iterator.next() {
-            guard character == "\\", let next = iterator.next() else { result.append(character); continue }
-            switch next {
-            case "t": result.append("\t")
-            case "n": result.append("\n")
-            default: result.append(next)
-            }
-        }
-        return result
     }
 
     /// FNV-1a 64 of `data`, as hex: enough to tell "the bytes install wrote" from anything else.

@@ -27,4 +27,29 @@ extension String {
         out += bytes[copied...]
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The text as one cell of a tab-separated line (recent.tsv, the takeover record): backslash,
+    /// tab and newline written as `\\`, `\t` and `\n`, matched by bytes so none survives raw.
+    public var tabSeparatedCell: String {
+        replacingEvery("\\", with: "\\\\").replacingEvery("\t", with: "\\t").replacingEvery("\n", with: "\\n")
+    }
+
+    /// A cell of a tab-separated line read back: `\t` and `\n` decoded, `\x` read as `x`, and a
+    /// lone backslash at the end kept (only a hand-edited file has one; nothing is lost). Read
+    /// scalar by scalar, as the escape matched bytes: a `t` carrying a combining mark after a
+    /// backslash is still a tab.
+    public init(tabSeparatedCell cell: some StringProtocol) {
+        guard cell.utf8.contains(UInt8(ascii: "\\")) else { self = String(cell); return }
+        var result = String.UnicodeScalarView()
+        var iterator = cell.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\\", let next = iterator.next() else { result.append(scalar); continue }
+            switch next {
+            case "t": result.append("\t")
+            case "n": result.append("\n")
+            default: result.append(next)
+            }
+        }
+        self = String(result)
+    }
 }

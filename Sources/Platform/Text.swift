@@ -29,18 +29,6 @@ extension StringProtocol {
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
-    /// The string with every `scalar` replaced by `replacement`, matched scalar by scalar (so a
-    /// "\n" inside "\r\n", or a "%" carrying a combining mark, is still found, as Foundation's
-    /// `replacingOccurrences(of:with:)` found them and the stdlib's Character-wise `replacing` does not).
-    public func replacingScalar(_ scalar: Unicode.Scalar, with replacement: String) -> String {
-        var result = ""
-        result.unicodeScalars.reserveCapacity(unicodeScalars.count)
-        for each in unicodeScalars {
-            if each == scalar { result += replacement } else { result.unicodeScalars.append(each) }
-        }
-        return result
-    }
-
     /// The parts between each `separator`, empty ones kept, as `components(separatedBy:)` gave them.
     public func fields(separatedBy separator: Character) -> [String] {
         split(separator: separator, maxSplits: Int.max, omittingEmptySubsequences: false).map { String($0) }

@@ -175,10 +175,8 @@ final class RecentLinks {
         if capacity > 0, let path, let data = FileSystem.contents(path) {
             var byID: [UInt32: Int] = [:]
             for line in data.split(separator: UInt8(ascii: "\n")) {
-                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { bytes in
-                    // Most fields hold no escapes: decode them without the character-by-character pass.
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    return bytes.contains(UInt8(ascii: "\\")) ? Self.unescape(text) : text
+                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
+                    String(tabSeparatedCell: String(decoding: $0, as: UTF8.self))
                 }
                 guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
                 let entry = Entry(id: id, time: time, url: Self.bounded(fields[2]), finalURL: Self.bounded(fields[3]), decision: fields[4],
@@ -216,26 +214,6 @@ final class RecentLinks {
 
     private static func line(_ entry: Entry) -> String {
         ["\(entry.id)", "\(entry.time)", entry.url, entry.finalURL, entry.decision, entry.target, entry.rule, entry.opener, entry.outcome]
-            .map(escape).joined(separator: "\t") + "\n"
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingEvery("\\", with: "\\\\").replacingEvery("\t", with: "\\t").replacingEvery("\n", with: "\\n")
-    }
-
-    private static func unescape(_ text: String) -> String {
-        var out = ""
-        var escaping = false
-        for c in text {
-            if escaping {
-                out.append(c == "t" ? "\t" : c == "n" ? "\n" : c)
-                escaping = false
-            } else if c == "\\" {
-                escaping = true
-            } else {
-                out.append(c)
-            }
-        }
-        return out
+            .map(\.tabSeparatedCell).joined(separator: "\t") + "\n"
     }
 }

@@ -113,9 +113,9 @@ import Platform
         ("org.example.App", ".", "/", "org/example/App"),
         ("", "x", "y", ""),
         ("\\t", "\\", "\\\\", "\\\\t"),
-    ] as [(String, Unicode.Scalar, String, String)])
-    func replacesScalarByScalar(_ input: String, _ scalar: Unicode.Scalar, _ replacement: String, _ expected: String) {
-        #expect(input.replacingScalar(scalar, with: replacement) == expected)
+    ] as [(String, String, String, String)])
+    func replacesInsideGraphemes(_ input: String, _ target: String, _ replacement: String, _ expected: String) {
+        #expect(input.replacingEvery(target, with: replacement) == expected)
     }
 
     @Test(arguments: [(7, 3, "007"), (2026, 4, "2026"), (12345, 2, "12345"), (-5, 3, "-05"), (0, 2, "00")])

@@ -23,4 +23,21 @@ import Platform
     func matchesBytesNotGraphemes(_ text: String, _ target: String, _ replacement: String, _ expected: String) {
         #expect(text.replacingEvery(target, with: replacement) == expected)
     }
+
+    /// One escape for every tab-separated file: what is written reads back the same, including a
+    /// tab, newline or backslash that carries a combining mark.
+    @Test(arguments: [
+        ("plain", "plain"), ("a\tb", "a\\tb"), ("tab\there\nnew\\line", "tab\\there\\nnew\\\\line"),
+        ("\t\u{301}", "\\t\u{301}"), ("\\\u{301}", "\\\\\u{301}"), ("a\r\nb", "a\r\\nb"), ("", ""),
+    ])
+    func tabSeparatedCellsRoundTrip(_ text: String, _ cell: String) {
+        #expect(text.tabSeparatedCell == cell)
+        #expect(String(tabSeparatedCell: cell) == text)
+    }
+
+    /// Hand-edited cells: an unknown escape reads as its character, a lone backslash at the end is kept.
+    @Test(arguments: [("a\\x", "ax"), ("end\\", "end\\")])
+    func tabSeparatedCellsForgiveHandEdits(_ cell: String, _ text: String) {
+        #expect(String(tabSeparatedCell: cell) == text)
+    }
 }
