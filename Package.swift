@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
-        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "JSON", "URLModel", "Routing"], path: "Sources/Chooser",
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "Routing"], path: "Sources/Chooser",
                 swiftSettings: gtkSwiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
         .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall",

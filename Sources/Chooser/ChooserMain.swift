@@ -8,6 +8,7 @@ import CGtkLoader
 import Routing
 import URLModel
 import JSON
+import Platform
 
 /// The command line, parsed.
 struct ChooserArguments {
@@ -53,9 +54,9 @@ struct ChooserFailure: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// The Public Suffix List's bytes, read with plain syscalls (no Foundation on the start-up path).
+/// The Public Suffix List's bytes, or nil when it cannot be read.
 func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]? {
-    Sys.readFile(path)
+    FileSystem.contents(path)
 }
 
 /// Loads GTK 4 (the multi-call binary does not link it), or exits with status 3 and a message
@@ -64,7 +65,7 @@ func readPublicSuffixList(path: String = PublicSuffixList.debianPath) -> [UInt8]
 func loadGTK() {
     var message = [CChar](repeating: 0, count: 512)
     guard openurl_gtk_load(&message, message.count) == 0 else {
-        Sys.printError("openurl-chooser: \(String(cString: message))\n")
+        StandardStream.error.write("openurl-chooser: \(String(cString: message))\n")
         Sys.exit(3)
     }
 }
@@ -93,10 +94,10 @@ public enum ChooserMain {
             loadGTK()
             Sys.exit(ChooserWindow.run(preview))
         } catch let failure as ChooserFailure {
-            Sys.printError("openurl-chooser: \(failure.message)\n")
+            StandardStream.error.write("openurl-chooser: \(failure.message)\n")
             Sys.exit(2)
         } catch {
-            Sys.printError("openurl-chooser: \(error)\n")
+            StandardStream.error.write("openurl-chooser: \(error)\n")
             Sys.exit(2)
         }
     }

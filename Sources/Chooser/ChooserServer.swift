@@ -1,5 +1,6 @@
 import CGtk
 import JSON
+import Platform
 import Routing
 
 /// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
@@ -24,7 +25,7 @@ enum ChooserServer {
     static func handle(_ line: [UInt8]) {
         guard let request = try? JSONValue(parsing: line), request.members != nil,
               let args = Self.strings(request["args"]) else {
-            Sys.printError("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n")
+            StandardStream.error.write("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
             return
         }
@@ -40,10 +41,10 @@ enum ChooserServer {
             current = ui
             ui.build()
         } catch let failure as ChooserFailure {
-            Sys.printError("openurl-chooser: \(failure.message)\n")
+            StandardStream.error.write("openurl-chooser: \(failure.message)\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         } catch {
-            Sys.printError("openurl-chooser: \(error)\n")
+            StandardStream.error.write("openurl-chooser: \(error)\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         }
     }
