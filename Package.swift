@@ -67,7 +67,7 @@ let package = Package(
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
         .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // Side effects behind protocols.
         .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),

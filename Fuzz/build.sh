@@ -47,6 +47,7 @@ module() { # NAME SOURCE-DIR
     built+=("$out/obj/$name.o")
 }
 for name in JSON URLModel Patterns Hygiene LinkExtraction Routing; do module "$name" "Sources/$name"; done
+module Platform Sources/Platform
 module DBus Sources/DBus
 
 libs=(-ltomlplusplus -lpcre2-8 -licuuc -ldbus-1 -lstdc++)
@@ -57,7 +58,7 @@ fi
 for name in "${targets[@]}"; do
     src=Fuzz/Targets/$name.swift
     [ -f "$src" ] || { echo "fuzz: no target $name ($src)" >&2; exit 2; }
-    objects=("$out"/obj/{JSON,URLModel,Patterns,Hygiene,LinkExtraction,Routing,DBus}.o)
+    objects=("$out"/obj/{JSON,URLModel,Patterns,Hygiene,LinkExtraction,Routing,Platform,DBus}.o)
     if newer "$out/$name" "$src" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
         echo "fuzz: target $name"
         swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" -package-name openurld \

@@ -1,4 +1,5 @@
 import CDBus
+import Platform
 
 extension DBusConnection {
     /// Sends a method call and returns at once; `completion` runs once with the reply or error,

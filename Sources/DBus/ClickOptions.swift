@@ -1,3 +1,4 @@
+import Platform
 /// The time budget of one click handed to openurld: the client waits at most `clientTimeout`
 /// for `Router1.Open` to answer and then routes the link itself; it tells the daemon, in the
 /// `deadline` option, the moment after which it may already have done so. The daemon carries
@@ -15,7 +16,7 @@ public enum ClickDeadline {
     /// Now on `CLOCK_MONOTONIC`, in microseconds (shared by every process of the machine and
     /// unaffected by changes to the wall clock).
     public static func now() -> UInt64 {
-        Sys.monotonicNanoseconds() / 1000
+        UInt64(MonotonicClock.nanoseconds()) / 1000
     }
 
     /// The deadline to send with a call made now.
@@ -49,6 +50,6 @@ public enum ClickEnvironment {
 
     /// This process's own display variables.
     public static func ofThisProcess() -> DBusValue? {
-        option(Sys.environment)
+        option(Environment.value)
     }
 }

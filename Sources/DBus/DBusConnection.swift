@@ -1,4 +1,5 @@
 import CDBus
+import Platform
 
 /// One private connection to a message bus.
 ///
@@ -28,11 +29,11 @@ public final class DBusConnection: @unchecked Sendable {
     /// on X11); with no bus it throws `org.freedesktop.DBus.Error.NoServer` so callers can
     /// fall back to working without one.
     public static func session() throws -> DBusConnection {
-        if let address = Sys.environment("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty {
+        if let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty {
             return try DBusConnection(address: address)
         }
-        if let runtime = Sys.environment("XDG_RUNTIME_DIR"), !runtime.isEmpty,
-           Sys.exists(runtime + "/bus") {
+        if let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty,
+           FileSystem.exists(runtime + "/bus") {
             return try DBusConnection(address: "unix:path=" + runtime + "/bus")
         }
         throw DBusError(

@@ -1,4 +1,5 @@
 import CDBus
+import Platform
 
 /// A `poll(2)` loop over D-Bus connections plus the caller's own file descriptors and timers.
 ///
@@ -240,7 +241,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     static func now() -> UInt64 {
-        Sys.monotonicNanoseconds()
+        UInt64(MonotonicClock.nanoseconds())
     }
 
     static func nanoseconds(_ seconds: Double) -> UInt64 {

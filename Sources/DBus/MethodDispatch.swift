@@ -1,4 +1,5 @@
 import CDBus
+import Platform
 
 /// The interfaces every exported object answers besides its own.
 enum StandardInterface {

@@ -1,25 +1,8 @@
 import Glibc
 
-// The one file of DBus that imports Glibc (as Platform's SystemCalls.swift is for Platform): DBus
-// stays free of Foundation and of Platform, so the few system calls it makes are wrapped here.
+// The one file of DBus that imports Glibc: the event loop's poll(2) and wake pipe. Clocks, the
+// environment, files and locks come from Platform.
 enum Sys {
-    /// Nanoseconds on `CLOCK_MONOTONIC`: the clock every process of the machine shares and the wall clock cannot move.
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
-    /// `getenv` as a Swift string, so callers need not handle C pointers.
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
-
-    /// True when `path` exists (`access(F_OK)`): the session bus's socket is looked for, not opened.
-    static func exists(_ path: String) -> Bool {
-        access(path, F_OK) == 0
-    }
-
     /// One `poll(2)` over `requests`; each descriptor's `revents` in order, or nil when none is ready
     /// (a timeout, or an error such as EINTR: the loop's next iteration polls again).
     static func poll(_ requests: [(fd: Int32, events: Int16)], timeoutMilliseconds: Int32) -> [Int16]? {
@@ -77,20 +60,5 @@ struct WakePipe {
     func close() {
         _ = Glibc.close(readFD)
         _ = Glibc.close(writeFD)
-    }
-}
-
-/// A pthread mutex; the library avoids Foundation to keep the client's startup light.
-final class Lock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    /// Runs `body` holding the lock.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
     }
 }
