@@ -39,7 +39,7 @@ struct ChooserArguments {
                                                   icon: fields.count > 2 ? fields[2] : ""))
             case "--help", "-h":
                 print(Self.usage)
-                Sys.exit(0)
+                exitProcess(0)
             default: throw ChooserFailure("unknown argument \(argument)\n\(Self.usage)")
             }
         }
@@ -66,7 +66,7 @@ func loadGTK() {
     var message = [CChar](repeating: 0, count: 512)
     guard openurl_gtk_load(&message, message.count) == 0 else {
         StandardStream.error.write("openurl-chooser: \(String(cString: message))\n")
-        Sys.exit(3)
+        exitProcess(3)
     }
 }
 
@@ -76,7 +76,7 @@ public enum ChooserMain {
     public static func run(arguments: [String]) -> Never {
         if arguments.dropFirst().first == "--serve" {
             loadGTK()
-            Sys.exit(ChooserServer.run())
+            exitProcess(ChooserServer.run())
         }
         do {
             let arguments = try ChooserArguments(Array(arguments.dropFirst()))
@@ -89,16 +89,16 @@ public enum ChooserMain {
             }
             if arguments.dump {
                 print(preview.json.text)
-                Sys.exit(0)
+                exitProcess(0)
             }
             loadGTK()
-            Sys.exit(ChooserWindow.run(preview))
+            exitProcess(ChooserWindow.run(preview))
         } catch let failure as ChooserFailure {
             StandardStream.error.write("openurl-chooser: \(failure.message)\n")
-            Sys.exit(2)
+            exitProcess(2)
         } catch {
             StandardStream.error.write("openurl-chooser: \(error)\n")
-            Sys.exit(2)
+            exitProcess(2)
         }
     }
 }

@@ -64,7 +64,7 @@ enum ChooserServer {
 private let stdinReady: @convention(c) (UnsafeMutablePointer<GIOChannel>?, GIOCondition, gpointer?) -> gboolean = { _, _, _ in
     var buffer = [UInt8](repeating: 0, count: 65536)
     guard let count = Sys.readStandardInput(into: &buffer) else { return 1 }
-    guard count > 0 else { Sys.exit(0) }  // the daemon closed our stdin: done
+    guard count > 0 else { exitProcess(0) }  // the daemon closed our stdin: done
     ChooserServer.pending += buffer[0..<count]
     while let newline = ChooserServer.pending.firstIndex(of: 0x0A) {
         let line = Array(ChooserServer.pending[..<newline])

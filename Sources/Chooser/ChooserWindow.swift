@@ -1,6 +1,7 @@
 import CGtk
 import Routing
 import JSON
+import Platform
 
 /// The chooser's GTK 4 window: the link, the choices, "Remember for …", and the keyboard.
 ///
@@ -25,7 +26,7 @@ enum ChooserWindow {
     /// Shows the window and runs until the question is answered; returns the exit status.
     static func run(_ preview: LinkPreview) -> Int32 {
         initialise()
-        let ui = ChooserUI(preview: preview, startupID: nil) { Sys.exit(0) }
+        let ui = ChooserUI(preview: preview, startupID: nil) { exitProcess(0) }
         current = ui
         ui.build()
         let loop = g_main_loop_new(nil, 0)

@@ -1,13 +1,8 @@
 import Glibc
 
 // The one file of the chooser that imports Glibc: what GTK's C side needs beside Platform
-// (stdio's exit and flush around printed answers, setenv before GTK starts, C string arrays).
+// (stdio's flush of printed answers, setenv before GTK starts, C string arrays).
 enum Sys {
-    /// `exit(3)`, so buffered stdout (answers already printed) is flushed on the way out.
-    static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
-    }
-
     /// Flushes stdout: the daemon reads answers as the user gives them, not when the buffer fills.
     static func flushStandardOutput() {
         fflush(stdout)
