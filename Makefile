@@ -45,7 +45,7 @@ INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR
 .PHONY: build release generated install install-files setup uninstall stop-daemon package test bench bench-footprint fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
-# openurld is one multi-call binary (Sources/Multicall): openurl-tool and openurl-chooser are
+# openurld is one multi-call binary (Sources/openurld): openurl-tool and openurl-chooser are
 # symlinks to it (relative, so they hold wherever the directory goes), which SwiftPM does not
 # make: each build rule links them in its build directory, and install-files in BINDIR.
 MULTICALL_LINKS = openurl-tool openurl-chooser

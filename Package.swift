@@ -24,7 +24,7 @@ let package = Package(
     products: [
         .executable(name: "openurl", targets: ["openurl"]),
         // openurld, openurl-tool and openurl-chooser in one binary; the build's and the install's
-        // openurl-tool and openurl-chooser are symlinks to it (see Sources/Multicall).
+        // openurl-tool and openurl-chooser are symlinks to it (see Sources/openurld).
         .executable(name: "openurld", targets: ["openurld"]),
     ],
     targets: [
@@ -63,17 +63,30 @@ let package = Package(
         // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.
         .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
-        .target(name: "LinkExtraction", dependencies: ["URLModel"]),
+        .target(name: "LinkExtraction"),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
         .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
-        // Side effects behind protocols.
-        .target(name: "Desktop", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "CGIO"],
+        // The names of the D-Bus contract (bus name, path, interfaces, desktop id), for every
+        // part of openurld; COpenurl/router1.h holds the same for the Embedded client.
+        .target(name: "RouterContract"),
+        // Desktop entries, their Exec lines, spawning and discovery of what is installed.
+        .target(name: "Launching", dependencies: ["Platform", "Routing", "RouterContract", "CGIO"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // The desktop's default handlers: takeover, restore, the guard against a browser taking them.
+        .target(name: "DesktopDefaults", dependencies: ["Platform", "RouterContract", "Launching"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // The config files on disk: loading with discovery, remembered answers.
+        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // Carrying decisions out: launch, copy, notify, ask.
+        .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Hygiene", "Routing", "DBus", "Desktop"], path: "Sources/openurld",
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "RouterContract",
+                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
@@ -82,31 +95,32 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "Desktop", "OpenurlCommands"],
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "RouterContract",
+                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
-        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "Routing"], path: "Sources/Chooser",
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "Routing", "RouterContract"],
                 swiftSettings: gtkSwiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
-        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"], path: "Sources/Multicall",
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"],
                           swiftSettings: gtkSwiftSettings),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus"]),
-        .executableTarget(name: "openurl-fake-browser", path: "Sources/FakeBrowser"),
+        .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["URLModel", "Hygiene", "Routing"], path: "Benchmarks/Routing"),
-        .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/Extract"),
-        .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Hygiene", "LinkExtraction", "Routing"], path: "Benchmarks/Hostile"),
-        .executableTarget(name: "bench-hygiene", dependencies: ["URLModel", "Hygiene"], path: "Benchmarks/Hygiene"),
-        .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
-        .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
-        .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Footprint"),
-        .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
+        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "Routing"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
+        .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
+        .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
+        .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-daemon"),
+        .executableTarget(name: "bench-chooser", dependencies: ["TestSupport"], path: "Benchmarks/bench-chooser"),
+        .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
+        .executableTarget(name: "bench-notify", dependencies: ["Launching", "Execution", "DBus", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
@@ -115,10 +129,10 @@ let package = Package(
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
+        .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["URLModel", "Routing", "DBus", "TestSupport", "OpenurlCommands"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

@@ -1,5 +1,6 @@
 import DBus
-import Desktop
+import Launching
+import RouterContract
 
 /// Whether a click from a GIO app would reach openurld, checked before `openurl install` takes
 /// over: our desktop entry must be installed, and when there is a session bus, D-Bus activation
@@ -11,8 +12,8 @@ struct ActivationCheck {
     /// Why a click would be lost, or nil when the path works (or there is no bus, so GIO runs
     /// `Exec=openurl %u`, which routes in-process).
     func problem() -> String? {
-        guard let entry = DesktopEntryDirectory(paths: paths).entry(id: DefaultHandlers.ourDesktopID) else {
-            return "\(DefaultHandlers.ourDesktopID) is not installed in \(paths.applicationDirs.joined(separator: ", ")) (run `make install`)"
+        guard let entry = DesktopEntryDirectory(paths: paths).entry(id: Router1.desktopID) else {
+            return "\(Router1.desktopID) is not installed in \(paths.applicationDirs.joined(separator: ", ")) (run `make install`)"
         }
         guard entry.isDBusActivatable, let connection = try? DBusConnection.session() else { return nil }
         do {

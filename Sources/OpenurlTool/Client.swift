@@ -1,4 +1,5 @@
-import Desktop
+import ConfigFiles
+import Launching
 import OpenurlCommands
 import Platform
 import Routing

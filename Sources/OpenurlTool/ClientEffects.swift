@@ -1,5 +1,6 @@
 import DBus
-import Desktop
+import Execution
+import Launching
 import Platform
 import Routing
 import URLModel

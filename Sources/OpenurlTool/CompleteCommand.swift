@@ -1,5 +1,5 @@
 import DBus
-import Desktop
+import Launching
 import Routing
 
 /// `openurl __complete WHAT`: candidates for the shell completions, one per line, with a tab

@@ -1,6 +1,7 @@
+import Launching
 import DBus
 import JSON
-import Desktop
+import RouterContract
 import OpenurlCommands
 import Platform
 import Routing

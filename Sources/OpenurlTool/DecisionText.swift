@@ -1,4 +1,4 @@
-import Desktop
+import Launching
 import Platform
 import Routing
 import JSON

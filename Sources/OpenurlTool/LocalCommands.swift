@@ -1,4 +1,7 @@
-import Desktop
+import ConfigFiles
+import DesktopDefaults
+import Execution
+import Launching
 import OpenurlCommands
 import Platform
 import Routing

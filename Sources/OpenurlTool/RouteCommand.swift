@@ -1,5 +1,9 @@
+import ConfigFiles
 import DBus
-import Desktop
+import DesktopDefaults
+import Execution
+import Launching
+import RouterContract
 import Platform
 import Routing
 import URLModel

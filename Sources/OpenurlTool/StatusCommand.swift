@@ -1,5 +1,7 @@
 import DBus
-import Desktop
+import DesktopDefaults
+import Execution
+import Launching
 import OpenurlCommands
 import Platform
 import Routing

@@ -4,7 +4,7 @@ import Foundation
 /// `openurl-tool` and `openurl-chooser`), next to the test bundle or in `.build`, so integration
 /// tests run the real binaries.
 public enum BuiltProduct {
-    /// The names that are symlinks to the multi-call binary `openurld` (Sources/Multicall).
+    /// The names that are symlinks to the multi-call binary `openurld` (Sources/openurld).
     public static let multicallNames = ["openurl-tool", "openurl-chooser"]
 
     /// The path of the built `name`, or a thrown message saying how to build it.

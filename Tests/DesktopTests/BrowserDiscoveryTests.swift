@@ -1,7 +1,9 @@
 import Foundation
 import Routing
 import Testing
-@testable import Desktop
+@testable import DesktopDefaults
+@testable import Execution
+@testable import Launching
 import TestSupport
 
 /// A fake home with native, Flatpak and Snap browsers (`BrowserHome`), discovered for real.

@@ -1,7 +1,7 @@
 import DBus
 import Foundation
 import Testing
-@testable import Desktop
+@testable import Execution
 import Routing
 import TestSupport
 

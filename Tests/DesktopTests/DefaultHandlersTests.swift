@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Desktop
+@testable import DesktopDefaults
+@testable import Launching
 import TestSupport
 
 /// A sandbox with a recording Firefox, Thunderbird, openurld's own entry (its `openurl` is a link

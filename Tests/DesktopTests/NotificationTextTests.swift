@@ -1,5 +1,6 @@
 import Testing
-@testable import Desktop
+@testable import Execution
+@testable import Launching
 import Routing
 import TestSupport
 import URLModel

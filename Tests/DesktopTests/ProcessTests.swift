@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Desktop
+@testable import Launching
 import TestSupport
 
 /// Everything that spawns children runs serialized: `ChildReaper.reapAll` reaps any child of

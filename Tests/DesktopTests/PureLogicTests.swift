@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import Desktop
+@testable import DesktopDefaults
+@testable import Execution
+@testable import Launching
 import Routing
 import TestSupport
 

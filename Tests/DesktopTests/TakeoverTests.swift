@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import Desktop
+@testable import DesktopDefaults
+@testable import Launching
 import TestSupport
 
 /// The line editor behind install, and install/uninstall of the KDE and XFCE settings when

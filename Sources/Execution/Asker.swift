@@ -1,0 +1,172 @@
+import Launching
+import DBus
+import Routing
+import URLModel
+
+/// How an `ask` decision is put to the user.
+public enum AskMethod: Equatable, Sendable {
+    /// Action buttons on a notification.
+    case notification
+    /// The `[settings] picker` command.
+    case picker
+}
+
+/// Why a question could not be asked.
+public struct AskError: Error, Equatable, CustomStringConvertible {
+    /// The explanation, ready to log.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
+
+/// Offers an `ask` decision's choices and reports what became of the question.
+///
+/// The ways to ask are tried in `order` (`[settings] ask_with` first, then the chooser window,
+/// notification action buttons, the picker); a way that is not available here (no display or no
+/// chooser installed; no notification server or one without action buttons; no picker set, or its
+/// program missing or failing to start) passes the question to the next. When none works the
+/// answer is `.unavailable` with the reasons, and the caller decides what the link becomes.
+public final class Asker: @unchecked Sendable {
+    /// The daemon's notification client (nil: none).
+    public let notifications: NotificationClient?
+    /// The configured picker (nil: `[settings] picker` not set).
+    public let picker: Picker?
+    /// The chooser window (nil: not installed).
+    public let chooser: ChooserLauncher?
+    /// The ways to ask, in the order tried.
+    public let order: [Config.AskWith]
+    /// The environment the window and the picker run with.
+    public let environment: [String: String]
+    /// The loop completions run on.
+    public let loop: EventLoop
+    /// Where problems met after `ask` returned go (a notification that failed, a picker that printed nonsense).
+    public var log: (String) -> Void
+
+    /// An asker over the given ways of asking.
+    public init(notifications: NotificationClient?, picker: Picker?, chooser: ChooserLauncher? = nil,
+                order: [Config.AskWith] = [.notification, .picker], environment: [String: String] = [:],
+                loop: EventLoop, log: @escaping (String) -> Void = { _ in }) {
+        self.notifications = notifications
+        self.picker = picker
+        self.chooser = chooser
+        self.order = order
+        self.environment = environment
+        self.loop = loop
+        self.log = log
+    }
+
+    /// Why `method` cannot be used now, or nil when it can.
+    public func unavailability(of method: Config.AskWith) -> String? {
+        switch method {
+        case .window:
+            guard chooser != nil else { return "the chooser window (\(ChooserLauncher.programName)) is not installed" }
+            guard ChooserLauncher.hasDisplay(environment) else { return "no display for the chooser window (DISPLAY and WAYLAND_DISPLAY are unset)" }
+            return nil
+        case .picker:
+            guard let picker else { return "[settings] picker is not set" }
+            guard let program = picker.argv.first, ProcessLauncher.resolve(program, environment: environment.isEmpty ? picker.environment : environment) != nil else {
+                return "the picker \(picker.argv.first ?? "") is not on PATH"
+            }
+            return nil
+        case .notification:
+            guard let notifications else { return "no notification server connection" }
+            do {
+                guard try notifications.capabilities().contains("actions") else { return "the notification server shows no action buttons" }
+            } catch {
+                return "no notification server (\(error))"
+            }
+            return nil
+        }
+    }
+
+    /// Offers `request`'s choices; `completion` runs on the loop's thread with each answer (more
+    /// than one only for a chooser window kept open with Ctrl+Enter).
+    public func ask(_ request: AskRequest, completion: @escaping (AskAnswer) -> Void) {
+        guard !request.decision.choices.isEmpty, request.labels.count == request.decision.choices.count else {
+            return completion(.unavailable("\(request.decision.choices.count) choices but \(request.labels.count) labels"))
+        }
+        attempt(order[...], request: request, reasons: [], completion: completion)
+    }
+
+    private func attempt(_ methods: ArraySlice<Config.AskWith>, request: AskRequest, reasons: [String], completion: @escaping (AskAnswer) -> Void) {
+        guard let method = methods.first else {
+            return completion(.unavailable(reasons.joined(separator: "; ")))
+        }
+        let rest = methods.dropFirst()
+        if let why = unavailability(of: method) {
+            return attempt(rest, request: request, reasons: reasons + [why], completion: completion)
+        }
+        // Holds the asker strongly: nobody else keeps it while the question is out.
+        let next = { (why: String) in
+            self.log("ask: \(why)")
+            self.attempt(rest, request: request, reasons: reasons + [why], completion: completion)
+        }
+        switch method {
+        case .window:
+            chooser?.show(request, environment: environment) { answer in
+                if case .unavailable(let why) = answer { next(why) } else { completion(answer) }
+            }
+        case .picker:
+            guard let picker else { return next("no picker") }
+            let choices = request.decision.choices
+            picker.pick(labels: request.labels, loop: loop) { outcome in
+                switch outcome {
+                case .chosen(let index): completion(.chosen(choices[index], url: nil, remember: nil, keepAsking: false))
+                case .cancelled: completion(.cancelled)
+                case .expired: completion(.expired)
+                case .failed(let why): next(why)
+                }
+            }
+        case .notification:
+            askByNotification(request, next: next, completion: completion)
+        }
+    }
+
+    private func askByNotification(_ request: AskRequest, next: @escaping (String) -> Void, completion: @escaping (AskAnswer) -> Void) {
+        guard let notifications, let url = try? ParsedURL(request.decision.finalURL) else { return next("no notification client") }
+        let choices = request.decision.choices
+        let answer = OnceAnswer(completion)
+        let shownID = ShownID()
+        notifications.notifyAsync(
+            NotificationText.ask(url: url, choices: choices, labels: request.labels),
+            onAction: { [weak notifications] key in
+                // "default" (a click on the body) is not a choice: wait for a button or the close.
+                guard let choice = choices.first(where: { $0.description == key }) else { return }
+                answer.give(.chosen(choice, url: nil, remember: nil, keepAsking: false))
+                // Some servers (dunst's context menu) leave the prompt up after an action: it is answered, take it down.
+                if let id = shownID.id { notifications?.dismiss(id: id) }
+            },
+            onClose: { reason in answer.give(reason == .expired ? .expired : .cancelled) },
+            completion: { result in
+                switch result {
+                case .success(let id): shownID.id = id
+                case .failure(let error): if answer.take() { next("the ask notification failed: \(error)") }
+                }
+            })
+    }
+}
+
+/// The id of the shown ask notification; set and read on the loop's thread only.
+private final class ShownID: @unchecked Sendable {
+    var id: UInt32?
+}
+
+/// Calls the completion at most once (an action is followed by its close).
+private final class OnceAnswer: @unchecked Sendable {
+    private var completion: ((AskAnswer) -> Void)?
+
+    init(_ completion: @escaping (AskAnswer) -> Void) { self.completion = completion }
+
+    /// Only ever called on the loop's thread, so no lock is needed.
+    func give(_ answer: AskAnswer) {
+        guard let completion else { return }
+        self.completion = nil
+        completion(answer)
+    }
+
+    /// Takes the completion away unanswered; true when it had not been used.
+    func take() -> Bool {
+        defer { completion = nil }
+        return completion != nil
+    }
+}

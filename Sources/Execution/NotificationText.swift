@@ -1,0 +1,154 @@
+import Launching
+import Routing
+import URLModel
+
+/// The words openurld's notifications say. Pure: no I/O except reading desktop entry names
+/// through a `DesktopEntryDirectory` when one is given.
+public enum NotificationText {
+    /// The action key of the "Open" button on a copy confirmation.
+    public static let openActionKey = "open"
+    /// The longest text shown in a body line; longer URLs are cut in the middle of nowhere useful,
+    /// so they end with an ellipsis (the clipboard still holds all of it).
+    public static let maximumShownLength = 300
+
+    /// Escapes text for a server that reads markup in bodies (`body-markup`): `&`, `<`, `>`, `"`, `'`.
+    public static func escapeMarkup(_ text: String) -> String { MarkupText.escaped(text) }
+
+    /// The host as a person should read it: `example.org`, or for an IDN host both forms,
+    /// `bücher.de (xn--bcher-kva.de)`, so a look-alike domain is visible. Nil without a host.
+    public static func hostLabel(_ url: ParsedURL) -> String? {
+        guard !url.host.isEmpty else { return nil }
+        return hostLabel(ascii: url.host, unicode: url.unicodeHost)
+    }
+
+    /// `unicode (ascii)` when they differ, else the host.
+    static func hostLabel(ascii: String, unicode: String) -> String {
+        unicode == ascii ? ascii : "\(unicode) (\(ascii))"
+    }
+
+    /// An e-mail address with an IDN domain shown both ways: `a@bücher.de (a@xn--bcher-kva.de)`.
+    public static func addressLabel(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@") else { return address }
+        let local = address[..<at], domain = String(address[address.index(after: at)...])
+        let ascii = Punycode.toASCII(host: domain.lowercased()) ?? domain
+        let unicode = Punycode.toUnicode(host: ascii)
+        return unicode == ascii ? address : "\(local)@\(unicode) (\(local)@\(ascii))"
+    }
+
+    /// The copy confirmation: "Copied address" for a mailto whose recipients were copied,
+    /// "Copied link" otherwise; the body leads with the host, then what was copied; one "Open" action.
+    public static func copied(text: String, url: ParsedURL) -> NotificationRequest {
+        let isAddress = url.scheme == "mailto" && !text.contains(":")
+        var lines: [String] = []
+        if isAddress {
+            lines.append(text.split(separator: ",").map { addressLabel($0.trimmingSpaces) }.joined(separator: ", "))
+        } else {
+            if let host = hostLabel(url) { lines.append(host) }
+            lines.append(shortened(text))
+        }
+        return NotificationRequest(
+            summary: isAddress ? "Copied address" : "Copied link", body: lines.joined(separator: "\n"),
+            actions: [(key: openActionKey, label: "Open")], icon: NotificationClient.Icon.copy)
+    }
+
+    /// A launch that failed: which target, why, and the link (so it is not lost).
+    public static func launchFailed(target: String, url: String, error: String) -> NotificationRequest {
+        NotificationRequest(
+            summary: "Could not open link in \(target)", body: "\(error)\n\(shortened(url))",
+            urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// A copy that failed: why, and the link (so it is not lost).
+    public static func copyFailed(url: String, error: String) -> NotificationRequest {
+        NotificationRequest(summary: "Could not copy", body: "\(error)\n\(shortened(url))", urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// A link refused before anything was tried (a scheme that is not routed, a bad target).
+    public static func refused(url: String, reason: String) -> NotificationRequest {
+        NotificationRequest(summary: "Link not opened", body: "\(reason)\n\(shortened(url))", urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// The action key of "Open anyway" on a blocked link.
+    public static let openAnywayActionKey = "open-anyway"
+
+    /// A ClearURLs `completeProvider` blocked the link: which rule, the link, "Open anyway".
+    public static func blocked(provider: String, url: String) -> NotificationRequest {
+        NotificationRequest(
+            summary: "Link blocked by \(provider)", body: "The ClearURLs rule \(provider) blocks this link.\n\(shortened(url))",
+            actions: [(key: openAnywayActionKey, label: "Open anyway")], icon: NotificationClient.Icon.error)
+    }
+
+    /// A discard that asked to be told (`notify = true`): by which rule.
+    public static func discarded(url: String, rule: String?) -> NotificationRequest {
+        NotificationRequest(summary: rule.map { "Link discarded by rule \($0)" } ?? "Link discarded by [default]", body: shortened(url))
+    }
+
+    /// A config that failed to (re)load; `diagnostic` is `FILE:LINE:COLUMN: message`.
+    /// `usingDefaults`: no config had loaded yet, so the built-in defaults are in force.
+    public static func configReloadFailed(_ diagnostic: String, usingDefaults: Bool = false) -> NotificationRequest {
+        let text = String(diagnostic.drop { $0 == "\n" })
+        return NotificationRequest(
+            summary: usingDefaults ? "openurld: config error, using built-in defaults" : "openurld: config not reloaded",
+            body: "\(text)\n" + (usingDefaults ? "Links go to the previous default handler" : "The previous rules stay in use")
+                + ". Check with: openurl check",
+            urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
+    /// The ask prompt: host and link in the body, one action per choice, keyed by the choice as
+    /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled with `labels`.
+    public static func ask(url: ParsedURL, choices: [AskChoice], labels: [String]) -> NotificationRequest {
+        var lines: [String] = []
+        if let host = hostLabel(url) { lines.append(host) }
+        lines.append(shortened(url.string))
+        let actions = zip(choices, labels).map { (key: $0.description, label: $1) }
+        return NotificationRequest(summary: "Open link with…", body: lines.joined(separator: "\n"), actions: actions,
+                                   timeout: 0, icon: NotificationClient.Icon.browser)
+    }
+
+    /// A choice's display name: the desktop entry's `Name` (and action name), a named app or
+    /// webmail capitalised (`Work`, `Gmail`), `Copy`, `Discard`, `Default browser`.
+    public static func choiceLabel(_ choice: AskChoice, entries: DesktopEntryDirectory?) -> String {
+        switch choice {
+        case .copy: return "Copy"
+        case .discard: return "Discard"
+        case .open(.system): return "Default browser"
+        case .open(.app(let name)), .open(.webmail(let name)): return capitalised(name)
+        case .open(.desktopEntry(let id, let action)):
+            let entry = entries?.entry(id: id)
+            let name = entry?.name ?? capitalised(id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id)
+            guard let action else { return name }
+            let actionName = entry?.actions.first { $0.id == action }?.name ?? action
+            return "\(name): \(actionName)"
+        case .open(.browser(let target)):
+            let name = entries?.entry(id: target.desktopID)?.name ?? capitalised(target.browser)
+            switch target.profile {
+            case nil: return name
+            case "private"?: return "\(name): Private window"
+            case let profile?: return "\(name): \(profile)"
+            }
+        }
+    }
+
+    /// Labels for every choice; duplicates get the config spelling appended so each button is distinct.
+    public static func choiceLabels(_ choices: [AskChoice], entries: DesktopEntryDirectory?) -> [String] {
+        let labels = choices.map { choiceLabel($0, entries: entries) }
+        return zip(choices, labels).map { choice, label in
+            labels.filter { $0 == label }.count > 1 ? "\(label) (\(choice.description))" : label
+        }
+    }
+
+    static func capitalised(_ word: String) -> String {
+        guard let first = word.first else { return word }
+        return first.uppercased() + word.dropFirst()
+    }
+
+    static func shortened(_ text: String) -> String {
+        text.count <= maximumShownLength ? text : String(text.prefix(maximumShownLength - 1)) + "…"
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

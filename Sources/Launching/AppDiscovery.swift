@@ -1,0 +1,98 @@
+import RouterContract
+import Platform
+import Routing
+
+/// Finds what is installed: the apps that open links, browsers and their profiles.
+public protocol AppDiscovering {
+    /// A fresh snapshot of the installed apps.
+    func catalog() -> AppCatalog
+}
+
+/// Discovery from the files on disk: desktop entries in the XDG, Flatpak and Snap directories
+/// (browsers are entries in the `WebBrowser` category or declaring `x-scheme-handler/http(s)`),
+/// then each known browser's profile list in the place its packaging keeps it:
+///
+/// | family | native | Flatpak | Snap |
+/// |---|---|---|---|
+/// | Firefox | `~/.mozilla/firefox/profiles.ini` | `~/.var/app/ID/.mozilla/firefox` | `~/snap/NAME/common/.mozilla/firefox` |
+/// | Chromium | `$CHROME_CONFIG_HOME` or `$XDG_CONFIG_HOME` + `/google-chrome/Local State` | `~/.var/app/ID/config/google-chrome` | `~/snap/NAME/common/chromium` |
+///
+/// Profiles whose directory is gone (a stale `Local State` entry) are left out: Chrome would
+/// silently create a new profile for them.
+public struct AppDiscovery: AppDiscovering {
+    /// Where desktop entries and home directories are.
+    public var paths: XDGPaths
+    /// `$CHROME_CONFIG_HOME`, when set to an absolute path.
+    public var chromeConfigHome: String?
+
+    /// Discovers under `paths`; `environment` supplies `CHROME_CONFIG_HOME`.
+    public init(paths: XDGPaths, environment: [String: String]) {
+        self.paths = paths
+        chromeConfigHome = environment["CHROME_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// Reads every entry and profile list now.
+    public func catalog() -> AppCatalog {
+        var entries: [AppEntry] = []
+        var browsers: [Browser] = []
+        for entry in DesktopEntryDirectory(paths: paths).allEntries(containing: ["x-scheme-handler/", "WebBrowser"]) where entry.id != Router1.desktopID {
+            let schemes = entry.mimeTypes.compactMap { type -> String? in
+                type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)).lowercased() : nil
+            }
+            let isBrowser = entry.categories.contains("WebBrowser") || schemes.contains("http") || schemes.contains("https")
+            guard isBrowser || !schemes.isEmpty else { continue }
+            entries.append(AppEntry(id: entry.id, name: entry.name, schemes: schemes,
+                                    actions: entry.actions.map { AppEntry.EntryAction(id: $0.id, name: $0.name) }))
+            if isBrowser { browsers.append(browser(for: entry)) }
+        }
+        return AppCatalog(entries: entries, browsers: browsers)
+    }
+
+    /// The browser an entry launches, with its profiles when its family is known.
+    func browser(for entry: DesktopEntry) -> Browser {
+        let words = entry.exec.flatMap { try? ExecLine.tokenize($0, entry: entry.id) } ?? []
+        let packaging = Self.packaging(of: entry, words: words)
+        let program = ExecLine.programPrefix(words).last
+        guard let known = KnownBrowser.identify(desktopID: entry.id, program: program, packaging: packaging) else {
+            return Browser(desktopID: entry.id, name: entry.name, known: nil, packaging: packaging)
+        }
+        let directory = known.profileDirectory(packaging: packaging, home: paths.home, configHome: chromeConfigHome ?? paths.configHome)
+        let listed = Self.profiles(of: known.family, in: directory)
+        let exists = { (record: ProfileRecord) in
+            Self.isDirectory(known.family == .firefox ? record.directory : directory + "/" + record.directory)
+        }
+        return Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging, profileDirectory: directory,
+                       profiles: listed.filter(exists), staleProfiles: listed.filter { !exists($0) })
+    }
+
+    /// Flatpak by `X-Flatpak` or a `flatpak run` Exec; Snap by `X-SnapInstanceName` or snapd's
+    /// `NAME_APP.desktop` in its export directory; native otherwise.
+    static func packaging(of entry: DesktopEntry, words: [String]) -> KnownBrowser.Packaging {
+        if let id = entry.flatpakID { return .flatpak(id: id) }
+        if let first = words.first, Path.lastComponent(first) == "flatpak", words.count > 2, words[1] == "run",
+           let id = ExecLine.programPrefix(words).last {
+            return .flatpak(id: id)
+        }
+        if let name = entry.snapName { return .snap(name: name) }
+        if entry.path.contains("/snapd/desktop/"), let underscore = entry.id.firstIndex(of: "_") {
+            return .snap(name: String(entry.id[..<underscore]))
+        }
+        return .native
+    }
+
+    /// The profiles listed in `directory` (`profiles.ini` or `Local State`), existing or not.
+    static func profiles(of family: BrowserFamily, in directory: String) -> [ProfileRecord] {
+        switch family {
+        case .firefox:
+            guard let data = FileSystem.contents(directory + "/profiles.ini") else { return [] }
+            return ProfileFiles.firefoxProfiles(ini: String(decoding: data, as: UTF8.self), base: directory)
+        case .chromium:
+            guard let data = FileSystem.contents(directory + "/Local State") else { return [] }
+            return ProfileFiles.chromiumProfiles(localState: data) ?? []
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        FileSystem.isDirectory(path)
+    }
+}

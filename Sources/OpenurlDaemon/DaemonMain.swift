@@ -1,0 +1,115 @@
+// openurld: the link-routing daemon. Owns io.github.openurld on the session bus.
+import Execution
+import DBus
+import DesktopDefaults
+import Launching
+import Platform
+import Routing
+
+/// `openurld --help`.
+let usage = """
+    usage: openurld [--replace] [--verbose] [--log FILE] [--version] [--help]
+    The link-routing daemon behind openurl; D-Bus activation starts it (see openurld(1)).
+      --replace    take the bus name over from a running openurld
+      -v, --verbose  log copied text and whole mailto links (kept out of the log by default)
+      --log FILE   append log lines to FILE (default: stderr, plus $XDG_STATE_HOME/openurld/log
+                   when stderr is not the journal)
+      --version    print the version
+      -h, --help   show this help
+    """
+
+/// The daemon's entry point: `openurld` in the multi-call binary.
+public enum DaemonMain {
+    /// Parses `arguments` (argv, program name first), serves the bus until told to stop, and exits.
+    public static func run(arguments: [String]) -> Never {
+        var replace = false
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--version":
+                print("openurld \(Daemon.version)")
+                exitProcess(0)
+            case "-h", "--help":
+                print(usage)
+                exitProcess(0)
+            case "--replace": replace = true
+            case "-v", "--verbose": Log.verbose = true
+            case "--log":
+                guard let file = rest.popFirst() else {
+                    StandardStream.error.write("openurld: --log needs a file name\n\(usage)\n")
+                    exitProcess(2)
+                }
+                Log.useFile(file)
+            case let other where other.hasPrefix("--log="): Log.useFile(String(other.dropFirst("--log=".count)))
+            default:
+                StandardStream.error.write("openurld: unknown argument \(argument)\n\(usage)\n")
+                exitProcess(2)
+            }
+        }
+        if Log.file == nil, !Log.toJournal, !StandardStream.error.isTerminal {
+            Log.useFile(XDGPaths(environment: Environment.current()).stateDirectory + "log", alsoStderr: true)
+        }
+        do {
+            try start(replace: replace)
+        } catch {
+            Log.error("\(error)")
+            exitProcess(1)
+        }
+    }
+}
+
+func start(replace: Bool) throws -> Never {
+    let environment = Environment.current()
+    _ = ChildReaper.becomeSubreaper()
+    let loop = try EventLoop()
+    let connection = try DBusConnection.session()
+    let effects = DaemonEffects(connection: connection, loop: loop, environment: environment)
+    let daemon = Daemon(connection: connection, loop: loop, environment: environment, effects: effects)
+    effects.router = daemon.router
+    let object = DBusObject(path: Daemon.objectPath, interfaces: [daemon.routerInterface, daemon.applicationInterface])
+    try connection.export(object)
+    daemon.object = object
+    daemon.reload()
+    // Always replaceable, so that `openurld --replace` (after an upgrade) can take over from us.
+    let flags: DBusNameFlags = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
+    let nameLost = try connection.onSignal(interface: "org.freedesktop.DBus", member: "NameLost", path: "/org/freedesktop/DBus",
+                                           sender: "org.freedesktop.DBus", arg0: Daemon.busName) { _ in
+        Log.info("another openurld took over \(Daemon.busName) (openurld --replace); exiting")
+        loop.stop()
+    }
+    let result = try connection.requestName(Daemon.busName, flags: flags)
+    guard result.isOwner else {
+        let owner = (try? connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                          method: "GetConnectionUnixProcessID", arguments: [.string(Daemon.busName)]).first?.uint32).flatMap { $0 }
+        throw DaemonError("another openurld owns \(Daemon.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
+    }
+    if replace { Log.info("took over \(Daemon.busName)") }
+    try loop.add(connection)
+    // Losing the bus is a failure (exit 1), so systemd's Restart=on-failure brings us back.
+    nonisolated(unsafe) var lostBus = false
+    connection.onDisconnect {
+        Log.error("lost the session bus; exiting")
+        lostBus = true
+        loop.stop()
+    }
+    let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
+    let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
+                                          enabled: { daemon.router.engine.config.settings.guardDefaults },
+                                          notify: { request, onAction in effects.show(request, kind: .defaults, onAction: onAction) })
+    let signals = try SignalWatcher(signals: [.terminate, .interrupt, .hangUp, .child], loop: loop) { signal in
+        switch signal {
+        case .hangUp: daemon.reload()
+        case .child: _ = ChildReaper.reapAll()
+        default:
+            Log.info("exiting on signal \(signal)")
+            loop.stop()
+        }
+    }
+    Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
+    _ = loop.run()
+    withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
+    daemon.recent.save()
+    if (try? connection.processID(of: Daemon.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Daemon.busName) }
+    connection.flush()
+    exitProcess(lostBus ? 1 : 0)
+}

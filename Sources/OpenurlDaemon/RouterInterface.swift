@@ -1,0 +1,236 @@
+import Execution
+import DBus
+import Launching
+import RouterContract
+import Routing
+import URLModel
+import LinkExtraction
+
+/// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
+/// and generates the introspection XML.
+extension Daemon {
+    /// The most a `Recent` reply carries (estimated), newest links first; D-Bus refuses arrays
+    /// over 64 MiB and drops the sender.
+    static let maximumRecentReplyBytes = 16 << 20
+
+    var routerInterface: DBusInterface {
+        DBusInterface(
+            name: Self.interfaceName,
+            methods: [
+                DBusMethod("Open", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "Open")
+                    if options.opener == nil { options.opener = self.opener(of: context) }
+                    options.environment = self.clickEnvironment(sent: options.environment, context: context)
+                    return [try self.open(args[0].string ?? "", options: options)]
+                },
+                DBusMethod("OpenText", inputs: [.init("text", "s"), .init("options", "a{sv}")], outputs: [.init("urls", "as")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "OpenText")
+                    if options.opener == nil { options.opener = self.opener(of: context) }
+                    options.environment = self.clickEnvironment(sent: options.environment, context: context)
+                    return [.stringArray(try self.openText(args[0].string ?? "", options: options))]
+                },
+                DBusMethod("Copy", inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
+                    let options = try OpenOptions(args[1], method: "Copy")
+                    try self.copy(args[0].string ?? "", environment: self.clickEnvironment(sent: options.environment, context: context))
+                    return []
+                },
+                DBusMethod("Explain", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "Explain")
+                    if options.opener == nil { options.opener = self.opener(of: context) }
+                    options.dryRun = true
+                    return [try self.open(args[0].string ?? "", options: options, explain: true)]
+                },
+                DBusMethod("Reload") { [unowned self] _, _ in
+                    if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
+                    return []
+                },
+                DBusMethod("ListRules", outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
+                    [.array(elementSignature: "(sisb)", self.router.engine.config.rules.map { rule in
+                        .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
+                    })]
+                },
+                DBusMethod("SetRuleEnabled", inputs: [.init("name", "s"), .init("enabled", "b")]) { [unowned self] args, _ in
+                    try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
+                    return []
+                },
+                DBusMethod("ListApps", inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
+                    let apps = self.router.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
+                    return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
+                },
+                DBusMethod("ListTargets", inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
+                    let scheme = args[0].string.flatMap { $0.isEmpty ? nil : $0 }
+                    // Discovered afresh, as `openurl apps` does: a browser installed since the last
+                    // reload is listed, and so is everything while the config is broken.
+                    var config = self.router.engine.config
+                    config.catalog = AppDiscovery(paths: self.paths, environment: self.router.launcher.environment).catalog()
+                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config).map { listing in
+                        var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
+                                                            ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
+                        if let app = listing.app { pairs.append(("app", .string(app))) }
+                        return .vardict(pairs: pairs)
+                    })]
+                },
+                DBusMethod("Recent", inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
+                    let limit = Int(args[0].uint32 ?? 0)
+                    var entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))
+                    // Newest first, and no more than fits well inside D-Bus's 64 MiB array limit:
+                    // a reply over it made the bus drop the daemon.
+                    var bytes = 0
+                    var kept = 0
+                    for entry in entries.reversed() {
+                        bytes += 256 + entry.url.utf8.count + entry.finalURL.utf8.count + entry.target.utf8.count
+                            + entry.rule.utf8.count + entry.opener.utf8.count + entry.outcome.utf8.count
+                        if bytes > Self.maximumRecentReplyBytes, kept > 0 { break }
+                        kept += 1
+                    }
+                    entries = Array(entries.suffix(kept))
+                    return [.array(elementSignature: "a{sv}", entries.reversed().map { entry in
+                        .vardict(pairs: [
+                            ("id", .uint32(entry.id)), ("time", .double(entry.time)), ("url", .string(entry.url)),
+                            ("final_url", .string(entry.finalURL)), ("decision", .string(entry.decision)),
+                            ("target", .string(entry.target)), ("rule", .string(entry.rule)),
+                            ("opener", .string(entry.opener)), ("outcome", .string(entry.outcome)),
+                        ])
+                    })]
+                },
+                DBusMethod("ClearRecent") { [unowned self] _, _ in
+                    self.recent.clear()
+                    Log.info("recent links cleared")
+                    return []
+                },
+                DBusMethod("Reopen", inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
+                    try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "")
+                    return []
+                },
+            ],
+            properties: [
+                DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
+                DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
+                DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.configError) },
+                DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
+                    let shown = self.displayEnvironment
+                    return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
+                        DBusDictEntry(key: .string($0), value: .string(shown[$0] ?? ""))
+                    })
+                },
+            ],
+            signals: [
+                DBusSignalDeclaration("Routed", arguments: [.init("url", "s"), .init("decision", "s"), .init("target", "s"), .init("rule", "s")]),
+                DBusSignalDeclaration("ConfigReloaded", arguments: [.init("ok", "b"), .init("error", "s")]),
+            ])
+    }
+
+    /// `org.freedesktop.Application`: how GIO apps hand us links without spawning anything.
+    var applicationInterface: DBusInterface {
+        DBusInterface(
+            name: "org.freedesktop.Application",
+            methods: [
+                DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { _, _ in
+                    // openurld has no window: activation without links only makes sure it runs.
+                    Log.info("activated")
+                    return []
+                },
+                DBusMethod("Open", inputs: [.init("uris", "as"), .init("platform_data", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: "Open")
+                    options.opener = self.opener(of: context)
+                    // GIO apps send no environment: the session's, or the calling app's own.
+                    options.environment = self.clickEnvironment(sent: [:], context: context)
+                    var failures: [String] = []
+                    for uri in args[0].stringArray ?? [] {
+                        do { _ = try self.open(uri, options: options) } catch let error as DBusError { failures.append(error.message) }
+                        // A token raises one window: only the first link carries it.
+                        options.activationToken = nil
+                    }
+                    if !failures.isEmpty { throw DBusError.invalidArgs(failures.joined(separator: "\n")) }
+                    return []
+                },
+                DBusMethod("ActivateAction", inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]) { [unowned self] args, _ in
+                    switch args[0].string ?? "" {
+                    case "reload":
+                        if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
+                    case let name:
+                        throw DBusError.invalidArgs("ActivateAction: unknown action \"\(name)\" (known: reload)")
+                    }
+                    return []
+                },
+            ])
+    }
+
+    /// The display variables launched apps get (`DISPLAY`, `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,
+    /// `XAUTHORITY`, those set): an activated daemon has the bus's activation environment, not
+    /// the clicking app's, and `openurl status` shows this view.
+    var displayEnvironment: [String: String] {
+        let environment = router.launcher.environment
+        var shown: [String: String] = [:]
+        for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"] {
+            if let value = environment[key], !value.isEmpty { shown[key] = value }
+        }
+        return shown
+    }
+
+    /// Who made a D-Bus call: the caller's process, walked up past launchers.
+    func opener(of context: DBusMessageContext) -> Opener? {
+        // Walking /proc costs a bus round trip and several reads: only when a rule looks.
+        guard router.engine.usesOpener else { return nil }
+        if let known = openers[context.sender] { return known }
+        guard let pid = try? context.callerProcessID(), pid > 0 else { return nil }
+        let opener = OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener
+        if openers.count >= 256 { openers.removeAll() }
+        openers[context.sender] = opener
+        return opener
+    }
+
+    /// The display variables for a click from `context`'s caller: empty when the daemon has its own.
+    func clickEnvironment(sent: [String: String], context: DBusMessageContext) -> [String: String] {
+        session.forClick(sent: sent, callerPID: { try? context.callerProcessID() }, connection: connection)
+    }
+
+    /// Extracts the links in `text` and routes each; returns the URLs routed.
+    /// Refused before any work: longer text, or more links than anyone means to open at once.
+    static let maximumOpenTextBytes = 1 << 20
+    static let maximumOpenTextLinks = 50
+
+    func openText(_ text: String, options: OpenOptions) throws -> [String] {
+        guard text.utf8.count <= Self.maximumOpenTextBytes else {
+            throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
+        }
+        let schemes = LinkExtractor.defaultSchemes.union(router.engine.allowedSchemes)
+        let links = LinkExtractor.extract(from: text, schemes: schemes)
+        guard links.count <= Self.maximumOpenTextLinks else {
+            throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
+        }
+        var routed: [String] = []
+        for link in links {
+            do {
+                _ = try open(link.url, options: options)
+                routed.append(link.url)
+            } catch {
+                Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
+            }
+        }
+        return routed
+    }
+
+    /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
+    func copy(_ url: String, environment: [String: String]) throws {
+        let decision: Decision
+        do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
+        if !environment.isEmpty { lastClickEnvironment = environment }
+        if case .failed(let why) = router.carryOut(decision, activationToken: nil, environment: environment) {
+            throw DBusError(name: "io.github.openurld.Error.Failed", message: why)
+        }
+    }
+}
+
+extension Action {
+    /// A short description for `ListRules`: `open firefox.desktop`, `copy {to}`, `ask a, b`.
+    var summary: String {
+        switch self {
+        case .open(let target): return "open \(target)"
+        case .copy(let template): return "copy" + (template.map { " \($0)" } ?? "")
+        case .ask(let choices): return "ask " + choices.map(\.description).joined(separator: ", ")
+        case .discard: return "discard"
+        case .system: return "system"
+        }
+    }
+}
