@@ -75,17 +75,17 @@ let package = Package(
         .target(name: "Launching", dependencies: ["Platform", "Routing", "RouterContract", "CGIO"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The desktop's default handlers: takeover, restore, the guard against a browser taking them.
-        .target(name: "DesktopDefaults", dependencies: ["Platform", "RouterContract", "Launching"],
+        .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing"],
+        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // Carrying decisions out: launch, copy, notify, ask.
-        .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults"],
+        .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "RouterContract",
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "Routing", "DBus", "RouterContract",
                                                       "Launching", "DesktopDefaults", "ConfigFiles", "Execution"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to

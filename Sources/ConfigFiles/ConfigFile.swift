@@ -25,19 +25,30 @@ public enum ConfigFile {
     /// default knows none). `rememberedText` stands in for the remembered file's contents (to check a new version
     /// before writing it). `clearURLsPatterns` says when the ClearURLs catalogue's patterns are
     /// compiled: at load (a bad one is a load error) or on first use (the daemon's start).
+    /// `describe` reads the entries the config names that discovery did not list (for their names).
     public static func load(path: String, required: Bool, discover: () -> AppCatalog = { AppCatalog() },
-                            rememberedText: String? = nil,
+                            describe: ([String]) -> [AppEntry] = { _ in [] }, rememberedText: String? = nil,
                             clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
+        let loaded: Result<Config, LoadError>
         switch loadMain(path: path, required: required, discover: discover, clearURLsPatterns: clearURLsPatterns) {
         case .failure(let error): return .failure(error)
         case .success(let config):
             let remembered = rememberedPath(besides: path)
-            guard let rememberedText else { return addRemembered(to: config, path: remembered) }
-            do {
-                return .success(try ConfigLoader.loadRemembered(text: rememberedText, path: remembered, into: config))
-            } catch {
-                return .failure(LoadError(description: error.description))
+            if let rememberedText {
+                do {
+                    loaded = .success(try ConfigLoader.loadRemembered(text: rememberedText, path: remembered, into: config))
+                } catch {
+                    loaded = .failure(LoadError(description: error.description))
+                }
+            } else {
+                loaded = addRemembered(to: config, path: remembered)
             }
+        }
+        return loaded.map { config in
+            var config = config
+            let missing = config.referencedDesktopIDs.filter { config.catalog.entry(id: $0) == nil }
+            if !missing.isEmpty { config.catalog.others = describe(missing) }
+            return config
         }
     }
 

@@ -23,29 +23,31 @@ public struct AskError: Error, Equatable, CustomStringConvertible {
 ///
 /// The ways to ask are tried in `order` (`[settings] ask_with` first, then the chooser window,
 /// notification action buttons, the picker); a way that is not available here (no display or no
-/// chooser installed; no notification server or one without action buttons; no picker set, or its
-/// program missing or failing to start) passes the question to the next. When none works the
-/// answer is `.unavailable` with the reasons, and the caller decides what the link becomes.
+/// chooser installed; no notification server, one without action buttons, or nobody staying to
+/// hear its answer; no picker set, or its program missing or failing to start) passes the question
+/// to the next. When none works the answer is `.unavailable` with the reasons, and the caller
+/// decides what the link becomes. Nothing here blocks the loop: the server's capabilities are
+/// asked without waiting, and the picker runs on a thread of its own.
 public final class Asker: @unchecked Sendable {
-    /// The daemon's notification client (nil: none).
+    /// The notification client (nil: none, or nobody stays for the answer).
     public let notifications: NotificationClient?
     /// The configured picker (nil: `[settings] picker` not set).
     public let picker: Picker?
-    /// The chooser window (nil: not installed).
+    /// The chooser window (nil: not installed, or no loop to hear it).
     public let chooser: ChooserLauncher?
     /// The ways to ask, in the order tried.
     public let order: [Config.AskWith]
     /// The environment the window and the picker run with.
     public let environment: [String: String]
-    /// The loop completions run on.
-    public let loop: EventLoop
+    /// The loop completions run on; nil: the picker is waited for here.
+    public let loop: EventLoop?
     /// Where problems met after `ask` returned go (a notification that failed, a picker that printed nonsense).
-    public var log: (String) -> Void
+    public let log: (String) -> Void
 
     /// An asker over the given ways of asking.
     public init(notifications: NotificationClient?, picker: Picker?, chooser: ChooserLauncher? = nil,
                 order: [Config.AskWith] = [.notification, .picker], environment: [String: String] = [:],
-                loop: EventLoop, log: @escaping (String) -> Void = { _ in }) {
+                loop: EventLoop?, log: @escaping (String) -> Void = { _ in }) {
         self.notifications = notifications
         self.picker = picker
         self.chooser = chooser
@@ -55,7 +57,7 @@ public final class Asker: @unchecked Sendable {
         self.log = log
     }
 
-    /// Why `method` cannot be used now, or nil when it can.
+    /// Why `method` cannot be used, as far as can be told without asking anyone; nil when it may be.
     public func unavailability(of method: Config.AskWith) -> String? {
         switch method {
         case .window:
@@ -69,12 +71,7 @@ public final class Asker: @unchecked Sendable {
             }
             return nil
         case .notification:
-            guard let notifications else { return "no notification server connection" }
-            do {
-                guard try notifications.capabilities().contains("actions") else { return "the notification server shows no action buttons" }
-            } catch {
-                return "no notification server (\(error))"
-            }
+            guard notifications != nil, loop != nil else { return "no notification server connection" }
             return nil
         }
     }
@@ -82,9 +79,7 @@ public final class Asker: @unchecked Sendable {
     /// Offers `request`'s choices; `completion` runs on the loop's thread with each answer (more
     /// than one only for a chooser window kept open with Ctrl+Enter).
     public func ask(_ request: AskRequest, completion: @escaping (AskAnswer) -> Void) {
-        guard !request.decision.choices.isEmpty, request.labels.count == request.decision.choices.count else {
-            return completion(.unavailable("\(request.decision.choices.count) choices but \(request.labels.count) labels"))
-        }
+        guard !request.choices.isEmpty else { return completion(.unavailable("no choices to offer")) }
         attempt(order[...], request: request, reasons: [], completion: completion)
     }
 
@@ -97,41 +92,49 @@ public final class Asker: @unchecked Sendable {
             return attempt(rest, request: request, reasons: reasons + [why], completion: completion)
         }
         // Holds the asker strongly: nobody else keeps it while the question is out.
-        let next = { (why: String) in
-            self.log("ask: \(why)")
+        let next = { (why: String, logged: Bool) in
+            if logged { self.log("ask: \(why)") }
             self.attempt(rest, request: request, reasons: reasons + [why], completion: completion)
         }
         switch method {
         case .window:
             chooser?.show(request, environment: environment) { answer in
-                if case .unavailable(let why) = answer { next(why) } else { completion(answer) }
+                if case .unavailable(let why) = answer { next(why, true) } else { completion(answer) }
             }
         case .picker:
-            guard let picker else { return next("no picker") }
-            let choices = request.decision.choices
-            picker.pick(labels: request.labels, loop: loop) { outcome in
+            guard let picker else { return next("no picker", true) }
+            let choices = request.choices
+            let answer = { (outcome: PickerOutcome) in
                 switch outcome {
                 case .chosen(let index): completion(.chosen(choices[index], url: nil, remember: nil, keepAsking: false))
                 case .cancelled: completion(.cancelled)
                 case .expired: completion(.expired)
-                case .failed(let why): next(why)
+                case .failed(let why): next(why, true)
                 }
             }
+            if let loop { picker.pick(labels: choices.map(\.label), loop: loop, completion: answer) } else { answer(picker.pick(labels: choices.map(\.label))) }
         case .notification:
-            askByNotification(request, next: next, completion: completion)
+            guard let notifications else { return next("no notification server connection", false) }
+            notifications.capabilitiesAsync { result in
+                switch result {
+                case .failure(let error): next("no notification server (\(error))", false)
+                case .success(let capabilities) where !capabilities.contains("actions"): next("the notification server shows no action buttons", false)
+                case .success: self.askByNotification(request, next: { next($0, true) }, completion: completion)
+                }
+            }
         }
     }
 
     private func askByNotification(_ request: AskRequest, next: @escaping (String) -> Void, completion: @escaping (AskAnswer) -> Void) {
         guard let notifications, let url = try? ParsedURL(request.decision.finalURL) else { return next("no notification client") }
-        let choices = request.decision.choices
+        let choices = request.choices
         let answer = OnceAnswer(completion)
         let shownID = ShownID()
         notifications.notifyAsync(
-            NotificationText.ask(url: url, choices: choices, labels: request.labels),
+            NotificationText.ask(url: url, choices: choices),
             onAction: { [weak notifications] key in
                 // "default" (a click on the body) is not a choice: wait for a button or the close.
-                guard let choice = choices.first(where: { $0.description == key }) else { return }
+                guard let choice = choices.first(where: { $0.key == key }) else { return }
                 answer.give(.chosen(choice, url: nil, remember: nil, keepAsking: false))
                 // Some servers (dunst's context menu) leave the prompt up after an action: it is answered, take it down.
                 if let id = shownID.id { notifications?.dismiss(id: id) }

@@ -9,10 +9,10 @@ import JSON
 ///
 /// The chooser runs as a server (`openurl-chooser --serve`): started for the first question and
 /// kept for `keepAlive` seconds after the last, so later questions cost a window, not a GTK start.
-/// Each question is one JSON line on its stdin (`{"args":[…],"token":"…"}`); it prints
-/// `{"event":"shown"}` once the window is mapped, then one JSON line per answer
-/// (`{"answer":"choose","choice":"firefox.desktop","url":…,"remember":{"scope":…,"value":…},
-/// "keep":true}` or `{"answer":"cancel"}`). A thread reads them and hands each to the daemon's loop.
+/// Each question is one JSON line on its stdin (`question(for:)`); it prints `{"event":"shown"}`
+/// once the window is mapped, then one JSON line per answer (`{"answer":"choose","index":0,
+/// "choice":"firefox.desktop","url":…,"remember":{"scope":…,"value":…},"keep":true}` or
+/// `{"answer":"cancel"}`). A thread reads them and hands each to the daemon's loop.
 /// A chooser that exits before showing the window (no display it can open, GTK missing) could not
 /// ask, and the question goes to the next way of asking; one that exits after is a cancel; no
 /// answer within `timeout` closes it and counts as expired.
@@ -43,7 +43,7 @@ public final class ChooserLauncher: @unchecked Sendable {
     /// The question being shown.
     private struct Active {
         var serverID: Int
-        var choices: [AskChoice]
+        var choices: [Choice]
         var answer: (AskAnswer) -> Void
         var shown = false
         var timer: EventLoopToken?
@@ -72,18 +72,17 @@ public final class ChooserLauncher: @unchecked Sendable {
         !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
     }
 
-    /// The chooser's arguments for `request` (without the program).
-    public func arguments(for request: AskRequest) -> [String] {
-        var argv = ["--url", request.decision.finalURL]
-        if request.decision.url != request.decision.finalURL { argv += ["--original", request.decision.url] }
-        if let opener = request.opener, !opener.isEmpty { argv += ["--opener", opener] }
-        for (index, choice) in request.decision.choices.enumerated() {
-            let clean = { (text: String) in String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }
-            let label = index < request.labels.count ? request.labels[index] : choice.description
-            let icon = index < request.icons.count ? request.icons[index] : ""
-            argv += ["--choice", "\(choice.description)\t\(clean(label))\t\(clean(icon))"]
-        }
-        return argv
+    /// The question line for `request`: the link, the original, the opener and each choice with its
+    /// label and icon, all JSON strings (a tab or newline in a label survives).
+    public static func question(for request: AskRequest) -> JSONValue {
+        var members: [(String, JSONValue)] = [("url", .string(request.decision.finalURL))]
+        if request.decision.url != request.decision.finalURL { members.append(("original", .string(request.decision.url))) }
+        if let opener = request.opener, !opener.isEmpty { members.append(("opener", .string(opener))) }
+        members.append(("choices", .array(request.choices.map { choice in
+            .object([("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon))])
+        })))
+        members.append(("token", .string(request.activationToken ?? "")))
+        return .object(members)
     }
 
     /// Shows the window for `request` with `environment`; `answer` runs on the loop's thread for each
@@ -104,11 +103,8 @@ public final class ChooserLauncher: @unchecked Sendable {
             }
         }
         guard let server else { return }
-        let line = JSONValue.object([
-            ("args", .array(arguments(for: request).map { .string($0) })),
-            ("token", .string(request.activationToken ?? "")),
-        ]).text + "\n"
-        active = Active(serverID: server.id, choices: request.decision.choices, answer: answer)
+        let line = Self.question(for: request).text + "\n"
+        active = Active(serverID: server.id, choices: request.choices, answer: answer)
         active?.timer = loop.addTimer(after: timeout) { [weak self] in
             guard let self, self.active?.serverID == server.id else { return }
             self.stopServer()
@@ -204,12 +200,18 @@ public final class ChooserLauncher: @unchecked Sendable {
     }
 
     /// One answer line; nil for a line that is not one (logged by nobody: the chooser is ours).
-    static func parse(_ line: String, choices: [AskChoice]) -> AskAnswer? {
+    static func parse(_ line: String, choices: [Choice]) -> AskAnswer? {
         guard let object = try? JSONValue(parsing: line), let kind = object["answer"]?.string else { return nil }
         guard kind == "choose" else { return kind == "cancel" ? .cancelled : nil }
-        guard let key = object["choice"]?.string else { return nil }
-        // Ctrl+C copies whatever the rule offered.
-        guard let choice = choices.first(where: { $0.description == key }) ?? (key == "copy" ? .copy : nil) else { return nil }
+        let choice: Choice
+        if let index = object["index"]?.integer {
+            guard choices.indices.contains(index) else { return nil }
+            choice = choices[index]
+        } else {
+            // Ctrl+C copies the link even where the question offered no Copy.
+            guard object["choice"]?.string == "copy" else { return nil }
+            choice = Choice(action: .copy, label: "Copy", icon: "edit-copy")
+        }
         var remember: RememberRequest?
         if let fields = object["remember"], let scope = fields["scope"]?.string, let value = fields["value"]?.string {
             remember = RememberRequest(scope: scope, value: value)

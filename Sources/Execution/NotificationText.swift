@@ -1,9 +1,7 @@
-import Launching
 import Routing
 import URLModel
 
-/// The words openurld's notifications say. Pure: no I/O except reading desktop entry names
-/// through a `DesktopEntryDirectory` when one is given.
+/// The words openurld's notifications say. Pure: no I/O.
 public enum NotificationText {
     /// The action key of the "Open" button on a copy confirmation.
     public static let openActionKey = "open"
@@ -94,52 +92,26 @@ public enum NotificationText {
             urgency: .critical, icon: NotificationClient.Icon.error)
     }
 
+    /// The action keys of a takeover offer.
+    public static let takeBackActionKey = "take-back"
+    /// Keeps the app that took the defaults.
+    public static let keepActionKey = "keep"
+
+    /// Another app took some of openurld's defaults: "Take back" or "Keep APP".
+    public static func defaultsTaken(app: String, schemes: String, files: String) -> NotificationRequest {
+        NotificationRequest(summary: "\(app) took over \(schemes) links",
+                            body: escapeMarkup("openurld no longer receives them (changed in \(files))."),
+                            actions: [(takeBackActionKey, "Take back"), (keepActionKey, "Keep \(app)")], timeout: 0)
+    }
+
     /// The ask prompt: host and link in the body, one action per choice, keyed by the choice as
-    /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled with `labels`.
-    public static func ask(url: ParsedURL, choices: [AskChoice], labels: [String]) -> NotificationRequest {
+    /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled as the window labels it.
+    public static func ask(url: ParsedURL, choices: [Choice]) -> NotificationRequest {
         var lines: [String] = []
         if let host = hostLabel(url) { lines.append(host) }
         lines.append(shortened(url.string))
-        let actions = zip(choices, labels).map { (key: $0.description, label: $1) }
-        return NotificationRequest(summary: "Open link with…", body: lines.joined(separator: "\n"), actions: actions,
-                                   timeout: 0, icon: NotificationClient.Icon.browser)
-    }
-
-    /// A choice's display name: the desktop entry's `Name` (and action name), a named app or
-    /// webmail capitalised (`Work`, `Gmail`), `Copy`, `Discard`, `Default browser`.
-    public static func choiceLabel(_ choice: AskChoice, entries: DesktopEntryDirectory?) -> String {
-        switch choice {
-        case .copy: return "Copy"
-        case .discard: return "Discard"
-        case .open(.system): return "Default browser"
-        case .open(.app(let name)), .open(.webmail(let name)): return capitalised(name)
-        case .open(.desktopEntry(let id, let action)):
-            let entry = entries?.entry(id: id)
-            let name = entry?.name ?? capitalised(id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id)
-            guard let action else { return name }
-            let actionName = entry?.actions.first { $0.id == action }?.name ?? action
-            return "\(name): \(actionName)"
-        case .open(.browser(let target)):
-            let name = entries?.entry(id: target.desktopID)?.name ?? capitalised(target.browser)
-            switch target.profile {
-            case nil: return name
-            case "private"?: return "\(name): Private window"
-            case let profile?: return "\(name): \(profile)"
-            }
-        }
-    }
-
-    /// Labels for every choice; duplicates get the config spelling appended so each button is distinct.
-    public static func choiceLabels(_ choices: [AskChoice], entries: DesktopEntryDirectory?) -> [String] {
-        let labels = choices.map { choiceLabel($0, entries: entries) }
-        return zip(choices, labels).map { choice, label in
-            labels.filter { $0 == label }.count > 1 ? "\(label) (\(choice.description))" : label
-        }
-    }
-
-    static func capitalised(_ word: String) -> String {
-        guard let first = word.first else { return word }
-        return first.uppercased() + word.dropFirst()
+        return NotificationRequest(summary: "Open link with…", body: lines.joined(separator: "\n"),
+                                   actions: choices.map { (key: $0.key, label: $0.label) }, timeout: 0, icon: NotificationClient.Icon.browser)
     }
 
     static func shortened(_ text: String) -> String {

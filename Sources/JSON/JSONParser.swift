@@ -53,6 +53,12 @@ extension JSONValue {
         return nil
     }
 
+    /// The number, when this is a whole number that fits in an `Int`.
+    public var integer: Int? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
     /// The flag, when this is `true` or `false`.
     public var bool: Bool? {
         if case .bool(let value) = self { return value }

@@ -6,6 +6,8 @@ import Routing
 public protocol AppDiscovering {
     /// A fresh snapshot of the installed apps.
     func catalog() -> AppCatalog
+    /// The installed entries among `ids` (those not found are left out).
+    func entries(ids: [String]) -> [AppEntry]
 }
 
 /// Discovery from the files on disk: desktop entries in the XDG, Flatpak and Snap directories
@@ -36,16 +38,27 @@ public struct AppDiscovery: AppDiscovering {
         var entries: [AppEntry] = []
         var browsers: [Browser] = []
         for entry in DesktopEntryDirectory(paths: paths).allEntries(containing: ["x-scheme-handler/", "WebBrowser"]) where entry.id != Router1.desktopID {
-            let schemes = entry.mimeTypes.compactMap { type -> String? in
-                type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)).lowercased() : nil
-            }
-            let isBrowser = entry.categories.contains("WebBrowser") || schemes.contains("http") || schemes.contains("https")
-            guard isBrowser || !schemes.isEmpty else { continue }
-            entries.append(AppEntry(id: entry.id, name: entry.name, schemes: schemes,
-                                    actions: entry.actions.map { AppEntry.EntryAction(id: $0.id, name: $0.name) }))
+            let app = Self.appEntry(entry)
+            let isBrowser = entry.categories.contains("WebBrowser") || app.schemes.contains("http") || app.schemes.contains("https")
+            guard isBrowser || !app.schemes.isEmpty else { continue }
+            entries.append(app)
             if isBrowser { browsers.append(browser(for: entry)) }
         }
         return AppCatalog(entries: entries, browsers: browsers)
+    }
+
+    /// The installed entries among `ids`, read one by one (a config names a few).
+    public func entries(ids: [String]) -> [AppEntry] {
+        let directory = DesktopEntryDirectory(paths: paths)
+        return ids.compactMap { id in directory.entry(id: id).map(Self.appEntry) }
+    }
+
+    static func appEntry(_ entry: DesktopEntry) -> AppEntry {
+        let schemes = entry.mimeTypes.compactMap { type -> String? in
+            type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)).lowercased() : nil
+        }
+        return AppEntry(id: entry.id, name: entry.name, schemes: schemes,
+                        actions: entry.actions.map { AppEntry.EntryAction(id: $0.id, name: $0.name) }, icon: entry.icon ?? "")
     }
 
     /// The browser an entry launches, with its profiles when its family is known.

@@ -1,28 +1,6 @@
 import RouterContract
 import Platform
-
-/// What to launch: the resolved form of an `open` target (templates already substituted).
-public enum LaunchTarget: Sendable, Equatable {
-    /// A desktop entry by id, optionally one of its desktop actions (`firefox.desktop:new-private-window`).
-    case desktopEntry(id: String, action: String? = nil)
-    /// A named app `[apps.NAME]` with `desktop` + `args`: the entry's program (its `Exec` up to the
-    /// first field code) followed by `arguments`, which replace the `Exec`'s own arguments.
-    case desktopEntryWithArguments(id: String, arguments: [String])
-    /// A named app `[apps.NAME]` with a raw `exec` argv, run as given.
-    case argv([String])
-    /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile or a
-    /// private window); always spawned, since D-Bus activation cannot carry arguments.
-    case desktopEntryAdding(id: String, arguments: [String])
-
-    /// Parses `ID.desktop` or `ID.desktop:ACTION` (as written in the config) into a target.
-    public static func parse(desktopTarget text: String) -> LaunchTarget {
-        if let range = text.firstRange(of: ".desktop:") {
-            return .desktopEntry(id: String(text[..<range.upperBound].dropLast()),
-                                 action: String(text[range.upperBound...]))
-        }
-        return .desktopEntry(id: text)
-    }
-}
+import Routing
 
 /// A `DBusActivatable` entry's launch: call `org.freedesktop.Application.Open(uris, platformData)`
 /// (or `ActivateAction(action, [], platformData)`) on `busName` at `objectPath`.
@@ -51,6 +29,8 @@ public enum LaunchPlan: Sendable, Equatable {
 public enum LaunchError: Error, Equatable, CustomStringConvertible {
     /// No visible desktop entry with that id.
     case noSuchEntry(String)
+    /// There is no handler from before openurld to give the link to, with why.
+    case noSystemHandler(String)
     /// The entry has no action with that id.
     case noSuchAction(entry: String, action: String)
     /// The `Exec` line is missing or bad.
@@ -62,6 +42,7 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSuchEntry(let id): return "no desktop entry \(id)"
+        case .noSystemHandler(let why): return why
         case .noSuchAction(let entry, let action): return "\(entry) has no action \(action)"
         case .badExec(let error): return error.description
         case .spawn(let error): return error.description
@@ -79,29 +60,38 @@ public struct AppLauncher: Sendable {
     public var environment: [String: String]
     /// The spawner.
     public var launcher: ProcessLauncher
+    /// The desktop id of the handler that was the default for a scheme before openurld (for
+    /// `system`); nil when there is none to ask.
+    public var systemHandler: (@Sendable (String) throws -> String)?
 
     /// Creates a launcher over the given XDG paths and child environment.
-    public init(paths: XDGPaths, environment: [String: String], launcher: ProcessLauncher = ProcessLauncher()) {
+    public init(paths: XDGPaths, environment: [String: String], launcher: ProcessLauncher = ProcessLauncher(),
+                systemHandler: (@Sendable (String) throws -> String)? = nil) {
         entries = DesktopEntryDirectory(paths: paths)
         self.environment = environment
         self.launcher = launcher
+        self.systemHandler = systemHandler
     }
 
-    /// Works out how `target` would be launched with `url`, without launching anything.
-    public func plan(_ target: LaunchTarget, url: String, activationToken: String? = nil) throws -> LaunchPlan {
-        switch target {
+    /// Works out how `launch` would be carried out, without launching anything.
+    public func plan(_ launch: Launch, activationToken: String? = nil) throws -> LaunchPlan {
+        switch launch {
         case .argv(let argv):
             return .spawn(argv)
+        case .system(let url):
+            let scheme = url.prefix(while: { $0 != ":" }).lowercased()
+            guard let systemHandler else { throw LaunchError.noSystemHandler("no handler from before openurld is known for \(scheme)") }
+            return try plan(.desktopEntry(id: try systemHandler(scheme), action: nil, url: url), activationToken: activationToken)
         case .desktopEntryWithArguments(let id, let arguments):
             let entry = try lookup(id)
             let words = ExecLine.programPrefix(try words(of: entry.exec, entry: entry))
             return .spawn(wrapInTerminal(words + arguments, if: entry.isTerminal))
-        case .desktopEntryAdding(let id, let arguments):
+        case .desktopEntryAdding(let id, let arguments, let url):
             let entry = try lookup(id)
             let words = ExecLine.inserting(arguments, beforeURLIn: try words(of: entry.exec, entry: entry))
             let expanded = ExecLine.expand(words, url: url, icon: entry.icon, name: entry.name, entryPath: entry.path)
             return .spawn(wrapInTerminal(expanded, if: entry.isTerminal))
-        case .desktopEntry(let id, let actionID):
+        case .desktopEntry(let id, let actionID, let url):
             let entry = try lookup(id)
             var exec = entry.exec
             if let actionID {
@@ -128,14 +118,14 @@ public struct AppLauncher: Sendable {
         }
     }
 
-    /// Launches `target` with `url`. A `DBusActivatable` entry is handed to `dbusActivator` (the
-    /// daemon owns the bus connection); without one its `Exec` line is spawned instead.
+    /// Carries `launch` out. A `DBusActivatable` entry is handed to `dbusActivator` (the owner
+    /// of the bus connection); without one its `Exec` line is spawned instead.
     /// Returns the spawned pid, or nil when the launch went over D-Bus.
     @discardableResult
-    public func launch(_ target: LaunchTarget, url: String, activationToken: String? = nil,
+    public func launch(_ launch: Launch, activationToken: String? = nil,
                        dbusActivator: ((DBusActivationRequest) throws -> Void)? = nil) throws -> Int32? {
         let argv: [String]
-        switch try plan(target, url: url, activationToken: activationToken) {
+        switch try plan(launch, activationToken: activationToken) {
         case .spawn(let planned):
             argv = planned
         case .dbusActivation(let request, let fallback):

@@ -5,8 +5,10 @@ import Routing
 
 /// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
 /// costs a window rather than a process start (most of a cold start is loading and initialising
-/// GTK, fonts and the GL renderer). Each line on stdin is one question,
-/// `{"args":["--url",…,"--choice",…],"token":"…"}`; the answers are written as in one-shot mode.
+/// GTK, fonts and the GL renderer). Each line on stdin is one question, `{"url":…,
+/// "original":…,"opener":…,"choices":[{"key":…,"label":…,"icon":…},…],"token":…}` (labels are
+/// JSON strings, so a tab or a newline in one survives); the answers are written as in one-shot
+/// mode, each choice with its `index` in `choices`.
 /// Questions are answered one at a time; the process exits when stdin closes.
 enum ChooserServer {
     nonisolated(unsafe) static var pending: [UInt8] = []
@@ -23,16 +25,15 @@ enum ChooserServer {
 
     /// One question line.
     static func handle(_ line: [UInt8]) {
-        guard let request = try? JSONValue(parsing: line), request.members != nil,
-              let args = Self.strings(request["args"]) else {
+        guard let request = try? JSONValue(parsing: line), request.members != nil, let url = request["url"]?.string,
+              let choices = Self.choices(request["choices"]), !choices.isEmpty else {
             StandardStream.error.write("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
             return
         }
         do {
-            let arguments = try ChooserArguments(args)
-            let preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
-                                          opener: arguments.opener, publicSuffixes: readPublicSuffixList())
+            let preview = try LinkPreview(url: url, original: request["original"]?.string, choices: choices,
+                                          opener: request["opener"]?.string, publicSuffixes: readPublicSuffixList())
             current?.destroy()
             let ui = ChooserUI(preview: preview, startupID: request["token"]?.string) {
                 current?.destroy()
@@ -40,24 +41,21 @@ enum ChooserServer {
             }
             current = ui
             ui.build()
-        } catch let failure as ChooserFailure {
-            StandardStream.error.write("openurl-chooser: \(failure.message)\n")
-            ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         } catch {
             StandardStream.error.write("openurl-chooser: \(error)\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
         }
     }
 
-    /// A JSON array of strings as Swift strings; nil when it is missing or holds anything else.
-    static func strings(_ value: JSONValue?) -> [String]? {
+    /// The `choices` array as the window's choices; nil when it is missing or malformed.
+    static func choices(_ value: JSONValue?) -> [LinkPreview.Choice]? {
         guard let items = value?.items else { return nil }
-        var strings: [String] = []
+        var choices: [LinkPreview.Choice] = []
         for item in items {
-            guard let string = item.string else { return nil }
-            strings.append(string)
+            guard let key = item["key"]?.string, !key.isEmpty else { return nil }
+            choices.append(LinkPreview.Choice(key: key, label: item["label"]?.string ?? key, icon: item["icon"]?.string ?? ""))
         }
-        return strings
+        return choices
     }
 }
 

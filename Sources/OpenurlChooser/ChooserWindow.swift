@@ -243,7 +243,7 @@ final class ChooserUI {
             return true
         case GDK_KEY_c, GDK_KEY_C:
             guard control, !focusIsInEntry else { return false }
-            answer(choice: "copy", keep: false)
+            answer(choice: "copy", index: preview.choices.firstIndex { $0.key == "copy" }, keep: false)
             return true
         case GDK_KEY_1...GDK_KEY_9, GDK_KEY_KP_1...GDK_KEY_KP_9:
             guard !control, !alt, !focusIsInEntry else { return false }
@@ -264,12 +264,13 @@ final class ChooserUI {
 
     func choose(_ index: Int, keep: Bool) {
         guard preview.choices.indices.contains(index) else { return }
-        answer(choice: preview.choices[index].key, keep: keep)
+        answer(choice: preview.choices[index].key, index: index, keep: keep)
     }
 
     /// Prints the answer line; the window closes unless `keep`.
-    private func answer(choice: String, keep: Bool) {
+    private func answer(choice: String, index: Int?, keep: Bool) {
         var members: [(String, JSONValue)] = [("answer", .string("choose")), ("choice", .string(choice))]
+        if let index { members.append(("index", .number(index))) }
         if let entry, let text = gtk_editable_get_text(OpaquePointer(entry)) {
             let edited = String(cString: text).trimmingSpaces()
             if !edited.isEmpty, edited != preview.url { members.append(("url", .string(edited))) }

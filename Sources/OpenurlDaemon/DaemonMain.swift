@@ -1,4 +1,6 @@
 // openurld: the link-routing daemon. Owns io.github.openurld on the session bus.
+import RouterContract
+import ConfigFiles
 import Execution
 import DBus
 import DesktopDefaults
@@ -63,27 +65,22 @@ func start(replace: Bool) throws -> Never {
     _ = ChildReaper.becomeSubreaper()
     let loop = try EventLoop()
     let connection = try DBusConnection.session()
-    let effects = DaemonEffects(connection: connection, loop: loop, environment: environment)
-    let daemon = Daemon(connection: connection, loop: loop, environment: environment, effects: effects)
-    effects.router = daemon.router
-    let object = DBusObject(path: Daemon.objectPath, interfaces: [daemon.routerInterface, daemon.applicationInterface])
-    try connection.export(object)
-    daemon.object = object
+    let daemon = Daemon(connection: connection, loop: loop, environment: environment)
+    try connection.export(DBusObject(path: Router1.objectPath, interfaces: [daemon.routerInterface, daemon.applicationInterface]))
     daemon.reload()
     // Always replaceable, so that `openurld --replace` (after an upgrade) can take over from us.
     let flags: DBusNameFlags = replace ? [.doNotQueue, .allowReplacement, .replaceExisting] : [.doNotQueue, .allowReplacement]
     let nameLost = try connection.onSignal(interface: "org.freedesktop.DBus", member: "NameLost", path: "/org/freedesktop/DBus",
-                                           sender: "org.freedesktop.DBus", arg0: Daemon.busName) { _ in
-        Log.info("another openurld took over \(Daemon.busName) (openurld --replace); exiting")
+                                           sender: "org.freedesktop.DBus", arg0: Router1.busName) { _ in
+        Log.info("another openurld took over \(Router1.busName) (openurld --replace); exiting")
         loop.stop()
     }
-    let result = try connection.requestName(Daemon.busName, flags: flags)
+    let result = try connection.requestName(Router1.busName, flags: flags)
     guard result.isOwner else {
-        let owner = (try? connection.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                                          method: "GetConnectionUnixProcessID", arguments: [.string(Daemon.busName)]).first?.uint32).flatMap { $0 }
-        throw DaemonError("another openurld owns \(Daemon.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
+        let owner = try? connection.processID(of: Router1.busName)
+        throw DaemonError("another openurld owns \(Router1.busName)\(owner.map { " (pid \($0))" } ?? ""); use --replace to take over")
     }
-    if replace { Log.info("took over \(Daemon.busName)") }
+    if replace { Log.info("took over \(Router1.busName)") }
     try loop.add(connection)
     // Losing the bus is a failure (exit 1), so systemd's Restart=on-failure brings us back.
     nonisolated(unsafe) var lostBus = false
@@ -93,9 +90,14 @@ func start(replace: Bool) throws -> Never {
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
-    let defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
-                                          enabled: { daemon.router.engine.config.settings.guardDefaults },
-                                          notify: { request, onAction in effects.show(request, kind: .defaults, onAction: onAction) })
+    let defaultsGuard: DefaultsGuard
+    do {
+        defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
+                                          enabled: { daemon.rules.engine.config.settings.guardDefaults },
+                                          offer: { taken in daemon.offer(taken) })
+    } catch {
+        throw DaemonError("inotify_init1: \(error.message)")
+    }
     let signals = try SignalWatcher(signals: [.terminate, .interrupt, .hangUp, .child], loop: loop) { signal in
         switch signal {
         case .hangUp: daemon.reload()
@@ -105,11 +107,28 @@ func start(replace: Bool) throws -> Never {
             loop.stop()
         }
     }
-    Log.info("openurld \(Daemon.version) serving \(Daemon.busName), config \(daemon.configPath)")
+    Log.info("openurld \(Daemon.version) serving \(Router1.busName), config \(daemon.configPath)")
     _ = loop.run()
     withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
     daemon.recent.save()
-    if (try? connection.processID(of: Daemon.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Daemon.busName) }
+    if (try? connection.processID(of: Router1.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Router1.busName) }
     connection.flush()
     exitProcess(lostBus ? 1 : 0)
+}
+
+extension Daemon {
+    /// Offers to take the defaults back from an app that took them: "Take back" or "Keep APP".
+    func offer(_ taken: DefaultsTaken) {
+        notices.show(NotificationText.defaultsTaken(app: taken.appName, schemes: taken.schemes, files: taken.files), kind: .defaults) { key in
+            do {
+                switch key {
+                case NotificationText.takeBackActionKey: try taken.takeBack()
+                case NotificationText.keepActionKey: try taken.keep()
+                default: return
+                }
+            } catch {
+                Log.error("could not change the defaults: \(error)")
+            }
+        }
+    }
 }

@@ -17,7 +17,7 @@ extension Decision {
         case nil: break
         }
         if let copyText { pairs.append(("copy_text", .string(copyText))) }
-        if kind == .ask { pairs.append(("choices", .stringArray(choices.map(\.description)))) }
+        if kind == .ask { pairs.append(("choices", .stringArray(choices.map(\.key)))) }
         if let error { pairs.append(("error", .string(error))) }
         pairs.append(("trace", .stringArray(trace.map(\.text))))
         return .vardict(pairs: pairs + extra)

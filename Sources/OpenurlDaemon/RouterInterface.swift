@@ -1,3 +1,5 @@
+import Platform
+import ConfigFiles
 import Execution
 import DBus
 import Launching
@@ -15,7 +17,7 @@ extension Daemon {
 
     var routerInterface: DBusInterface {
         DBusInterface(
-            name: Self.interfaceName,
+            name: Router1.interface,
             methods: [
                 DBusMethod("Open", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
                     var options = try OpenOptions(args[1], method: "Open")
@@ -41,11 +43,11 @@ extension Daemon {
                     return [try self.open(args[0].string ?? "", options: options, explain: true)]
                 },
                 DBusMethod("Reload") { [unowned self] _, _ in
-                    if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
+                    if let error = self.reload() { throw DBusError(name: Router1.Error.configInvalid, message: error) }
                     return []
                 },
                 DBusMethod("ListRules", outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
-                    [.array(elementSignature: "(sisb)", self.router.engine.config.rules.map { rule in
+                    [.array(elementSignature: "(sisb)", self.rules.engine.config.rules.map { rule in
                         .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
                     })]
                 },
@@ -54,15 +56,15 @@ extension Daemon {
                     return []
                 },
                 DBusMethod("ListApps", inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
-                    let apps = self.router.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
+                    let apps = self.executor.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
                     return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
                 },
                 DBusMethod("ListTargets", inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
                     let scheme = args[0].string.flatMap { $0.isEmpty ? nil : $0 }
                     // Discovered afresh, as `openurl apps` does: a browser installed since the last
                     // reload is listed, and so is everything while the config is broken.
-                    var config = self.router.engine.config
-                    config.catalog = AppDiscovery(paths: self.paths, environment: self.router.launcher.environment).catalog()
+                    var config = self.rules.engine.config
+                    config.catalog = self.rules.discoverCatalog()
                     return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config).map { listing in
                         var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
                                                             ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
@@ -106,7 +108,7 @@ extension Daemon {
             properties: [
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
-                DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.configError) },
+                DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.rules.configError) },
                 DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     let shown = self.displayEnvironment
                     return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
@@ -123,7 +125,7 @@ extension Daemon {
     /// `org.freedesktop.Application`: how GIO apps hand us links without spawning anything.
     var applicationInterface: DBusInterface {
         DBusInterface(
-            name: "org.freedesktop.Application",
+            name: Router1.applicationInterface,
             methods: [
                 DBusMethod("Activate", inputs: [.init("platform_data", "a{sv}")]) { _, _ in
                     // openurld has no window: activation without links only makes sure it runs.
@@ -147,7 +149,7 @@ extension Daemon {
                 DBusMethod("ActivateAction", inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]) { [unowned self] args, _ in
                     switch args[0].string ?? "" {
                     case "reload":
-                        if let error = self.reload() { throw DBusError(name: "io.github.openurld.Error.ConfigInvalid", message: error) }
+                        if let error = self.reload() { throw DBusError(name: Router1.Error.configInvalid, message: error) }
                     case let name:
                         throw DBusError.invalidArgs("ActivateAction: unknown action \"\(name)\" (known: reload)")
                     }
@@ -160,7 +162,7 @@ extension Daemon {
     /// `XAUTHORITY`, those set): an activated daemon has the bus's activation environment, not
     /// the clicking app's, and `openurl status` shows this view.
     var displayEnvironment: [String: String] {
-        let environment = router.launcher.environment
+        let environment = executor.launcher.environment
         var shown: [String: String] = [:]
         for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"] {
             if let value = environment[key], !value.isEmpty { shown[key] = value }
@@ -171,7 +173,7 @@ extension Daemon {
     /// Who made a D-Bus call: the caller's process, walked up past launchers.
     func opener(of context: DBusMessageContext) -> Opener? {
         // Walking /proc costs a bus round trip and several reads: only when a rule looks.
-        guard router.engine.usesOpener else { return nil }
+        guard rules.engine.usesOpener else { return nil }
         if let known = openers[context.sender] { return known }
         guard let pid = try? context.callerProcessID(), pid > 0 else { return nil }
         let opener = OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener
@@ -194,7 +196,7 @@ extension Daemon {
         guard text.utf8.count <= Self.maximumOpenTextBytes else {
             throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
         }
-        let schemes = LinkExtractor.defaultSchemes.union(router.engine.allowedSchemes)
+        let schemes = LinkExtractor.defaultSchemes.union(rules.engine.allowedSchemes)
         let links = LinkExtractor.extract(from: text, schemes: schemes)
         guard links.count <= Self.maximumOpenTextLinks else {
             throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
@@ -213,12 +215,9 @@ extension Daemon {
 
     /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
     func copy(_ url: String, environment: [String: String]) throws {
-        let decision: Decision
-        do { decision = try router.engine.decide(choice: .copy, for: url) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
-        if !environment.isEmpty { lastClickEnvironment = environment }
-        if case .failed(let why) = router.carryOut(decision, activationToken: nil, environment: environment) {
-            throw DBusError(name: "io.github.openurld.Error.Failed", message: why)
-        }
+        let outcome: RouteOutcome
+        do { outcome = try executor.copy(url, click: Click(environment: environment)) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
+        if case .failed(let why) = outcome { throw DBusError(name: Router1.Error.failed, message: why) }
     }
 }
 

@@ -84,8 +84,9 @@ struct Client {
 
     /// Loads the config at `path` (or the default path); a missing default file means defaults.
     func loadConfig(path explicit: String?) -> Result<Config, ConfigFile.LoadError> {
-        ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil,
-                        discover: AppDiscovery(paths: paths, environment: environment).catalog)
+        let discovery = AppDiscovery(paths: paths, environment: environment)
+        return ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil,
+                               discover: discovery.catalog, describe: discovery.entries)
     }
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),

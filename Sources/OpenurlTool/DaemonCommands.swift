@@ -1,3 +1,4 @@
+import Execution
 import Launching
 import DBus
 import JSON
@@ -122,11 +123,8 @@ extension Client {
 
     private func copyEmbedded(_ url: String) -> Int32 {
         let config = (try? loadConfig(path: nil).get()) ?? Config()
-        let engine = RuleEngine(config: config)
         do {
-            let decision = try engine.decide(choice: .copy, for: url)
-            let effects = ClientEffects(environment: environment, settings: config.settings, verbose: false)
-            try effects.copy(decision.copyText ?? decision.finalURL, for: decision)
+            guard case .done = try embeddedExecutor(config: config, verbose: false).copy(url, click: Click()) else { return ExitCode.notCarriedOut }
             return ExitCode.success
         } catch {
             return fail("copy failed: \(error)", code: ExitCode.notCarriedOut)

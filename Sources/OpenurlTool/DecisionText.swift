@@ -39,7 +39,7 @@ enum DecisionText {
         lines.append(summary)
         lines.append("rule:      \(decision.rule?.description ?? "none ([default])")")
         if let copyText = decision.copyText { lines.append("copy text: \(copyText)") }
-        if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.description).joined(separator: ", "))") }
+        if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
         if let error = decision.error { lines.append("error:     \(error)") }
         if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }
         if let argv = launch.argv { lines.append("\(launch.dbus == nil ? "argv" : "or argv"):\(launch.dbus == nil ? "      " : "   ")\(argv.map(shellQuoted).joined(separator: " "))") }

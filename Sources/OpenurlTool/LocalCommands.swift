@@ -54,9 +54,9 @@ extension Client {
         do {
             let engine = RuleEngine(config: config)
             let decision = try engine.decide(url, opener: opener, explain: true)
-            let router = LinkRouter(engine: engine, launcher: AppLauncher(paths: paths, environment: environment),
-                                    handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
-            let launch = DecisionText.Launch(plan: Result { try router.plan(decision) })
+            let launcher = AppLauncher(paths: paths, environment: environment,
+                                       systemHandler: { [paths] scheme in try DefaultHandlers(paths: paths).systemHandler(forScheme: scheme).id })
+            let launch = DecisionText.Launch(plan: Result { try decision.launch.map { try launcher.plan($0) } })
             Output.print(json ? DecisionText.json(decision, launch: launch).text : DecisionText.describe(decision, launch: launch))
             return ExitCode.success
         } catch {

@@ -80,15 +80,12 @@ extension Client {
             _ = fail("config error, using built-in defaults (links go to the previous default handler):\n\(error.description)",
                      code: ExitCode.config, summary: "openurl: config error, using built-in defaults")
         }
-        let effects = ClientEffects(environment: environment, settings: config.settings, verbose: verbose)
-        let router = LinkRouter(engine: RuleEngine(config: config),
-                                launcher: AppLauncher(paths: paths, environment: environment, launcher: ProcessLauncher(workingDirectory: paths.home)),
-                                handlers: DefaultHandlers(paths: paths), effects: effects)
+        let executor = embeddedExecutor(config: config, verbose: verbose)
         var worst = ExitCode.success
         for (offset, url) in urls.enumerated() {
             do {
-                let decision = try router.engine.decide(url, opener: opener, forceAsk: ask)
-                let outcome = router.carryOut(decision, activationToken: offset == 0 ? token : nil)
+                let decision = try executor.engine.decide(url, opener: opener, forceAsk: ask)
+                let outcome = executor.carryOut(decision, click: Click(activationToken: offset == 0 ? token : nil, opener: opener)).outcome
                 if verbose { Output.error("openurl: \(decision.kind.rawValue) \(decision.finalURL) (\(outcome), embedded)") }
                 if case .failed = outcome { worst = max(worst, ExitCode.notCarriedOut) }
             } catch {

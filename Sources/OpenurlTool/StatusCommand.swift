@@ -56,7 +56,7 @@ extension Client {
         } else {
             line(.note, "session bus", "none: openurl routes each link in-process, and GIO apps run Exec=openurl")
         }
-        let clipboard = ClientEffects.clipboardDescription(environment: environment, settings: settings)
+        let clipboard = ClipboardSelector.describe(setting: settings.clipboard, environment: environment, bus: try? DBusConnection.session())
         line(clipboard.hasPrefix("none") ? .note : .ok, "clipboard", clipboard)
         if let picker = settings.picker, let program = picker.first {
             let found = ProcessLauncher.resolve(program, environment: environment) != nil

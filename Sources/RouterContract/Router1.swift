@@ -15,4 +15,12 @@ public enum Router1 {
     public static let desktopID = "io.github.openurld.desktop"
     /// The chooser window's application id (GTK, and the Wayland app id compositors match).
     public static let chooserApplicationID = "io.github.openurld.Chooser"
+
+    /// The error names the daemon replies with, besides the bus's own.
+    public enum Error {
+        /// `Reload` and `ActivateAction("reload")`: the config does not load (the rules in use stay).
+        public static let configInvalid = "io.github.openurld.Error.ConfigInvalid"
+        /// `Copy` and `Reopen`: the decision could not be carried out.
+        public static let failed = "io.github.openurld.Error.Failed"
+    }
 }

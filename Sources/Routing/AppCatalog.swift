@@ -6,6 +6,9 @@ public struct AppCatalog: Sendable, Equatable {
     public var entries: [AppEntry]
     /// Browsers, with their profiles where the family is known.
     public var browsers: [Browser]
+    /// Other entries a config names (`open = "zoom.desktop"`, `[apps.X] desktop = …`): for their
+    /// names and icons only; `entries` lists what opens links.
+    public var others: [AppEntry] = []
 
     /// Creates a catalogue; the empty one knows no apps.
     public init(entries: [AppEntry] = [], browsers: [Browser] = []) {
@@ -17,6 +20,17 @@ public struct AppCatalog: Sendable, Equatable {
     public func handler(forScheme scheme: String) -> AppEntry? {
         let lowered = scheme.lowercased()
         return entries.first { $0.schemes.contains(lowered) }
+    }
+
+    /// The entry with this desktop id, if discovery found it.
+    public func entry(id: String) -> AppEntry? {
+        entries.first { $0.id == id } ?? others.first { $0.id == id }
+    }
+
+    /// The entries that declare `x-scheme-handler/SCHEME`, by id.
+    public func entries(forScheme scheme: String) -> [AppEntry] {
+        let lowered = scheme.lowercased()
+        return entries.filter { $0.schemes.contains(lowered) }
     }
 
     /// Whether the desktop entry `id` (with or without `.desktop`) is a browser.
@@ -91,6 +105,8 @@ public struct AppEntry: Sendable, Equatable {
     public var schemes: [String]
     /// Its desktop actions as (action id, display name).
     public var actions: [EntryAction]
+    /// Its `Icon`: a theme name or an absolute path, empty for none.
+    public var icon: String
 
     /// A `[Desktop Action ID]`.
     public struct EntryAction: Sendable, Equatable {
@@ -103,11 +119,12 @@ public struct AppEntry: Sendable, Equatable {
     }
 
     /// Creates an entry.
-    public init(id: String, name: String, schemes: [String], actions: [EntryAction] = []) {
+    public init(id: String, name: String, schemes: [String], actions: [EntryAction] = [], icon: String = "") {
         self.id = id
         self.name = name
         self.schemes = schemes
         self.actions = actions
+        self.icon = icon
     }
 }
 

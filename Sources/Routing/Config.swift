@@ -220,3 +220,26 @@ public struct Rewrite: Sendable {
         case template(String)
     }
 }
+
+extension Config {
+    /// The desktop ids the config's targets name: `open`, `ask` lists, `[default]` and `[apps]`.
+    public var referencedDesktopIDs: [String] {
+        var ids: [String] = []
+        func add(_ target: OpenTarget) {
+            if case .desktopEntry(let id, _) = target, !ids.contains(id) { ids.append(id) }
+        }
+        func add(_ action: Action) {
+            switch action {
+            case .open(let target): add(target)
+            case .ask(let choices): for case .open(let target) in choices { add(target) }
+            default: break
+            }
+        }
+        for rule in rules { add(rule.action) }
+        add(defaultAction)
+        for name in apps.keys.sorted() {
+            if case .desktop(let id, _)? = apps[name], !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+}

@@ -17,7 +17,7 @@ extension Decision {
             ("target", target.map { .string($0.description) } ?? .null),
             ("rule", ruleValue),
             ("copy_text", copyText.map { .string($0) } ?? .null),
-            ("choices", kind == .ask ? .array(choices.map { .string($0.description) }) : .null),
+            ("choices", kind == .ask ? .array(choices.map { .string($0.key) }) : .null),
             ("trace", .array(trace.map(\.json))),
         ])
     }

@@ -1,24 +1,29 @@
 import Hygiene
 
-/// The one decision made for a URL: what happens, why, and everything needed to carry it out.
-public struct Decision: Sendable {
-    /// The five outcomes.
+/// The one decision made for a URL: what happens to it, which rule said so, and how it was
+/// reached. What happens is a closed sum (`Effect`), so a decision holds exactly what its kind
+/// needs: a copy has its text, an ask its choices, an open its launch, and nothing else.
+public struct Decision: Sendable, Equatable {
+    /// The name `openurl test` and `Open` give each kind of decision.
     public enum Kind: String, Sendable, CaseIterable {
         case open, copy, ask, discard, system
     }
 
-    /// How an `open` or `system` decision is launched.
-    public enum Launch: Sendable, Equatable {
-        /// A desktop entry (or one of its actions) with the URL.
-        case desktopEntry(id: String, action: String?, url: String)
-        /// A desktop entry's program with these arguments instead of its Exec arguments.
-        case desktopEntryWithArguments(id: String, arguments: [String])
-        /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile).
-        case desktopEntryAdding(id: String, arguments: [String], url: String)
-        /// A raw argv.
-        case argv([String])
-        /// The handler that was the default before openurld, with the URL.
-        case system(url: String)
+    /// What happens to the link.
+    public enum Effect: Sendable, Equatable {
+        /// Launch `target` as `launch` says; `target` is `.system` for the handler that was the
+        /// default before openurld.
+        case open(OpenTarget, Launch)
+        /// Put `text` on the clipboard.
+        case copy(text: String)
+        /// Offer these choices; `forced` when the ask came from `--ask` rather than a rule.
+        case ask([Choice], forced: Bool)
+        /// Drop the link (a rule's `discard`).
+        case discard
+        /// The link cannot be routed, with why (a scheme that is not routed, a target that does not resolve).
+        case refused(String)
+        /// A ClearURLs `completeProvider` blocked it; the user may still open it.
+        case blocked(provider: String)
     }
 
     /// Which rule decided: a name, or the 1-based index of an unnamed rule.
@@ -39,29 +44,79 @@ public struct Decision: Sendable {
     public var url: String
     /// The URL after unwrapping, cleaning and rewrites (for webmail, the compose URL).
     public var finalURL: String
-    /// The outcome.
-    public var kind: Decision.Kind
-    /// The target of an `open` (after webmail re-routing, the final one).
-    public var target: OpenTarget?
-    /// How to launch, for `open` and `system`.
-    public var launch: Launch?
+    /// What happens.
+    public var effect: Effect
     /// The rule that decided, nil for `[default]`.
     public var rule: RuleReference?
-    /// The text to copy, for `copy`.
-    public var copyText: String?
-    /// The choices, for `ask`.
-    public var choices: [AskChoice]
-    /// Whether to show a notification.
+    /// Whether to show a notification once it is carried out.
     public var notify: Bool
-    /// Why the link was refused or could not be routed, if it was.
-    public var error: String?
     /// How the decision was reached, step by step.
     public var trace: [TraceStep]
-    /// The ClearURLs provider whose `completeProvider` blocked the link (the decision is then
-    /// `discard`), so the user can be told and offered to open it anyway.
-    public var blockedBy: String? = nil
-    /// True when the `ask` was forced (`openurl --ask`, `ask = true` in `Open`) rather than a rule's.
-    public var askWasForced = false
+
+    /// A decision.
+    public init(url: String, finalURL: String, effect: Effect, rule: RuleReference? = nil, notify: Bool = false, trace: [TraceStep] = []) {
+        self.url = url
+        self.finalURL = finalURL
+        self.effect = effect
+        self.rule = rule
+        self.notify = notify
+        self.trace = trace
+    }
+
+    /// The kind's name: a refused or blocked link is a `discard`, an open of `.system` a `system`.
+    public var kind: Kind {
+        switch effect {
+        case .open(.system, _): return .system
+        case .open: return .open
+        case .copy: return .copy
+        case .ask: return .ask
+        case .discard, .refused, .blocked: return .discard
+        }
+    }
+
+    /// The target of an `open` (nil for `system` and every other kind).
+    public var target: OpenTarget? {
+        if case .open(let target, _) = effect, target != .system { return target }
+        return nil
+    }
+
+    /// How to launch, for `open` and `system`.
+    public var launch: Launch? {
+        if case .open(_, let launch) = effect { return launch }
+        return nil
+    }
+
+    /// The text to copy, for `copy`.
+    public var copyText: String? {
+        if case .copy(let text) = effect { return text }
+        return nil
+    }
+
+    /// The choices, for `ask` (empty otherwise).
+    public var choices: [Choice] {
+        if case .ask(let choices, _) = effect { return choices }
+        return []
+    }
+
+    /// Why the link was refused, if it was.
+    public var error: String? {
+        if case .refused(let reason) = effect { return reason }
+        return nil
+    }
+}
+
+/// How an `open` is launched: the one vocabulary from the decision to the launcher.
+public enum Launch: Sendable, Equatable {
+    /// A desktop entry (or one of its actions) with the URL.
+    case desktopEntry(id: String, action: String?, url: String)
+    /// A desktop entry's program with these arguments instead of its Exec arguments.
+    case desktopEntryWithArguments(id: String, arguments: [String])
+    /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile).
+    case desktopEntryAdding(id: String, arguments: [String], url: String)
+    /// A raw argv.
+    case argv([String])
+    /// The handler that was the default before openurld, with the URL.
+    case system(url: String)
 }
 
 /// One step of a decision's explanation.

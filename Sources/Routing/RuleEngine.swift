@@ -53,27 +53,19 @@ public struct RuleEngine: Sendable {
         var trace = trace
         var current = parsed
         if depth == 0 {
-            let cleaned = applyHygiene(hygiene, to: parsed, trace: &trace)
-            guard let cleaned else {
-                let provider = trace.lazy.compactMap { step -> String? in
-                    if case .changed(let summary, _) = step, summary.hasPrefix("blocked by ") { return String(summary.dropFirst("blocked by ".count)) }
-                    return nil
-                }.first ?? "ClearURLs"
-                var decision = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, kind: .discard, target: nil, launch: nil,
-                                        rule: nil, copyText: nil, choices: [], notify: false, error: nil, trace: trace)
-                decision.trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
-                decision.blockedBy = provider
-                return decision
+            switch applyHygiene(hygiene, to: parsed, trace: &trace) {
+            case .blocked(let provider):
+                trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
+                return Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+            case .url(let cleaned):
+                current = cleaned
             }
-            current = cleaned
         }
         current = applyRewrites(to: current, opener: opener, trace: &trace)
-        var decision = Decision(
-            url: original, finalURL: current.string, kind: .discard, target: nil, launch: nil, rule: nil,
-            copyText: nil, choices: [], notify: false, error: nil, trace: trace)
+        var decision = Decision(url: original, finalURL: current.string, effect: .discard, trace: trace)
         guard routedSchemes.contains(current.scheme) else {
             let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
-            decision.error = reason
+            decision.effect = .refused(reason)
             decision.trace.append(.refused(reason))
             return decision
         }
@@ -89,7 +81,7 @@ public struct RuleEngine: Sendable {
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
                 var redone: [TraceStep] = []
-                if let kept = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: parsed, trace: &redone) {
+                if case .url(let kept) = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: parsed, trace: &redone) {
                     current = applyRewrites(to: kept, opener: opener, trace: &redone)
                     decision.finalURL = current.string
                     decision.trace.append(.changed(step: "rule \(rule.label) keeps \(rule.clean == false ? "tracking parameters" : "redirect wrappers")", url: current.string))
@@ -98,12 +90,15 @@ public struct RuleEngine: Sendable {
         } else {
             decision.trace.append(.defaultAction)
         }
-        if forceAsk, case .ask = action {} else if forceAsk {
-            action = .ask(askChoices(for: action, web: current.scheme == "http" || current.scheme == "https"))
-            decision.askWasForced = true
+        // A forced ask of a rule that already asks keeps the rule's question.
+        if forceAsk, action.kind != .ask {
+            decision.notify = notify ?? false
+            decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
+            return decision
         }
-        carryOut(action, notify: notify, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
-        if decision.error == nil { openInNativeApp(appLinks, url: current, decision: &decision) }
+        decision.notify = notify ?? (action.kind == .copy)
+        apply(action, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
+        if case .open = decision.effect { openInNativeApp(appLinks, url: current, decision: &decision) }
         return decision
     }
 
@@ -113,9 +108,7 @@ public struct RuleEngine: Sendable {
         guard !installedAppLinks.isEmpty, setting != .none, url.scheme == "https" || url.scheme == "http", headsForBrowser(decision) else { return }
         for (link, handler) in installedAppLinks where setting.allows(link.name) {
             guard let converted = link.convert(url) else { continue }
-            decision.kind = .open
-            decision.target = .desktopEntry(id: handler, action: nil)
-            decision.launch = .desktopEntry(id: handler, action: nil, url: converted)
+            decision.effect = .open(.desktopEntry(id: handler, action: nil), .desktopEntry(id: handler, action: nil, url: converted))
             decision.finalURL = converted
             decision.trace.append(.appLink(name: link.name, url: converted, app: handler))
             return
@@ -123,31 +116,39 @@ public struct RuleEngine: Sendable {
     }
 
     private func headsForBrowser(_ decision: Decision) -> Bool {
-        switch decision.kind {
-        case .system: return true
-        case .open:
-            switch decision.target {
-            case .browser?: return true
-            case .desktopEntry(let id, nil)?: return config.catalog.isBrowser(desktopID: id)
-            case .app(let name)?:
-                if case .browser? = config.apps[name] { return true }
-                return false
-            default: return false
-            }
+        guard case .open(let target, _) = decision.effect else { return false }
+        switch target {
+        case .system, .browser: return true
+        case .desktopEntry(let id, nil): return config.catalog.isBrowser(desktopID: id)
+        case .app(let name):
+            if case .browser? = config.apps[name] { return true }
+            return false
         default: return false
         }
     }
 
-    /// Unwraps and cleans `url`; nil when a ClearURLs rule blocks it.
-    private func applyHygiene(_ hygiene: URLHygiene, to url: ParsedURL, trace: inout [TraceStep]) -> ParsedURL? {
-        guard hygiene.unwrap || hygiene.clean else { return url }
+    /// What hygiene made of a URL.
+    private enum Cleaned {
+        case url(ParsedURL)
+        case blocked(provider: String)
+    }
+
+    /// Unwraps and cleans `url`, or says which ClearURLs provider blocks it.
+    private func applyHygiene(_ hygiene: URLHygiene, to url: ParsedURL, trace: inout [TraceStep]) -> Cleaned {
+        guard hygiene.unwrap || hygiene.clean else { return .url(url) }
         let result = hygiene.apply(to: url.string)
         for step in result.steps { trace.append(.changed(step: step.summary, url: step.url ?? result.url)) }
-        if result.blocked { return nil }
-        guard result.url != url.string else { return url }
-        do { return try ParsedURL(result.url) } catch {
+        if result.blocked {
+            let provider = result.steps.lazy.compactMap { step -> String? in
+                if case .blocked(let provider) = step { return provider }
+                return nil
+            }.first ?? "ClearURLs"
+            return .blocked(provider: provider)
+        }
+        guard result.url != url.string else { return .url(url) }
+        do { return .url(try ParsedURL(result.url)) } catch {
             trace.append(.changed(step: "cleaning gave an invalid URL (\(error.message)); kept the original", url: url.string))
-            return url
+            return .url(url)
         }
     }
 
@@ -172,75 +173,66 @@ public struct RuleEngine: Sendable {
         return current
     }
 
-    /// Turns an action into the decision's kind, target, launch, copy text and choices.
-    /// Works on the decision in place: it is large, and copies of it showed in profiles.
-    private func carryOut(_ action: Action, notify: Bool?, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
-        decision.kind = action.kind
-        decision.notify = notify ?? (action.kind == .copy)
+    /// Makes `action` the decision's effect. Works on the decision in place: it is large, and
+    /// copies of it showed in profiles.
+    private func apply(_ action: Action, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
         switch action {
         case .open(let target):
             open(target, url: url, decision: &decision, opener: opener, explain: explain, depth: depth)
         case .system:
-            decision.launch = .system(url: url.string)
+            decision.effect = .open(.system, .system(url: url.string))
         case .copy(let template):
-            decision.copyText = copyText(for: url, template: template)
-        case .ask(let choices):
-            decision.choices = choices
+            decision.effect = .copy(text: copyText(for: url, template: template))
+        case .ask(let asked):
+            decision.effect = .ask(offeredChoices(asked: asked, forcedFrom: nil, scheme: url.scheme), forced: false)
         case .discard:
-            break
+            decision.effect = .discard
         }
     }
 
+    private func refuse(_ reason: String, decision: inout Decision) {
+        decision.effect = .refused(reason)
+        decision.trace.append(.refused(reason))
+    }
+
     private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
-        decision.target = target
         switch target {
         case .desktopEntry(let id, let action):
-            decision.launch = .desktopEntry(id: id, action: action, url: url.string)
+            decision.effect = .open(target, .desktopEntry(id: id, action: action, url: url.string))
         case .browser(let browser):
-            decision.launch = browser.launch(url: url.string)
+            decision.effect = .open(target, browser.launch(url: url.string))
         case .system:
-            decision.kind = .system
-            decision.target = nil
-            decision.launch = .system(url: url.string)
+            decision.effect = .open(.system, .system(url: url.string))
         case .app(let name):
             let fields = Template.fields(for: url, context: .text)
             switch config.apps[name] {
             case .desktop(let id, let args)?:
                 if let args {
-                    decision.launch = .desktopEntryWithArguments(id: id, arguments: Self.expand(args, fields: fields, url: url.string))
+                    decision.effect = .open(target, .desktopEntryWithArguments(id: id, arguments: Self.expand(args, fields: fields, url: url.string)))
                 } else {
-                    decision.launch = .desktopEntry(id: id, action: nil, url: url.string)
+                    decision.effect = .open(target, .desktopEntry(id: id, action: nil, url: url.string))
                 }
             case .exec(let argv)?:
-                decision.launch = .argv(Self.expand(argv, fields: fields, url: url.string))
+                decision.effect = .open(target, .argv(Self.expand(argv, fields: fields, url: url.string)))
             case .browser(let browser)?:
-                decision.launch = browser.launch(url: url.string)
+                decision.effect = .open(target, browser.launch(url: url.string))
             case nil:
-                decision.kind = .discard
-                decision.error = "no app named \"\(name)\""
-                decision.trace.append(.refused(decision.error ?? ""))
+                refuse("no app named \"\(name)\"", decision: &decision)
             }
         case .webmail(let name):
             guard url.scheme == "mailto", let template = config.webmail[name] ?? Webmail.builtIn[name] else {
-                decision.kind = .system
-                decision.target = nil
-                decision.launch = .system(url: url.string)
+                decision.effect = .open(.system, .system(url: url.string))
                 decision.trace.append(.refused("webmail \(name) only composes mailto links; handing \(url.scheme) to system"))
                 return
             }
             let compose = Template.expand(template, fields: Template.fields(for: url, context: .url), context: .url)
             decision.trace.append(.webmail(name: name, url: compose))
             guard depth + 1 < Self.maximumDepth else {
-                decision.kind = .discard
-                decision.target = nil
-                decision.error = "routing loop: webmail targets were followed \(Self.maximumDepth) times"
-                decision.trace.append(.refused(decision.error ?? ""))
+                refuse("routing loop: webmail targets were followed \(Self.maximumDepth) times", decision: &decision)
                 return
             }
             guard let composeURL = try? ParsedURL(compose) else {
-                decision.kind = .discard
-                decision.error = "webmail \(name) produced an invalid URL: \(compose)"
-                decision.trace.append(.refused(decision.error ?? ""))
+                refuse("webmail \(name) produced an invalid URL: \(compose)", decision: &decision)
                 return
             }
             var next = decide(parsed: composeURL, original: decision.url, opener: opener, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
@@ -269,38 +261,51 @@ public struct RuleEngine: Sendable {
         return url.string
     }
 
-    /// Decides what a chosen `ask` choice does for `url`.
+    /// Decides what a chosen `ask` choice does for `url`: no rules, no hygiene, the choice itself.
     public func decide(choice: AskChoice, for url: String, opener: Opener? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
-        let base = Decision(url: url, finalURL: parsed.string, kind: .discard, target: nil, launch: nil, rule: nil,
-                            copyText: nil, choices: [], notify: false, error: nil, trace: [])
+        var decision = Decision(url: url, finalURL: parsed.string, effect: .discard)
         let action: Action
         switch choice {
         case .open(let target): action = .open(target)
         case .copy: action = .copy(template: nil)
         case .discard: action = .discard
         }
-        var decision = base
-        carryOut(action, notify: nil, url: parsed, decision: &decision, opener: opener, explain: false, depth: 0)
+        decision.notify = action.kind == .copy
+        apply(action, url: parsed, decision: &decision, opener: opener, explain: false, depth: 0)
         return decision
     }
 
-    /// The chooser's choices when `--ask` forces one: the decided target, the named apps, each
-    /// discovered browser profile and private window (for web links), system, copy.
-    private func askChoices(for action: Action, web: Bool) -> [AskChoice] {
-        var choices: [AskChoice] = []
-        if case .open(let target) = action { choices.append(.open(target)) }
-        for name in config.apps.keys.sorted() where !choices.contains(.open(.app(name))) { choices.append(.open(.app(name))) }
-        for browser in config.catalog.browsers where web && browser.known != nil {
-            for profile in browser.profiles.map(\.name) + ["private"] {
-                guard case .success(let target) = config.catalog.resolve(browser: browser.id, profile: profile),
-                      !choices.contains(.open(.browser(target))) else { continue }
-                choices.append(.open(.browser(target)))
+    /// The labels and icons choices get, from the catalogue.
+    public var choiceLabels: ChoiceLabels { ChoiceLabels(catalog: config.catalog, apps: config.apps) }
+
+    /// The choices an `ask` offers. A rule's non-empty list is offered as written. A forced ask
+    /// (`openurl --ask`) or an empty list also offers the decided target, the named apps, each
+    /// discovered browser profile and private window (for web links), the installed apps for the
+    /// scheme, the webmail targets for a mailto, and `system`; Copy and Discard come last.
+    private func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
+        guard action != nil || asked.isEmpty else { return choiceLabels.choices(asked) }
+        var actions: [AskChoice] = []
+        func offer(_ choice: AskChoice) { if !actions.contains(choice) { actions.append(choice) } }
+        if case .open(let target)? = action { offer(.open(target)) }
+        if action != nil {
+            for name in config.apps.keys.sorted() { offer(.open(.app(name))) }
+            for browser in config.catalog.browsers where (scheme == "http" || scheme == "https") && browser.known != nil {
+                for profile in browser.profiles.map(\.name) + ["private"] {
+                    if case .success(let target) = config.catalog.resolve(browser: browser.id, profile: profile) { offer(.open(.browser(target))) }
+                }
             }
+            offer(.open(.system))
         }
-        if !choices.contains(.open(.system)) { choices.append(.open(.system)) }
-        choices.append(.copy)
-        return choices
+        for entry in config.catalog.entries(forScheme: scheme) {
+            if let target = OpenTarget(entry.id, in: config) { offer(.open(target)) }
+        }
+        if scheme == "mailto" {
+            for name in config.webmail.keys.sorted() + Webmail.builtIn.keys.sorted() { offer(.open(.webmail(name))) }
+        }
+        offer(.copy)
+        offer(.discard)
+        return choiceLabels.choices(actions)
     }
 
     private func firstMatchingRule(_ subject: MatchSubject, explain: Bool, trace: inout [TraceStep]) -> Rule? {
@@ -366,7 +371,7 @@ public struct RuleEngine: Sendable {
 
 extension BrowserTarget {
     /// How this target launches `url`: its entry, with the profile's arguments before the URL.
-    func launch(url: String) -> Decision.Launch {
+    func launch(url: String) -> Launch {
         arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: url)
             : .desktopEntryAdding(id: desktopID, arguments: arguments, url: url)
     }

@@ -33,9 +33,8 @@ struct DiscoveryFixture {
     func argv(open target: String, url: String = "https://example.org/a b") throws -> [String] {
         let config = try ConfigLoader.load(text: "[default]\nopen = \"\(target)\"\n", path: "config.toml", catalog: catalog())
         let engine = RuleEngine(config: config)
-        let router = LinkRouter(engine: engine, launcher: AppLauncher(paths: paths, environment: environment),
-                                handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
-        guard case .spawn(let argv)? = try router.plan(try engine.decide(url)) else { throw HarnessFailure("not a spawn") }
+        let launcher = AppLauncher(paths: paths, environment: environment)
+        guard case .spawn(let argv)? = try engine.decide(url).launch.map({ try launcher.plan($0) }) else { throw HarnessFailure("not a spawn") }
         return argv
     }
 }
@@ -144,7 +143,7 @@ struct HarnessFailure: Error, CustomStringConvertible {
     @Test func aProfileTargetReallyLaunchesTheRecordingBrowser() throws {
         let fixture = try DiscoveryFixture(name: "launchprofile")
         let launcher = AppLauncher(paths: fixture.paths, environment: fixture.environment, launcher: ProcessLauncher(workingDirectory: fixture.desktop.home))
-        try launcher.launch(.desktopEntryAdding(id: "org.chromium.Chromium.desktop", arguments: ["--profile-directory=Profile 1"]), url: "https://example.org/x")
+        try launcher.launch(.desktopEntryAdding(id: "org.chromium.Chromium.desktop", arguments: ["--profile-directory=Profile 1"], url: "https://example.org/x"))
         let records = fixture.browser.waitForRecords(1)
         ChildReaper.reapAll()
         #expect(records == [["run", "--branch=stable", "--arch=x86_64", "--command=/app/bin/chromium", "--file-forwarding",

@@ -24,10 +24,11 @@ final class NotifyFixture {
     var loop: EventLoop { serving.loop }
 }
 
-let choices: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy]
+
+/// The labels a picker is shown.
 let labels = ["Firefox", "Work", "Copy"]
 
-/// An `ask` for https://example.org/x offering `choices`.
+/// An `ask` for https://example.org/x offering Firefox, Work and Copy.
 func askRequest() throws -> AskRequest {
     let config = try ConfigLoader.load(text: """
         [apps.work]
@@ -37,7 +38,8 @@ func askRequest() throws -> AskRequest {
         ask = ["firefox.desktop", "work", "copy"]
         """, path: "ask.toml")
     let decision = try RuleEngine(config: config).decide("https://example.org/x")
-    return AskRequest(decision: decision, labels: labels, icons: [], activationToken: nil, opener: nil)
+    #expect(decision.choices.map(\.label) == ["Firefox", "Work", "Copy"])
+    return AskRequest(decision: decision)
 }
 
 extension ProcessTests {
@@ -70,7 +72,7 @@ extension ProcessTests {
             #expect(fixture.server.lastMenu.contains("#Work (Open link with…) [\(id),work]"))
             // The close that follows the action must not produce a second answer.
             #expect(eventually { fixture.client.pendingIDs.isEmpty })
-            #expect(answer.value == [.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)])
+            #expect(answer.value == [.chosen(try askRequest().choices[1], url: nil, remember: nil, keepAsking: false)])
         }
 
         @Test func closingTheAskNotificationAnswersCancelled() throws {
@@ -103,7 +105,7 @@ extension ProcessTests {
             let answer = Locked<[AskAnswer]>([])
             asker.ask(try askRequest()) { answer.value.append($0) }
             #expect(eventually { !answer.value.isEmpty })
-            #expect(answer.value == [.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)])
+            #expect(answer.value == [.chosen(try askRequest().choices[1], url: nil, remember: nil, keepAsking: false)])
             #expect(fixture.client.pendingIDs.isEmpty)
         }
     }

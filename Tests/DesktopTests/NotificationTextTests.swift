@@ -77,10 +77,9 @@ import URLModel
     }
 
     @Test func askOffersOneActionPerChoiceKeyedByTheConfigSpelling() throws {
-        let choices: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy]
-        let labels = NotificationText.choiceLabels(choices, entries: nil)
-        #expect(labels == ["Firefox", "Work", "Copy"])
-        let request = NotificationText.ask(url: try ParsedURL("https://example.org/x"), choices: choices, labels: labels)
+        let choices = ChoiceLabels(catalog: AppCatalog()).choices([.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy])
+        #expect(choices.map(\.label) == ["Firefox", "Work", "Copy"])
+        let request = NotificationText.ask(url: try ParsedURL("https://example.org/x"), choices: choices)
         #expect(request.actions.map(\.key) == ["firefox.desktop", "work", "copy"])
         #expect(request.actions.map(\.label) == ["Firefox", "Work", "Copy"])
         #expect(request.timeout == 0)
@@ -91,17 +90,20 @@ import URLModel
         try desktop.writeDesktopEntry(id: "browser.desktop", contents: IsolatedDesktop.desktopEntry(
             name: "Recording Browser", exec: "true %u",
             extra: "Actions=private;\n\n[Desktop Action private]\nName=Private Window\nExec=true --private %u\n"))
-        let entries = DesktopEntryDirectory(paths: XDGPaths(environment: desktop.environment))
+        // As a config load sees it: the entry opens no links, so it is described because a target names it.
+        let discovery = AppDiscovery(paths: XDGPaths(environment: desktop.environment), environment: desktop.environment)
+        var catalog = discovery.catalog()
+        catalog.others = discovery.entries(ids: ["browser.desktop"])
         let choices: [AskChoice] = [.open(.desktopEntry(id: "browser.desktop", action: nil)),
                                     .open(.desktopEntry(id: "browser.desktop", action: "private")),
                                     .open(.webmail("gmail")), .open(.system), .discard]
-        #expect(NotificationText.choiceLabels(choices, entries: entries)
+        #expect(ChoiceLabels(catalog: catalog).choices(choices).map(\.label)
             == ["Recording Browser", "Recording Browser: Private Window", "Gmail", "Default browser", "Discard"])
     }
 
     @Test func duplicateLabelsAreMadeDistinct() {
         let choices: [AskChoice] = [.open(.app("work")), .open(.desktopEntry(id: "work.desktop", action: nil))]
-        #expect(NotificationText.choiceLabels(choices, entries: nil) == ["Work (work)", "Work (work.desktop)"])
+        #expect(ChoiceLabels(catalog: AppCatalog()).choices(choices).map(\.label) == ["Work (work)", "Work (work.desktop)"])
     }
 
     @Test(arguments: [

@@ -1,3 +1,4 @@
+import Routing
 import Foundation
 import Testing
 @testable import Launching
@@ -28,9 +29,9 @@ struct LaunchFixture {
     }
 
     /// Launches and returns the one recorded argv (fails the test if none arrives in time).
-    func launchAndRecord(_ target: LaunchTarget, url: String) throws -> [String] {
+    func launchAndRecord(_ launch: Launch) throws -> [String] {
         let before = browser.records().count
-        try launcher.launch(target, url: url)
+        try launcher.launch(launch)
         let records = browser.waitForRecords(before + 1, timeout: 10)
         ChildReaper.reapAll()
         try #require(records.count == before + 1, "the fake browser was not launched")
@@ -54,7 +55,7 @@ extension ProcessTests {
         @Test(arguments: hostileURLs)
         func hostileURLArrivesAsOneIntactArgument(url: String) throws {
             let fixture = try LaunchFixture()
-            let argv = try fixture.launchAndRecord(.desktopEntry(id: "browser.desktop"), url: url)
+            let argv = try fixture.launchAndRecord(.desktopEntry(id: "browser.desktop", action: nil, url: url))
             #expect(argv == ["--new-tab", url])
             #expect(!FileManager.default.fileExists(atPath: fixture.desktop.home + "/x"))
             #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/x"))
@@ -63,15 +64,15 @@ extension ProcessTests {
         @Test func desktopActions() throws {
             let fixture = try LaunchFixture()
             let url = "https://example.com/?q=1"
-            #expect(try fixture.launchAndRecord(.desktopEntry(id: "browser.desktop", action: "private"), url: url)
+            #expect(try fixture.launchAndRecord(.desktopEntry(id: "browser.desktop", action: "private", url: url))
                     == ["--private-window", url])
-            #expect(try fixture.launchAndRecord(.desktopEntry(id: "browser", action: "plain"), url: url)
+            #expect(try fixture.launchAndRecord(.desktopEntry(id: "browser", action: "plain", url: url))
                     == ["--x=" + url, "--y"])
             #expect(throws: LaunchError.noSuchAction(entry: "browser.desktop", action: "nope")) {
-                try fixture.launcher.launch(.desktopEntry(id: "browser.desktop", action: "nope"), url: url)
+                try fixture.launcher.launch(.desktopEntry(id: "browser.desktop", action: "nope", url: url))
             }
             #expect(throws: LaunchError.noSuchEntry("missing.desktop")) {
-                try fixture.launcher.launch(.desktopEntry(id: "missing.desktop"), url: url)
+                try fixture.launcher.launch(.desktopEntry(id: "missing.desktop", action: nil, url: url))
             }
         }
 
@@ -79,9 +80,8 @@ extension ProcessTests {
             let fixture = try LaunchFixture()
             let url = "https://example.com/p"
             #expect(try fixture.launchAndRecord(
-                .desktopEntryWithArguments(id: "browser.desktop", arguments: ["--profile-directory=Profile 1", url]),
-                url: url) == ["--profile-directory=Profile 1", url])
-            #expect(try fixture.launchAndRecord(.argv([fixture.browser.executable, "--private-window", url]), url: url)
+                .desktopEntryWithArguments(id: "browser.desktop", arguments: ["--profile-directory=Profile 1", url])) == ["--profile-directory=Profile 1", url])
+            #expect(try fixture.launchAndRecord(.argv([fixture.browser.executable, "--private-window", url]))
                     == ["--private-window", url])
         }
 
@@ -91,7 +91,7 @@ extension ProcessTests {
                 name: "Mutt", exec: "/usr/bin/env mutt %u", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n"))
             // $TERMINAL is the recording browser, so it records what the terminal would run.
             let url = "mailto:a@b.example?subject=hi there"
-            #expect(try fixture.launchAndRecord(.desktopEntry(id: "mutt.desktop"), url: url)
+            #expect(try fixture.launchAndRecord(.desktopEntry(id: "mutt.desktop", action: nil, url: url))
                     == ["--terminal-flag", "-e", "/usr/bin/env", "mutt", url])
             var noTerminal = fixture.launcher
             noTerminal.environment["TERMINAL"] = nil
@@ -104,14 +104,14 @@ extension ProcessTests {
                 name: "Mail", exec: "\(fixture.browser.executable) --fallback %u", extra: "DBusActivatable=true\n"))
             let url = "mailto:x@y.example"
             var received: DBusActivationRequest?
-            let pid = try fixture.launcher.launch(.desktopEntry(id: "org.example.Mail-App.desktop"), url: url,
+            let pid = try fixture.launcher.launch(.desktopEntry(id: "org.example.Mail-App.desktop", action: nil, url: url),
                                                   activationToken: "tok-1") { received = $0 }
             #expect(pid == nil)
             #expect(received == DBusActivationRequest(
                 busName: "org.example.Mail-App", objectPath: "/org/example/Mail_App", uris: [url], action: nil,
                 platformData: ["activation-token": "tok-1", "desktop-startup-id": "tok-1"]))
             // Without an activator (no bus), the Exec line is the fallback.
-            #expect(try fixture.launchAndRecord(.desktopEntry(id: "org.example.Mail-App.desktop"), url: url)
+            #expect(try fixture.launchAndRecord(.desktopEntry(id: "org.example.Mail-App.desktop", action: nil, url: url))
                     == ["--fallback", url])
         }
 

@@ -74,12 +74,6 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
     func programPrefixKeepsTheProgramAndItsWrapper(exec: String, expected: [String]) throws {
         #expect(ExecLine.programPrefix(try ExecLine.tokenize(exec, entry: "t")) == expected)
     }
-
-    @Test func desktopTargetParsing() {
-        #expect(LaunchTarget.parse(desktopTarget: "firefox.desktop:new-private-window")
-                == .desktopEntry(id: "firefox.desktop", action: "new-private-window"))
-        #expect(LaunchTarget.parse(desktopTarget: "Zoom.desktop") == .desktopEntry(id: "Zoom.desktop", action: nil))
-    }
 }
 
 @Suite struct MimeAppsListTests {
@@ -151,70 +145,77 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
     }
 }
 
-/// The chooser's answer lines, mapped back to the choices offered.
+/// The chooser's answer lines, mapped back to the choices offered (by their index).
 @Suite struct ChooserAnswerTests {
-    static let offered: [AskChoice] = [.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .discard]
+    static let offered = ChoiceLabels(catalog: AppCatalog()).choices([.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .discard])
+    static let copy = Choice(action: .copy, label: "Copy", icon: "edit-copy")
 
     @Test(arguments: [
-        (#"{"answer":"choose","choice":"work"}"#, AskAnswer.chosen(.open(.app("work")), url: nil, remember: nil, keepAsking: false)),
-        (#"{"answer":"choose","choice":"firefox.desktop","url":"https://e.org/x","keep":true}"#,
-         .chosen(.open(.desktopEntry(id: "firefox.desktop", action: nil)), url: "https://e.org/x", remember: nil, keepAsking: true)),
-        (#"{"answer":"choose","choice":"discard","remember":{"scope":"domain","value":"e.org"}}"#,
-         .chosen(.discard, url: nil, remember: RememberRequest(scope: "domain", value: "e.org"), keepAsking: false)),
-        (#"{"answer":"choose","choice":"copy"}"#, .chosen(.copy, url: nil, remember: nil, keepAsking: false)),  // Ctrl+C, always offered
+        (#"{"answer":"choose","index":1,"choice":"work"}"#, AskAnswer.chosen(offered[1], url: nil, remember: nil, keepAsking: false)),
+        (#"{"answer":"choose","index":0,"choice":"firefox.desktop","url":"https://e.org/x","keep":true}"#,
+         .chosen(offered[0], url: "https://e.org/x", remember: nil, keepAsking: true)),
+        (#"{"answer":"choose","index":2,"choice":"discard","remember":{"scope":"domain","value":"e.org"}}"#,
+         .chosen(offered[2], url: nil, remember: RememberRequest(scope: "domain", value: "e.org"), keepAsking: false)),
+        (#"{"answer":"choose","choice":"copy"}"#, .chosen(copy, url: nil, remember: nil, keepAsking: false)),  // Ctrl+C, always offered
         (#"{"answer":"cancel"}"#, .cancelled),
     ] as [(String, AskAnswer)])
     func answers(line: String, expected: AskAnswer) {
         #expect(ChooserLauncher.parse(line, choices: Self.offered) == expected)
     }
 
-    @Test(arguments: [#"{"answer":"choose","choice":"evil.desktop"}"#, #"{"event":"shown"}"#, "not json", #"{"answer":"choose"}"#])
+    @Test(arguments: [#"{"answer":"choose","choice":"evil.desktop"}"#, #"{"answer":"choose","index":3}"#, #"{"event":"shown"}"#, "not json",
+                      #"{"answer":"choose"}"#])
     func linesThatAreNoAnswer(line: String) {
         #expect(ChooserLauncher.parse(line, choices: Self.offered) == nil)
+    }
+
+    @Test func aQuestionCarriesLabelsWhole() throws {
+        let choices = [Choice(action: .copy, label: "Copy\tthis\nnow", icon: "edit-copy")]
+        let decision = Decision(url: "https://e.org/", finalURL: "https://e.org/", effect: .ask(choices, forced: false))
+        let question = ChooserLauncher.question(for: AskRequest(decision: decision, activationToken: "t"))
+        #expect(question["choices"]?.items?.first?["label"]?.string == "Copy\tthis\nnow")
+        #expect(question["token"]?.string == "t")
     }
 }
 
 /// What a forced or list-less `ask` offers: the rule's list, the installed apps, webmail for a
-/// mailto, then Copy and Discard; icons from the desktop entries.
+/// mailto, then Copy and Discard; icons from the desktop entries. Computed once, in the engine.
 @Suite struct OfferedChoicesTests {
-    func router() throws -> (LinkRouter, IsolatedDesktop) {
+    func engine(_ text: String = "[default]\nopen = \"other.desktop\"\n") throws -> (RuleEngine, IsolatedDesktop) {
         let desktop = try IsolatedDesktop(name: "offered")
         try desktop.writeDesktopEntry(id: "browser.desktop", contents: IsolatedDesktop.desktopEntry(
             name: "Browser", exec: "true %u", mimeTypes: ["x-scheme-handler/https", "x-scheme-handler/mailto"], extra: "Icon=web-browser\n"))
         try desktop.writeDesktopEntry(id: "other.desktop", contents: IsolatedDesktop.desktopEntry(
             name: "Other", exec: "true %u", mimeTypes: ["x-scheme-handler/https"]))
-        let config = try ConfigLoader.load(text: "[default]\nopen = \"other.desktop\"\n", path: "c.toml")
         let paths = XDGPaths(environment: desktop.environment)
-        let router = LinkRouter(engine: RuleEngine(config: config), launcher: AppLauncher(paths: paths, environment: desktop.environment),
-                                handlers: DefaultHandlers(paths: paths), effects: LoggingEffects { _ in })
-        return (router, desktop)
+        let catalog = AppDiscovery(paths: paths, environment: desktop.environment).catalog()
+        return (RuleEngine(config: try ConfigLoader.load(text: text, path: "c.toml", catalog: catalog)), desktop)
     }
 
     @Test func aForcedAskOffersTheDecidedTargetThenInstalledAppsThenCopyAndDiscard() throws {
-        let (router, desktop) = try router()
+        let (engine, desktop) = try engine()
         _ = desktop
-        let decision = try router.engine.decide("https://example.org/", forceAsk: true)
-        let offered = router.offeredChoices(for: decision).map(\.description)
+        let choices = try engine.decide("https://example.org/", forceAsk: true).choices
+        let offered = choices.map(\.key)
         #expect(offered.first == "other.desktop")
         #expect(offered.contains("browser.desktop"))
         #expect(Array(offered.suffix(2)) == ["copy", "discard"])
         #expect(offered.filter { $0 == "other.desktop" }.count == 1)
-        #expect(router.icons(for: [.open(.desktopEntry(id: "browser.desktop", action: nil)), .copy]) == ["web-browser", "edit-copy"])
+        #expect(choices.first { $0.key == "browser.desktop" }?.icon == "web-browser")
+        #expect(choices.first { $0.key == "copy" }?.icon == "edit-copy")
     }
 
     @Test func aForcedMailtoAskAlsoOffersWebmail() throws {
-        let (router, desktop) = try router()
+        let (engine, desktop) = try engine()
         _ = desktop
-        let offered = router.offeredChoices(for: try router.engine.decide("mailto:a@example.org", forceAsk: true)).map(\.description)
+        let offered = try engine.decide("mailto:a@example.org", forceAsk: true).choices.map(\.key)
         #expect(offered.contains("browser.desktop") && offered.contains("gmail") && offered.contains("outlook"), "\(offered)")
         #expect(offered.first == "other.desktop")
     }
 
     @Test func aRulesListIsOfferedAsWritten() throws {
-        let (router, desktop) = try router()
+        let (engine, desktop) = try engine("[default]\nask = [\"other.desktop\", \"copy\"]\n")
         _ = desktop
-        let config = try ConfigLoader.load(text: "[default]\nask = [\"other.desktop\", \"copy\"]\n", path: "c.toml")
-        router.engine = RuleEngine(config: config)
-        #expect(router.offeredChoices(for: try router.engine.decide("https://example.org/")).map(\.description) == ["other.desktop", "copy"])
+        #expect(try engine.decide("https://example.org/").choices.map(\.key) == ["other.desktop", "copy"])
     }
 }

@@ -113,7 +113,7 @@ let testCatalog: AppCatalog = {
     }
 
     @Test(arguments: [
-        ("firefox:Work Stuff", Decision.Launch.desktopEntryAdding(id: "firefox.desktop", arguments: ["--profile", "/h/.mozilla/firefox/b.work"], url: "https://x.org/")),
+        ("firefox:Work Stuff", Launch.desktopEntryAdding(id: "firefox.desktop", arguments: ["--profile", "/h/.mozilla/firefox/b.work"], url: "https://x.org/")),
         ("firefox:work stuff", .desktopEntryAdding(id: "firefox.desktop", arguments: ["--profile", "/h/.mozilla/firefox/b.work"], url: "https://x.org/")),
         ("firefox:private", .desktopEntryAdding(id: "firefox.desktop", arguments: ["--private-window"], url: "https://x.org/")),
         ("google-chrome:Work", .desktopEntryAdding(id: "google-chrome.desktop", arguments: ["--profile-directory=Profile 1"], url: "https://x.org/")),
@@ -121,7 +121,7 @@ let testCatalog: AppCatalog = {
         ("firefox", .desktopEntry(id: "firefox.desktop", action: nil, url: "https://x.org/")),
         ("epiphany", .desktopEntry(id: "epiphany.desktop", action: nil, url: "https://x.org/")),
     ])
-    func browserTargetsLaunchTheirProfile(target: String, launch: Decision.Launch) throws {
+    func browserTargetsLaunchTheirProfile(target: String, launch: Launch) throws {
         let decision = try decide("[default]\nopen = \"\(target)\"\n", "https://x.org/")
         #expect(decision.kind == .open)
         #expect(decision.target?.description == target)
@@ -147,9 +147,11 @@ let testCatalog: AppCatalog = {
 
     @Test func forcedAskOffersEachProfileForWebLinks() throws {
         let engine = RuleEngine(config: try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work Stuff\"\n", path: "c.toml", catalog: testCatalog))
-        let choices = try engine.decide("https://x.org/", forceAsk: true).choices.map(\.description)
-        #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "system", "copy"])
-        let mail = try engine.decide("mailto:a@x.org", forceAsk: true).choices.map(\.description)
+        let choices = try engine.decide("https://x.org/", forceAsk: true).choices.map(\.key)
+        // The list the window shows: also the entries for the scheme, and Discard (issue 20).
+        #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "system",
+                            "firefox.desktop", "google-chrome.desktop", "epiphany.desktop", "copy", "discard"])
+        let mail = try engine.decide("mailto:a@x.org", forceAsk: true).choices.map(\.key)
         #expect(!mail.contains("firefox:private"))
     }
 
@@ -164,13 +166,13 @@ let testCatalog: AppCatalog = {
 
     /// Issue 10 case 7: arguments without a placeholder get the URL appended, as `Exec` without `%u` does.
     @Test(arguments: [
-        ("desktop = \"google-chrome.desktop\"\nargs = [\"--profile-directory=Work\"]", Decision.Launch.desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--profile-directory=Work", "https://x.org/a"])),
+        ("desktop = \"google-chrome.desktop\"\nargs = [\"--profile-directory=Work\"]", Launch.desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--profile-directory=Work", "https://x.org/a"])),
         ("desktop = \"google-chrome.desktop\"\nargs = [\"--profile-directory=Work\", \"{url}\"]", .desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--profile-directory=Work", "https://x.org/a"])),
         ("desktop = \"google-chrome.desktop\"\nargs = [\"--app={url}\"]", .desktopEntryWithArguments(id: "google-chrome.desktop", arguments: ["--app=https://x.org/a"])),
         ("exec = [\"firefox\", \"--private-window\"]", .argv(["firefox", "--private-window", "https://x.org/a"])),
         ("exec = [\"mpv\", \"--title={host}\"]", .argv(["mpv", "--title=x.org"])),
     ])
-    func namedAppsWithoutAPlaceholderGetTheURL(table: String, launch: Decision.Launch) throws {
+    func namedAppsWithoutAPlaceholderGetTheURL(table: String, launch: Launch) throws {
         let decision = try decide("[apps.w]\n\(table)\n[default]\nopen = \"w\"\n", "https://x.org/a")
         #expect(decision.launch == launch)
     }

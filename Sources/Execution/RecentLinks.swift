@@ -1,4 +1,4 @@
-import Execution
+import DBus
 import Platform
 import Routing
 
@@ -10,29 +10,29 @@ import Routing
 /// stored URL is cut at `maximumURLBytes`, the list keeps at most `capacity` entries and
 /// `maximumBytes` of text, and once the file is twice that it is rewritten with the list alone.
 /// It is read on first use, not at start, and created 0600.
-final class RecentLinks {
+public final class RecentLinks {
     /// One remembered decision.
-    struct Entry {
-        var id: UInt32
-        var time: Double
-        var url: String
-        var finalURL: String
-        var decision: String
-        var target: String
-        var rule: String
-        var opener: String
-        var outcome: String
+    public struct Entry: Sendable {
+        public var id: UInt32
+        public var time: Double
+        public var url: String
+        public var finalURL: String
+        public var decision: String
+        public var target: String
+        public var rule: String
+        public var opener: String
+        public var outcome: String
 
         /// The line's size, for the byte bound.
         var bytes: Int { url.utf8.count + finalURL.utf8.count + target.utf8.count + rule.utf8.count + opener.utf8.count + outcome.utf8.count + 40 }
     }
 
     /// At most this many bytes of a URL are kept (longer ones end in `…`; reopening them fails).
-    static let maximumURLBytes = 8192
+    public static let maximumURLBytes = 8192
     /// At most this many bytes of entries are kept; the file may grow to twice this.
     static let maximumBytes = 256 * 1024
     /// How many entries are kept: `[settings] recent`; 0 keeps nothing and writes nothing.
-    var capacity = 200 {
+    public var capacity = 200 {
         didSet { if capacity != oldValue { trim(); if capacity == 0 { clear() } } }
     }
 
@@ -46,16 +46,19 @@ final class RecentLinks {
     private let path: String?
     /// Lines waiting to be appended (the daemon batches writes off the click path).
     private var pendingLines: [String] = []
-    /// Called when lines are waiting and should be written soon; without it they are written at once.
-    var scheduleSave: (() -> Void)?
+    /// Where a save is scheduled a moment after lines start waiting; without one they are written at once.
+    private let loop: EventLoop?
+    private var saveScheduled = false
 
-    /// Remembers links in `path` (nil: in memory only). Nothing is read until first use.
-    init(path: String?) {
+    /// Remembers links in `path` (nil: in memory only), writing new lines within a second on
+    /// `loop` (at once without one). Nothing is read until first use.
+    public init(path: String?, loop: EventLoop? = nil) {
         self.path = path
+        self.loop = loop
     }
 
     /// The entries, oldest first (the file is read on first use).
-    var entries: [Entry] {
+    public var entries: [Entry] {
         if let loaded { return loaded }
         return load()
     }
@@ -63,7 +66,7 @@ final class RecentLinks {
     /// Remembers a decision and returns its id (0 when `recent = 0`). Reads at most the file's
     /// last line (for the next id), never the whole file.
     @discardableResult
-    func add(_ decision: Decision, opener: Opener?, outcome: RouteOutcome) -> UInt32 {
+    public func add(_ decision: Decision, opener: Opener?, outcome: RouteOutcome) -> UInt32 {
         guard capacity > 0 else { return 0 }
         let id = nextID ?? lastIDInFile() &+ 1
         nextID = id &+ 1
@@ -84,7 +87,7 @@ final class RecentLinks {
     }
 
     /// Updates the outcome of an entry (an `ask` answered later).
-    func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
+    public func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
         guard capacity > 0 else { return }
         func change(_ entry: inout Entry) {
             entry.outcome = outcome.description
@@ -100,10 +103,10 @@ final class RecentLinks {
     }
 
     /// The entry with `id`, if still kept.
-    func entry(id: UInt32) -> Entry? { entries.first { $0.id == id } }
+    public func entry(id: UInt32) -> Entry? { entries.first { $0.id == id } }
 
     /// Forgets every entry and removes the file.
-    func clear() {
+    public func clear() {
         loaded = []
         added = []
         totalBytes = 0
@@ -113,11 +116,11 @@ final class RecentLinks {
 
     /// Appends the waiting lines; rewrites the file with the kept entries alone once it has
     /// grown past twice the byte bound (reading it first if it was not read yet).
-    func save() {
+    public func save() {
         guard let path, !pendingLines.isEmpty else { return }
         let text = pendingLines.joined()
         pendingLines = []
-        mkdirParents(Path.parent(path))
+        try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
         let size: Int
         do {
             let file = try AppendingFile(path, mode: 0o600)
@@ -135,10 +138,13 @@ final class RecentLinks {
     private func append(_ entry: Entry) {
         guard path != nil else { return }
         pendingLines.append(Self.line(entry))
-        if let scheduleSave {
-            if pendingLines.count == 1 { scheduleSave() }
-        } else {
-            save()
+        guard let loop else { return save() }
+        if !saveScheduled {
+            saveScheduled = true
+            _ = loop.addTimer(after: 1) { [weak self] in
+                self?.saveScheduled = false
+                self?.save()
+            }
         }
     }
 

@@ -1,20 +1,41 @@
 import Launching
 import DBus
 import DesktopDefaults
-import Execution
 import Platform
+
+/// Another app took some of openurld's defaults: which app, which schemes, in which files, and
+/// the two answers the user can give.
+public struct DefaultsTaken {
+    /// The app's name, as its desktop entry gives it.
+    public var appName: String
+    /// The schemes taken, as a phrase: `http, https and mailto`.
+    public var schemes: String
+    /// The files changed, comma-separated.
+    public var files: String
+    fileprivate var settings: [StolenSetting]
+    fileprivate var handlers: DefaultHandlers
+
+    /// Takes the schemes back for openurld.
+    public func takeBack() throws {
+        try handlers.takeBack(settings)
+        Log.info("took \(schemes) links back from \(appName)")
+    }
+
+    /// Keeps the app for them; it becomes the system handler.
+    public func keep() throws {
+        try handlers.keep(settings)
+        Log.info("kept \(appName) for \(schemes) links; it is now the system handler")
+    }
+}
 
 /// Notices when another app takes http, https or mailto from openurld (a browser's "make me the
 /// default", run again by its updates) and offers to take them back. It watches the files that
 /// decide the defaults with inotify; nothing changes without the user's click.
-final class DefaultsGuard {
-    static let takeBackKey = "take-back"
-    static let keepKey = "keep"
-
+public final class DefaultsGuard {
     private let handlers: DefaultHandlers
     private let loop: EventLoop
     private let enabled: () -> Bool
-    private let notify: (NotificationRequest, @escaping (String) -> Void) -> Void
+    private let offer: (DefaultsTaken) -> Void
     private let inotify: Inotify
     private var watched: [String: Int32] = [:]
     private var pendingTimer: EventLoopToken?
@@ -22,14 +43,14 @@ final class DefaultsGuard {
     private var reported: Set<String> = []
 
     /// Watches the files of `handlers`' install record; `enabled` reads `[settings]
-    /// guard_defaults`; `notify` shows a notification and calls back with the chosen action.
-    init(handlers: DefaultHandlers, loop: EventLoop, enabled: @escaping () -> Bool,
-         notify: @escaping (NotificationRequest, @escaping (String) -> Void) -> Void) throws {
+    /// guard_defaults`; `offer` asks the user what to do about each app that took defaults.
+    public init(handlers: DefaultHandlers, loop: EventLoop, enabled: @escaping () -> Bool,
+                offer: @escaping (DefaultsTaken) -> Void) throws(SystemError) {
         self.handlers = handlers
         self.loop = loop
         self.enabled = enabled
-        self.notify = notify
-        do { inotify = try Inotify() } catch { throw DaemonError("inotify_init1: \(error.message)") }
+        self.offer = offer
+        inotify = try Inotify()
         _ = loop.watch(fd: inotify.descriptor) { [weak self] _ in
             guard let self else { return }
             if self.inotify.pendingEvents().contains(where: { self.decides($0.name) }) { self.scheduleCheck() }
@@ -70,7 +91,7 @@ final class DefaultsGuard {
     }
 
     /// Reports every new steal, one notification per app.
-    func check() {
+    public func check() {
         refreshWatches()
         guard enabled(), handlers.isRecorded else { return }
         let stolen = handlers.stolenSettings()
@@ -92,25 +113,6 @@ final class DefaultsGuard {
         let list = schemes.count > 1 ? schemes.dropLast().joined(separator: ", ") + " and " + (schemes.last ?? "") : schemes.joined()
         let files = Set(settings.map(\.path)).sorted().joined(separator: ", ")
         Log.info("\(name) took over \(list) links (\(files))")
-        let request = NotificationRequest(
-            summary: "\(name) took over \(list) links",
-            body: NotificationText.escapeMarkup("openurld no longer receives them (changed in \(files))."),
-            actions: [(Self.takeBackKey, "Take back"), (Self.keepKey, "Keep \(name)")], timeout: 0)
-        notify(request) { [handlers] key in
-            do {
-                switch key {
-                case Self.takeBackKey:
-                    try handlers.takeBack(settings)
-                    Log.info("took \(list) links back from \(name)")
-                case Self.keepKey:
-                    try handlers.keep(settings)
-                    Log.info("kept \(name) for \(list) links; it is now the system handler")
-                default:
-                    return
-                }
-            } catch {
-                Log.error("could not change the defaults: \(error)")
-            }
-        }
+        offer(DefaultsTaken(appName: name, schemes: list, files: files, settings: settings, handlers: handlers))
     }
 }

@@ -1,19 +1,21 @@
-import Platform
-
 /// Log lines on stderr; with `<N>` priority prefixes when stderr is the journal, so journald
 /// files them at the right level. With `--log FILE`, or when stderr is not the journal and not a
 /// terminal (a plain dbus-daemon started us), lines also go to a file a person can read.
-enum Log {
-    enum Level: Int { case error = 3, warning = 4, info = 6, debug = 7 }
+public enum Log {
+    /// A syslog priority.
+    public enum Level: Int { case error = 3, warning = 4, info = 6, debug = 7 }
 
-    static let toJournal = Environment.value("JOURNAL_STREAM") != nil
+    /// True when stderr is the journal (systemd sets `JOURNAL_STREAM`).
+    public static let toJournal = Environment.value("JOURNAL_STREAM") != nil
     /// The log file, once opened (appended to, created 0600); each message is one write.
-    nonisolated(unsafe) private(set) static var file: AppendingFile?
+    nonisolated(unsafe) public private(set) static var file: AppendingFile?
     nonisolated(unsafe) private static var toStderr = true
 
     /// Sends log lines to `path` (its directory is created); `alsoStderr` keeps stderr too.
-    static func useFile(_ path: String, alsoStderr: Bool = false) {
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { mkdirParents(String(path[..<slash])) }
+    public static func useFile(_ path: String, alsoStderr: Bool = false) {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try? FileSystem.createDirectory(String(path[..<slash]), mode: 0o700, intermediates: true)
+        }
         do {
             file = try AppendingFile(path, mode: 0o600)
         } catch {
@@ -25,9 +27,10 @@ enum Log {
 
     /// The longest message written; a 128 KiB URL in every line would flood the journal (and
     /// block the daemon on a full stderr pipe).
-    static let maximumMessageBytes = 4096
+    public static let maximumMessageBytes = 4096
 
-    static func write(_ level: Level, _ message: String) {
+    /// Writes one message at `level`.
+    public static func write(_ level: Level, _ message: String) {
         var message = message
         if message.utf8.count > maximumMessageBytes {
             let total = message.utf8.count
@@ -51,12 +54,12 @@ enum Log {
 
     /// `--verbose`: log copied text and whole mailto links. Off by default, so the journal holds
     /// no clipboard contents or mail bodies.
-    nonisolated(unsafe) static var verbose = false
+    nonisolated(unsafe) public static var verbose = false
 
     /// A URL as the log shows it: a mailto's headers and body (`?subject=…&body=…`) are left out
     /// unless `--verbose`.
     /// A URL longer than 1 KiB is cut, so one link cannot flood the journal.
-    static func shown(_ url: String) -> String {
+    public static func shown(_ url: String) -> String {
         var shown = url
         if !verbose, url.prefix(7).lowercased() == "mailto:", let question = url.firstIndex(of: "?") { shown = String(url[..<question]) + "?…" }
         guard shown.utf8.count > 1024 else { return shown }
@@ -64,17 +67,21 @@ enum Log {
     }
 
     /// Copied text as the log shows it: its length only, unless `--verbose`.
-    static func shown(copied text: String) -> String {
+    public static func shown(copied text: String) -> String {
         verbose ? text : "\(text.count) characters"
     }
 
-    static func error(_ message: String) { write(.error, message) }
-    static func warning(_ message: String) { write(.warning, message) }
-    static func info(_ message: String) { write(.info, message) }
+    /// Logs an error.
+    public static func error(_ message: String) { write(.error, message) }
+    /// Logs a warning.
+    public static func warning(_ message: String) { write(.warning, message) }
+    /// Logs information.
+    public static func info(_ message: String) { write(.info, message) }
 }
 
 extension Log.Level {
-    var name: String {
+    /// The level as the log file writes it.
+    public var name: String {
         switch self {
         case .error: return "error"
         case .warning: return "warning"

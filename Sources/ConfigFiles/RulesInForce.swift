@@ -1,0 +1,126 @@
+import Hygiene
+import Launching
+import Platform
+import Routing
+
+/// The rules in force and where they come from: the config file (with the remembered answers
+/// beside it), reloaded on demand, and the rules toggled over D-Bus, kept across reloads while
+/// the rule still exists. A config that fails to load never replaces the one in use.
+public final class RulesInForce {
+    /// What a reload came to.
+    public enum Reload {
+        /// The config loaded and is in force.
+        case loaded(Config)
+        /// An empty file that had just changed: an editor mid-save; try again after `ConfigFile.settlingSeconds`.
+        case settling(String)
+        /// It failed; `keptPrevious` when an earlier config stays in force (else the built-in defaults).
+        case failed(String, keptPrevious: Bool)
+    }
+
+    /// The engine deciding now.
+    public private(set) var engine: RuleEngine
+    /// The config file.
+    public let configPath: String
+    /// Where desktop entries and browser profiles are discovered.
+    public let paths: XDGPaths
+    /// The environment discovery reads (`CHROME_CONFIG_HOME`).
+    public let environment: [String: String]
+    /// The last load error, empty when the config in force is the file's.
+    public private(set) var configError = ""
+    /// Called after every reload, with what it came to.
+    private let onReload: (Reload) -> Void
+    /// Runs work after a delay (the daemon's loop), for a settling file's second try.
+    private let schedule: ((Double, @escaping () -> Void) -> Void)?
+    /// Whether a config has loaded since start: a later failure keeps it, an earlier one leaves
+    /// the built-in defaults in force.
+    private var loadedOnce = false
+    /// Rules toggled over D-Bus, by identity, in the order they were made.
+    private var toggles: [(identity: String, enabled: Bool)] = []
+    /// How many of the ClearURLs patterns that failed to compile on first use were reported.
+    private var clearURLsFailuresReported = 0
+
+    /// The built-in defaults until the first `reload()`.
+    /// `schedule` runs work after a delay; with it, a settling file is loaded again once it settled.
+    public init(paths: XDGPaths, environment: [String: String], configPath: String? = nil,
+                schedule: ((Double, @escaping () -> Void) -> Void)? = nil, onReload: @escaping (Reload) -> Void = { _ in }) {
+        self.paths = paths
+        self.environment = environment
+        self.configPath = configPath ?? paths.configFile
+        self.schedule = schedule
+        self.onReload = onReload
+        engine = RuleEngine(config: Config())
+    }
+
+    /// A fixed engine (embedded mode, `openurl test`): reloads read `configPath` as usual.
+    public init(engine: RuleEngine, paths: XDGPaths, environment: [String: String]) {
+        self.paths = paths
+        self.environment = environment
+        configPath = engine.config.path ?? paths.configFile
+        onReload = { _ in }
+        schedule = nil
+        self.engine = engine
+        loadedOnce = true
+    }
+
+    /// What is installed now: desktop entries and browser profiles, read afresh.
+    public func discoverCatalog() -> AppCatalog {
+        AppDiscovery(paths: paths, environment: environment).catalog()
+    }
+
+    /// Loads the config file. At start the ClearURLs patterns compile on first use (most
+    /// providers see no link); a reload checks them all, so a bad edit keeps the rules in use.
+    @discardableResult
+    public func reload() -> Reload {
+        let result: Reload
+        let discovery = AppDiscovery(paths: paths, environment: environment)
+        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog, describe: discovery.entries,
+                               clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse) {
+        case .success(let config):
+            let (next, missing) = RuleEngine(config: config).applyingToggles(toggles)
+            toggles.removeAll { missing.contains($0.identity) }
+            engine = next
+            loadedOnce = true
+            configError = ""
+            clearURLsFailuresReported = 0
+            result = .loaded(config)
+        case .failure(let error) where error.isSettling:
+            result = .settling(error.description)
+            schedule?(ConfigFile.settlingSeconds + 0.1) { [weak self] in self?.reload() }
+        case .failure(let error):
+            configError = error.description
+            result = .failed(error.description, keptPrevious: loadedOnce)
+        }
+        onReload(result)
+        return result
+    }
+
+    /// The ClearURLs providers skipped since the last call because a pattern failed to compile on
+    /// first use (only at start are they compiled lazily; a reload checks them all), each once.
+    public func newClearURLsFailures() -> [String] {
+        guard let failures = engine.config.clearURLs?.compileFailures, failures.count > clearURLsFailuresReported else { return [] }
+        defer { clearURLsFailuresReported = failures.count }
+        return failures.dropFirst(clearURLsFailuresReported).map { "\($0)" }
+    }
+
+    /// Why a rule could not be toggled.
+    public struct ToggleError: Error, CustomStringConvertible {
+        /// The message.
+        public var description: String
+    }
+
+    /// Enables or disables a rule by name or `#index` until the process exits.
+    public func setRule(_ label: String, enabled: Bool) throws(ToggleError) {
+        guard let rule = engine.rule(labelled: label) else { throw ToggleError(description: "no rule named \"\(label)\"") }
+        toggles.removeAll { $0.identity == rule.identity }
+        toggles.append((rule.identity, enabled))
+        engine = engine.applyingToggles([(rule.identity, enabled)]).engine
+    }
+
+    /// Writes the rule remembering `choice` for `request` beside the config and reloads, so the
+    /// very next click follows it; returns the rule's name.
+    public func remember(_ request: RememberRequest, choice: AskChoice) throws -> String {
+        let name = try RememberedRulesFile.remember(request, choice: choice, configPath: configPath, discover: discoverCatalog)
+        reload()
+        return name
+    }
+}

@@ -1,0 +1,97 @@
+import ConfigFiles
+import DBus
+import Platform
+import Routing
+import URLModel
+
+/// Asking: the question goes out the ways the settings name, each answer is carried out and
+/// recorded under the click's id, and a "Remember" answer becomes a rule.
+extension DecisionExecutor {
+    /// Puts `decision`'s choices to the user; answers are carried out as they come.
+    func ask(_ decision: Decision, click: Click, id: UInt32?) {
+        let settings = engine.config.settings
+        // The window and the picker go on the click's display when this process has none.
+        var environment = session.environment
+        for (name, value) in click.environment { environment[name] = value }
+        let picker = settings.picker.map { Picker(argv: $0, environment: environment, timeout: Double(settings.askTimeout)) }
+        let chooser = session.staysForAnswers ? self.chooser : nil
+        chooser?.timeout = Double(settings.askTimeout)
+        let asker = Asker(notifications: session.staysForAnswers ? notices.notifications : nil, picker: picker, chooser: chooser,
+                          order: settings.askOrder, environment: environment, loop: session.loop) { Log.warning($0) }
+        let request = AskRequest(decision: decision, activationToken: click.activationToken, opener: click.opener?.names.first,
+                                 environment: click.environment)
+        var answered = false
+        asker.ask(request) { [weak self] answer in
+            guard let self else { return }
+            let followUp = answered
+            answered = true
+            switch answer {
+            case .chosen(let choice, let editedURL, let remember, _):
+                let token = followUp ? nil : click.activationToken
+                let (chosen, outcome) = self.carryOut(choice.action, for: decision, editedURL: editedURL, activationToken: token, environment: click.environment)
+                self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: followUp)
+                if let remember { self.remember(remember, choice: choice.action) }
+            case .cancelled, .expired:
+                // Closing a window after a Ctrl+Enter choice is not a cancel of what was opened.
+                if !followUp { self.recordAnswer(decision, outcome: answer == .expired ? .expired : .cancelled, id: id, click: click, followUp: false) }
+            case .unavailable(let why):
+                // Never a silent drop: open the first target offered (else the first choice) and say so.
+                let choices = decision.choices
+                guard let choice = choices.first(where: { if case .open = $0.action { return true } else { return false } }) ?? choices.first else {
+                    return self.recordAnswer(decision, outcome: .failed("cannot ask: \(why)"), id: id, click: click, followUp: false)
+                }
+                let (chosen, outcome) = self.carryOut(choice.action, for: decision, editedURL: nil, activationToken: click.activationToken,
+                                                      environment: click.environment)
+                if outcome == .done { self.notices.unasked(chosen, reason: why, label: self.label(chosen)) }
+                self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: false)
+            }
+        }
+    }
+
+    /// Carries out one answer to `asked`; an edited URL must still be a URL of a routed scheme.
+    private func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
+                          environment: [String: String]) -> (Decision, RouteOutcome) {
+        var url = asked.finalURL
+        if let editedURL, editedURL != url {
+            guard let parsed = try? ParsedURL(editedURL), engine.allowedSchemes.contains(parsed.scheme) else {
+                let message = "the edited link \(String(reflecting: String(editedURL.prefix(200)))) is not an http, https or mailto URL (or another routed scheme); nothing opened"
+                notices.failed(message, decision: nil, label: "")
+                return (asked, .failed(message))
+            }
+            url = parsed.string
+        }
+        do {
+            var chosen = try engine.decide(choice: choice, for: url)
+            chosen.url = asked.url
+            chosen.rule = asked.rule
+            return (chosen, perform(chosen, click: Click(activationToken: activationToken, environment: environment), id: nil))
+        } catch {
+            return (asked, .failed("\(error)"))
+        }
+    }
+
+    /// Records what became of a question: the click's own entry, or a new one for a second
+    /// choice from a window kept open with Ctrl+Enter.
+    private func recordAnswer(_ decision: Decision, outcome: RouteOutcome, id: UInt32?, click: Click, followUp: Bool) {
+        guard session.staysForAnswers else { return }
+        if followUp {
+            record?.add(decision, opener: click.opener, outcome: outcome)
+        } else if let id {
+            record?.update(id: id, outcome: outcome, decision: decision)
+        }
+        // The URL was logged when the question was asked; a mailto's body is not repeated here.
+        Log.info("ask #\(id ?? 0) answered: \(decision.kind.rawValue)\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
+        routed(decision)
+    }
+
+    /// Writes "Remember for …" as a rule, and reloads so the very next click follows it.
+    private func remember(_ request: RememberRequest, choice: AskChoice) {
+        guard session.staysForAnswers else { return }
+        do {
+            let name = try rules.remember(request, choice: choice)
+            Log.info("remembered \(choice) as rule \"\(name)\" in \(ConfigFile.rememberedPath(besides: rules.configPath))")
+        } catch {
+            notices.failed("could not remember the choice: \(error)", decision: nil, label: "")
+        }
+    }
+}

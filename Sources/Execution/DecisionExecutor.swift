@@ -1,0 +1,218 @@
+import ConfigFiles
+import DBus
+import DesktopDefaults
+import Launching
+import Platform
+import Routing
+import URLModel
+
+/// Carries decisions out: launches targets, hands links to the handler that was the default
+/// before openurld, copies, asks, tells the user, and records each click. The daemon and
+/// embedded mode both use it; they differ only in the `Session` they give it.
+///
+/// A click goes through `carryOut` in one pass: it is checked against its deadline and the
+/// dedupe window, recorded, carried out, and the outcome recorded again. An ask's answer comes
+/// back here (the chooser, a notification button, the picker) and is carried out and recorded
+/// the same way; nothing calls back up into the caller.
+public final class DecisionExecutor {
+    /// What the session has.
+    public let session: Session
+    /// The rules in force (answers, "Open" buttons and edited links are decided by them).
+    public let rules: RulesInForce
+    /// The click record (`recent`); nil keeps none (embedded mode).
+    public let record: RecentLinks?
+    /// What the user is told.
+    public let notices: Notices
+    /// Launches desktop entries and argvs.
+    public let launcher: AppLauncher
+    /// Told about every carried-out click and answer (the daemon's `Routed` signal).
+    let routed: (Decision) -> Void
+    /// When each final URL was last carried out, for `dedupe_ms`.
+    private var lastRouted: [String: Double] = [:]
+    /// The display variables of the last click that brought some: for later launches with no
+    /// caller (reopen, a notification's "Open" button).
+    private var lastClickEnvironment: [String: String] = [:]
+    /// The chooser window, found on first use (beside this executable, else on PATH).
+    lazy var chooser: ChooserLauncher? = session.loop.flatMap { loop in
+        ChooserLauncher.locate(environment: session.environment).map { ChooserLauncher(executable: $0, loop: loop) }
+    }
+
+    /// An executor for `session`, deciding answers with `rules`, recording in `record`, telling
+    /// `routed` about each click carried out.
+    public init(session: Session, rules: RulesInForce, record: RecentLinks?, notices: Notices,
+                routed: @escaping (Decision) -> Void = { _ in }) {
+        self.session = session
+        self.rules = rules
+        self.record = record
+        self.notices = notices
+        self.routed = routed
+        var environment = session.environment
+        environment.removeValue(forKey: "JOURNAL_STREAM")
+        environment.removeValue(forKey: "INVOCATION_ID")
+        let paths = session.paths
+        launcher = AppLauncher(paths: paths, environment: environment, launcher: ProcessLauncher(workingDirectory: paths.home),
+                               systemHandler: { scheme in try DefaultHandlers(paths: paths).systemHandler(forScheme: scheme).id })
+    }
+
+    /// The engine deciding now.
+    public var engine: RuleEngine { rules.engine }
+
+    /// The name a person knows `decision`'s target by: the desktop entry's `Name`, not its id.
+    func label(_ decision: Decision) -> String {
+        decision.target.map { engine.choiceLabels.label($0) } ?? "the previous default handler"
+    }
+
+    /// Carries out `decision` for `click`: dropped when the click's deadline passed (the client
+    /// routed it itself) or when the same URL was carried out within `dedupe_ms`; otherwise
+    /// recorded and carried out, an ask's answers recorded as they come.
+    public func carryOut(_ decision: Decision, click: Click) -> CarriedOut {
+        if let deadline = click.deadline, ClickDeadline.now() > deadline {
+            let late = (ClickDeadline.now() - deadline) / 1000
+            Log.warning("dropped a call \(late) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
+            return CarriedOut(id: record?.add(decision, opener: click.opener, outcome: .abandoned), outcome: .abandoned)
+        }
+        let now = WallClock.secondsSinceEpoch()
+        let window = Double(engine.config.settings.dedupeMilliseconds) / 1000
+        lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
+        let forcedAsk: Bool
+        if case .ask(_, true) = decision.effect { forcedAsk = true } else { forcedAsk = false }
+        if window > 0, lastRouted[decision.finalURL] != nil, !forcedAsk {
+            Log.info("duplicate within \(Int(window * 1000)) ms, not opened again: \(Log.shown(decision.finalURL))")
+            return CarriedOut(id: nil, outcome: .duplicate)
+        }
+        lastRouted[decision.finalURL] = now
+        let id = record?.add(decision, opener: click.opener, outcome: .asking)
+        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
+        let outcome = perform(decision, click: click, id: id)
+        if outcome != .asking, let id { record?.update(id: id, outcome: outcome, decision: decision) }
+        if session.staysForAnswers {
+            Log.info("\(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
+        }
+        routed(decision)
+        return CarriedOut(id: id, outcome: outcome)
+    }
+
+    /// Carries out a decision with no caller (a reopen, a notification's button), with the last
+    /// click's display, and records it.
+    @discardableResult
+    func carryOutLater(_ decision: Decision) -> RouteOutcome {
+        let outcome = perform(decision, click: Click(environment: lastClickEnvironment), id: nil)
+        record?.add(decision, opener: nil, outcome: outcome)
+        return outcome
+    }
+
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click); returns what
+    /// became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?) throws(URLParseError) -> RouteOutcome {
+        guard let choice else { return carryOut(try engine.decide(url), click: Click()).outcome }
+        return carryOutLater(try engine.decide(choice: choice, for: finalURL))
+    }
+
+    /// Copies `url` (the addresses of a mailto) outside the rules, and confirms it.
+    public func copy(_ url: String, click: Click) throws(URLParseError) -> RouteOutcome {
+        let decision = try engine.decide(choice: .copy, for: url)
+        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
+        return perform(decision, click: click, id: nil)
+    }
+
+    /// How `decision` would be launched, without launching it (`openurl test` prints this).
+    public func plan(_ decision: Decision) throws -> LaunchPlan? {
+        guard let launch = decision.launch else { return nil }
+        return try launcher.plan(launch)
+    }
+
+    /// Does what `decision` says; for an ask, `.asking` (its answers are carried out and recorded
+    /// under `id` as they come).
+    func perform(_ decision: Decision, click: Click, id: UInt32?) -> RouteOutcome {
+        switch decision.effect {
+        case .refused(let reason):
+            notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
+            return .failed(reason)
+        case .open(_, let launch):
+            do {
+                try self.launch(launch, activationToken: click.activationToken, environment: click.environment)
+                if decision.notify { notices.confirm(decision, label: label(decision)) }
+                return .done
+            } catch {
+                let message = "could not open \(decision.finalURL) with \(decision.target?.description ?? "the system handler"): \(error)"
+                notices.failed(message, decision: decision, label: label(decision))
+                return .failed(message)
+            }
+        case .copy(let text):
+            do {
+                try copy(text, decision: decision, environment: click.environment)
+                return .done
+            } catch {
+                let message = "could not copy: \(error)"
+                notices.failed(message, decision: decision, label: label(decision))
+                return .failed(message)
+            }
+        case .blocked(let provider):
+            blocked(decision, provider: provider, environment: click.environment)
+            return .blocked(provider)
+        case .discard:
+            if decision.notify { notices.confirm(decision, label: label(decision)) }
+            return .done
+        case .ask:
+            ask(decision, click: click, id: id)
+            return .asking
+        }
+    }
+
+    /// Launches with the click's display variables added, for a process started without them.
+    func launch(_ launch: Launch, activationToken: String?, environment: [String: String]) throws {
+        var launcher = self.launcher
+        for (name, value) in environment { launcher.environment[name] = value }
+        try launcher.launch(launch, activationToken: activationToken, dbusActivator: session.bus.map { bus in { try Self.activate($0, on: bus) } })
+    }
+
+    /// Calls `org.freedesktop.Application` on a `DBusActivatable` app, without waiting.
+    static func activate(_ request: DBusActivationRequest, on bus: DBusConnection) throws {
+        let platformData = DBusValue.vardict(request.platformData.mapValues { .string($0) })
+        if let action = request.action {
+            try bus.callNoReply(destination: request.busName, path: request.objectPath, interface: "org.freedesktop.Application",
+                                method: "ActivateAction", arguments: [.string(action), .array(elementSignature: "v", []), platformData])
+        } else {
+            try bus.callNoReply(destination: request.busName, path: request.objectPath, interface: "org.freedesktop.Application",
+                                method: "Open", arguments: [.stringArray(request.uris), platformData])
+        }
+    }
+
+    /// Puts `text` on the clipboard the settings choose, and confirms it when `decision.notify`.
+    private func copy(_ text: String, decision: Decision, environment clickEnvironment: [String: String]) throws {
+        var environment = session.environment
+        for (name, value) in clickEnvironment { environment[name] = value }
+        let writer = try ClipboardSelector.writer(setting: engine.config.settings.clipboard, environment: environment, bus: session.bus)
+        try writer.copy(text)
+        if session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { notices.verbose("copied with \(writer.name)") }
+        guard decision.notify, let url = try? ParsedURL(decision.finalURL) else { return }
+        notices.show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
+            guard key == NotificationText.openActionKey else { return }
+            self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
+        }
+    }
+
+    /// A ClearURLs `completeProvider` blocked the link: say so, offering to open it anyway.
+    private func blocked(_ decision: Decision, provider: String, environment: [String: String]) {
+        guard session.staysForAnswers else {
+            notices.failed("\(decision.url): blocked by the ClearURLs rule \(provider) (set clean = false on a rule to let it through)",
+                           decision: nil, label: "")
+            return
+        }
+        Log.info("blocked by the ClearURLs rule \(provider): \(Log.shown(decision.url))")
+        notices.show(NotificationText.blocked(provider: provider, url: decision.url), kind: .blocked) { [weak self] key in
+            guard key == NotificationText.openAnywayActionKey else { return }
+            self?.openAfterAll(decision.url, environment: environment)
+        }
+    }
+
+    /// "Open" on a copy, "Open anyway" on a block: the default target if it opens, else the
+    /// system handler.
+    private func openAfterAll(_ url: String, environment: [String: String]) {
+        var target = OpenTarget.system
+        if case .open(let configured) = engine.config.defaultAction { target = configured }
+        guard let decision = try? engine.decide(choice: .open(target), for: url) else { return }
+        let outcome = perform(decision, click: Click(environment: environment), id: nil)
+        Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
+    }
+}

@@ -1,0 +1,145 @@
+import DBus
+import Platform
+import Routing
+import URLModel
+
+/// What the user is told: desktop notifications, and the log or the terminal. In a session that
+/// stays for answers (the daemon) notifications may carry buttons, each kind replaces its own
+/// previous one, and messages go to the log; in one that does not (embedded mode) they have no
+/// buttons, and messages go to stderr, with a notification only when no terminal shows them.
+public final class Notices {
+    /// What a notification is about: each kind replaces its own previous notification, so
+    /// repeated errors do not pile up and an error never hides a pending copy confirmation.
+    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, confirmation, defaults }
+
+    private let session: Session
+    private var client: NotificationClient?
+    private var lastIDs: [Kind: UInt32] = [:]
+
+    /// Notices for `session`.
+    public init(session: Session) {
+        self.session = session
+    }
+
+    /// The notification client, made on first use (a server may start after the daemon).
+    var notifications: NotificationClient? {
+        guard let bus = session.bus else { return nil }
+        if client == nil {
+            // Synchronous calls stay short; Notify is sent without waiting and may take a loaded
+            // desktop up to 10 s to answer.
+            client = try? NotificationClient(connection: bus, callTimeout: session.staysForAnswers ? 2 : 5)
+            client?.notifyTimeout = 10
+        }
+        return client
+    }
+
+    /// Shows `request`, replacing the previous notification of its `kind`. Without a process that
+    /// stays, the notification has no buttons (nobody would hear them) and is sent synchronously.
+    public func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil) {
+        guard let notifications else {
+            if session.staysForAnswers { Log.info("no notification server: \(request.summary)") }
+            return
+        }
+        guard session.staysForAnswers, session.loop != nil else {
+            var request = request
+            request.actions = []
+            _ = try? notifications.notify(request)
+            return
+        }
+        notifications.notifyAsync(request, replacing: lastIDs[kind] ?? 0, onAction: onAction) { [weak self] result in
+            switch result {
+            case .success(let id): self?.lastIDs[kind] = id
+            case .failure(let error): Log.info("notification not shown (\(error.message)): \(request.summary)")
+            }
+        }
+    }
+
+    /// Closes the notification of `kind` on screen, if any (a config that loads again).
+    public func close(_ kind: Kind) {
+        guard let id = lastIDs.removeValue(forKey: kind) else { return }
+        notifications?.dismiss(id: id)
+    }
+
+    /// Whether a person can read stderr: a terminal, or `-v` (the daemon logs instead).
+    private var terminal: Bool { StandardStream.error.isTerminal }
+
+    /// A message for the log (daemon) or stderr (embedded mode, always).
+    func say(_ level: Log.Level, _ message: String) {
+        if session.staysForAnswers { Log.write(level, message) } else { StandardStream.error.writeLine("openurl: \(message)") }
+    }
+
+    /// A line for `-v` in embedded mode (nothing in the daemon, which logs what it does).
+    func verbose(_ message: String) {
+        if !session.staysForAnswers, session.verbose { StandardStream.error.writeLine("openurl: \(message)") }
+    }
+
+    /// Something went wrong carrying out `decision` (a failed launch or copy, a refused link); nil
+    /// for problems that belong to no decision. `label` names the target as a person knows it.
+    public func failed(_ message: String, decision: Decision?, label: String) {
+        guard session.staysForAnswers else {
+            say(.error, message)
+            guard !terminal else { return }
+            let summary = decision?.kind == .copy ? "Could not copy" : decision?.error != nil ? "Link not opened" : "Could not open link"
+            return showOnce(summary: summary, body: message, urgent: true)
+        }
+        var logged = message
+        if let decision {
+            for url in [decision.finalURL, decision.url] { logged = logged.replacingEvery(url, with: Log.shown(url)) }
+        }
+        Log.error(logged)
+        // The body is plain text: NotificationClient escapes it once, when the server reads markup.
+        guard let decision else {
+            return show(NotificationRequest(summary: "openurld", body: message, urgency: .critical, icon: NotificationClient.Icon.error), kind: .failure)
+        }
+        if let reason = decision.error {
+            show(NotificationText.refused(url: decision.url, reason: reason), kind: .failure)
+        } else if decision.kind == .copy {
+            show(NotificationText.copyFailed(url: decision.finalURL, error: message), kind: .failure)
+        } else {
+            show(NotificationText.launchFailed(target: label, url: decision.finalURL, error: message), kind: .failure)
+        }
+    }
+
+    /// Nobody could be asked, so the link went to `decision` instead.
+    public func unasked(_ decision: Decision, reason: String, label: String) {
+        guard session.staysForAnswers else {
+            let message = "could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") \(decision.finalURL)"
+            if session.verbose || terminal { StandardStream.error.writeLine("openurl: \(message)") }
+            if !terminal { showOnce(summary: "Could not ask where to open a link", body: message, urgent: false) }
+            return
+        }
+        Log.warning("could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") instead")
+        let what: String
+        switch decision.kind {
+        case .copy: what = "Copied it instead"
+        case .discard: what = "Discarded it"
+        default: what = "Opened it with \(decision.target == nil ? "the system handler" : label)"
+        }
+        // Plain text: NotificationClient escapes it once, when the server reads markup.
+        show(NotificationRequest(summary: "Could not ask where to open a link", body: "\(what): \(decision.finalURL)\n(\(reason))"), kind: .failure)
+    }
+
+    /// A decision that asked to be told (`notify = true` on open or discard).
+    public func confirm(_ decision: Decision, label: String) {
+        guard session.staysForAnswers else { return verbose("\(decision.kind.rawValue) \(decision.finalURL)") }
+        if decision.kind == .discard {
+            show(NotificationText.discarded(url: decision.finalURL, rule: decision.rule?.description), kind: .confirmation)
+        } else {
+            show(NotificationRequest(summary: "Opened link in \(label)", body: decision.finalURL), kind: .confirmation)
+        }
+    }
+
+    /// The config failed to (re)load; `usingDefaults` when none had loaded yet.
+    public func configFailed(_ diagnostic: String, usingDefaults: Bool) {
+        let prefix = usingDefaults ? "config not loaded, using built-in defaults: " : "config not reloaded, the previous rules stay in use: "
+        Log.error(prefix + "\n" + diagnostic)
+        show(NotificationText.configReloadFailed("\n" + diagnostic, usingDefaults: usingDefaults), kind: .config)
+    }
+
+    /// A one-off notification from a process that does not stay (embedded mode's errors).
+    private func showOnce(summary: String, body: String, urgent: Bool) {
+        guard let notifications else { return }
+        _ = try? notifications.notify(NotificationRequest(summary: summary, body: body, urgency: urgent ? .critical : .normal,
+                                                          icon: NotificationClient.Icon.error))
+    }
+}
