@@ -68,9 +68,11 @@ let package = Package(
         .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
-        // The names of the D-Bus contract (bus name, path, interfaces, desktop id), for every
-        // part of openurld; COpenurl/router1.h holds the same for the Embedded client.
-        .target(name: "RouterContract"),
+        // The Router1 contract: its names, keys, error names and the click's time budget are
+        // defined once, in C (CRouterContract/router1.h), for the Embedded handler and for
+        // RouterContract, which adds the decision's a{sv} and JSON encodings and the options' reader.
+        .systemLibrary(name: "CRouterContract"),
+        .target(name: "RouterContract", dependencies: ["CRouterContract", "Platform", "JSON", "DBus", "Routing"]),
         // Desktop entries, their Exec lines, spawning and discovery of what is installed.
         .target(name: "Launching", dependencies: ["Platform", "Routing", "RouterContract", "CGIO"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
@@ -91,7 +93,7 @@ let package = Package(
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
         .systemLibrary(name: "COpenurl"),
-        .executableTarget(name: "openurl", dependencies: ["CDBus", "COpenurl"],
+        .executableTarget(name: "openurl", dependencies: ["CDBus", "COpenurl", "CRouterContract"],
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
@@ -129,10 +131,11 @@ let package = Package(
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
         .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "TestSupport", "OpenurlCommands"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "RouterContract", "TestSupport", "OpenurlCommands"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

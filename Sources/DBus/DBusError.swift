@@ -47,15 +47,6 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
     }
 
-    /// True when the call found no service to answer it: the name has no owner and could not be
-    /// activated, or the service went away. Callers fall back instead of reporting a refusal.
-    public var meansServiceUnavailable: Bool {
-        name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") || [
-            Name.serviceUnknown, "org.freedesktop.DBus.Error.NameHasNoOwner", Name.noReply, Name.disconnected,
-            Name.unknownObject, Name.unknownMethod, "org.freedesktop.DBus.Error.TimedOut", "org.freedesktop.systemd1.NoSuchUnit",
-        ].contains(name)
-    }
-
     /// A generic `org.freedesktop.DBus.Error.Failed` error.
     public static func failed(_ message: String) -> DBusError {
         DBusError(name: Name.failed, message: message)

@@ -1,3 +1,4 @@
+import RouterContract
 import ConfigFiles
 import DBus
 import DesktopDefaults

@@ -19,47 +19,47 @@ extension Daemon {
         DBusInterface(
             name: Router1.interface,
             methods: [
-                DBusMethod("Open", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
-                    var options = try OpenOptions(args[1], method: "Open")
+                DBusMethod(Router1.Method.open, inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: Router1.Method.open)
                     if options.opener == nil { options.opener = self.opener(of: context) }
                     options.environment = self.clickEnvironment(sent: options.environment, context: context)
                     return [try self.open(args[0].string ?? "", options: options)]
                 },
-                DBusMethod("OpenText", inputs: [.init("text", "s"), .init("options", "a{sv}")], outputs: [.init("urls", "as")]) { [unowned self] args, context in
-                    var options = try OpenOptions(args[1], method: "OpenText")
+                DBusMethod(Router1.Method.openText, inputs: [.init("text", "s"), .init("options", "a{sv}")], outputs: [.init("urls", "as")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: Router1.Method.openText)
                     if options.opener == nil { options.opener = self.opener(of: context) }
                     options.environment = self.clickEnvironment(sent: options.environment, context: context)
                     return [.stringArray(try self.openText(args[0].string ?? "", options: options))]
                 },
-                DBusMethod("Copy", inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
-                    let options = try OpenOptions(args[1], method: "Copy")
+                DBusMethod(Router1.Method.copy, inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
+                    let options = try OpenOptions(args[1], method: Router1.Method.copy)
                     try self.copy(args[0].string ?? "", environment: self.clickEnvironment(sent: options.environment, context: context))
                     return []
                 },
-                DBusMethod("Explain", inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
-                    var options = try OpenOptions(args[1], method: "Explain")
+                DBusMethod(Router1.Method.explain, inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
+                    var options = try OpenOptions(args[1], method: Router1.Method.explain)
                     if options.opener == nil { options.opener = self.opener(of: context) }
                     options.dryRun = true
                     return [try self.open(args[0].string ?? "", options: options, explain: true)]
                 },
-                DBusMethod("Reload") { [unowned self] _, _ in
+                DBusMethod(Router1.Method.reload) { [unowned self] _, _ in
                     if let error = self.reload() { throw DBusError(name: Router1.Error.configInvalid, message: error) }
                     return []
                 },
-                DBusMethod("ListRules", outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
+                DBusMethod(Router1.Method.listRules, outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
                     [.array(elementSignature: "(sisb)", self.rules.engine.config.rules.map { rule in
                         .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
                     })]
                 },
-                DBusMethod("SetRuleEnabled", inputs: [.init("name", "s"), .init("enabled", "b")]) { [unowned self] args, _ in
+                DBusMethod(Router1.Method.setRuleEnabled, inputs: [.init("name", "s"), .init("enabled", "b")]) { [unowned self] args, _ in
                     try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
                     return []
                 },
-                DBusMethod("ListApps", inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
+                DBusMethod(Router1.Method.listApps, inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
                     let apps = self.executor.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
                     return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
                 },
-                DBusMethod("ListTargets", inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
+                DBusMethod(Router1.Method.listTargets, inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
                     let scheme = args[0].string.flatMap { $0.isEmpty ? nil : $0 }
                     // Discovered afresh, as `openurl apps` does: a browser installed since the last
                     // reload is listed, and so is everything while the config is broken.
@@ -72,7 +72,7 @@ extension Daemon {
                         return .vardict(pairs: pairs)
                     })]
                 },
-                DBusMethod("Recent", inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
+                DBusMethod(Router1.Method.recent, inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
                     let limit = Int(args[0].uint32 ?? 0)
                     var entries = limit == 0 ? self.recent.entries : Array(self.recent.entries.suffix(limit))
                     // Newest first, and no more than fits well inside D-Bus's 64 MiB array limit:
@@ -95,12 +95,12 @@ extension Daemon {
                         ])
                     })]
                 },
-                DBusMethod("ClearRecent") { [unowned self] _, _ in
+                DBusMethod(Router1.Method.clearRecent) { [unowned self] _, _ in
                     self.recent.clear()
                     Log.info("recent links cleared")
                     return []
                 },
-                DBusMethod("Reopen", inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
+                DBusMethod(Router1.Method.reopen, inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
                     try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "")
                     return []
                 },
@@ -164,7 +164,7 @@ extension Daemon {
     var displayEnvironment: [String: String] {
         let environment = executor.launcher.environment
         var shown: [String: String] = [:]
-        for key in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"] {
+        for key in ClickEnvironment.names {
             if let value = environment[key], !value.isEmpty { shown[key] = value }
         }
         return shown

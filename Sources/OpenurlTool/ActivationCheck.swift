@@ -18,14 +18,14 @@ struct ActivationCheck {
         guard entry.isDBusActivatable, let connection = try? DBusConnection.session() else { return nil }
         do {
             // Ping with auto-start: the bus starts the daemon from its service file if it is not running.
-            _ = try connection.call(destination: Client.busName, path: Client.objectPath, interface: "org.freedesktop.DBus.Peer",
+            _ = try connection.call(destination: Router1.busName, path: Router1.objectPath, interface: "org.freedesktop.DBus.Peer",
                                     method: "Ping", timeout: 10)
             return nil
         } catch let error as DBusError {
-            return "D-Bus activation of \(Client.busName) failed (\(error.name): \(error.message)); GIO apps call it for every link. "
-                + "Check \(paths.dataHome)/dbus-1/services/\(Client.busName).service and that its Exec= runs"
+            return "D-Bus activation of \(Router1.busName) failed (\(error.name): \(error.message)); GIO apps call it for every link. "
+                + "Check \(paths.dataHome)/dbus-1/services/\(Router1.busName).service and that its Exec= runs"
         } catch {
-            return "D-Bus activation of \(Client.busName) failed: \(error)"
+            return "D-Bus activation of \(Router1.busName) failed: \(error)"
         }
     }
 }

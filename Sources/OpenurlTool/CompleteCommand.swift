@@ -1,3 +1,4 @@
+import RouterContract
 import DBus
 import Launching
 import Routing
@@ -10,13 +11,13 @@ extension Client {
         switch what {
         case "rules":
             // Rule names come from the daemon, so they match what `rules disable` will find.
-            let rules = (try? askDaemon("ListRules"))?.first?.array ?? []
+            let rules = (try? askDaemon(Router1.Method.listRules))?.first?.array ?? []
             for rule in rules {
                 guard let fields = rule.fields, fields.count == 4, let name = fields[0].string, !name.isEmpty else { continue }
                 Output.print("\(name)\t\(fields[3].bool == true ? "on" : "off"), \(fields[2].string ?? "")")
             }
         case "recent":
-            for entry in (try? askDaemon("Recent", [.uint32(20)]))?.first?.array ?? [] {
+            for entry in (try? askDaemon(Router1.Method.recent, [.uint32(20)]))?.first?.array ?? [] {
                 let link = RecentLink(entry.dictionary ?? [:])
                 Output.print("\(link.id)\t\(link.finalURL)")
             }
@@ -49,7 +50,7 @@ extension Client {
     /// A daemon call for completions, with a short timeout: a Tab press must not hang.
     private func askDaemon(_ method: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         let connection = try DBusConnection.session()
-        return try connection.call(destination: Self.busName, path: Self.objectPath, interface: Self.interface, method: method,
+        return try connection.call(destination: Router1.busName, path: Router1.objectPath, interface: Router1.interface, method: method,
                                    arguments: arguments, timeout: 2)
     }
 }

@@ -10,16 +10,16 @@ import Routing
 /// Commands that talk to the daemon: status, reload, rules, recent, reopen, copy.
 extension Client {
     /// Calls a `Router1` method, auto-starting the daemon through D-Bus activation.
-    func callDaemon(_ method: String, _ arguments: [DBusValue] = [], interface: String = Client.interface) throws -> [DBusValue] {
+    func callDaemon(_ method: String, _ arguments: [DBusValue] = [], interface: String = Router1.interface) throws -> [DBusValue] {
         let connection = try DBusConnection.session()
-        return try connection.call(destination: Self.busName, path: Self.objectPath, interface: interface, method: method,
+        return try connection.call(destination: Router1.busName, path: Router1.objectPath, interface: interface, method: method,
                                    arguments: arguments, timeout: 30)
     }
 
     func daemonFailure(_ error: Error) -> Int32 {
         if let error = error as? DBusError {
-            if error.name == "io.github.openurld.Error.ConfigInvalid" { return fail(error.message, code: ExitCode.config) }
-            if error.name == "org.freedesktop.DBus.Error.InvalidArgs" { return fail(error.message, code: ExitCode.usage) }
+            if error.name == Router1.Error.configInvalid { return fail(error.message, code: ExitCode.config) }
+            if error.name == Router1.Error.invalidArgs { return fail(error.message, code: ExitCode.usage) }
             if error.meansServiceUnavailable { return fail("openurld is not running (\(error.message))", code: ExitCode.notCarriedOut) }
             return fail(error.message, code: ExitCode.notCarriedOut)
         }
@@ -28,7 +28,7 @@ extension Client {
 
     func runReload() -> Int32 {
         do {
-            _ = try callDaemon("Reload")
+            _ = try callDaemon(Router1.Method.reload)
             Output.print("reloaded")
             return ExitCode.success
         } catch {
@@ -42,10 +42,10 @@ extension Client {
                 guard verb == "enable" || verb == "disable", arguments.count == 2 else {
                     return fail("usage: \(CommandTable.spec(.rules).synopsis)", code: ExitCode.usage)
                 }
-                _ = try callDaemon("SetRuleEnabled", [.string(arguments[1]), .bool(verb == "enable")])
+                _ = try callDaemon(Router1.Method.setRuleEnabled, [.string(arguments[1]), .bool(verb == "enable")])
                 return ExitCode.success
             }
-            for rule in try callDaemon("ListRules").first?.array ?? [] {
+            for rule in try callDaemon(Router1.Method.listRules).first?.array ?? [] {
                 let fields = rule.fields ?? []
                 guard fields.count == 4 else { continue }
                 let name = fields[0].string.flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed)"
@@ -64,7 +64,7 @@ extension Client {
             return fail("recent: N must be a number (usage: \(parsed.spec.synopsis))", code: ExitCode.usage)
         }
         do {
-            let entries = try callDaemon("Recent", [.uint32(limit)]).first?.array ?? []
+            let entries = try callDaemon(Router1.Method.recent, [.uint32(limit)]).first?.array ?? []
             let links = entries.map { RecentLink($0.dictionary ?? [:]) }
             if parsed.flag("--json") {
                 for link in links { Output.print(link.json.text) }
@@ -81,7 +81,7 @@ extension Client {
     /// daemon the file is removed here.
     private func clearRecent() -> Int32 {
         do {
-            _ = try callDaemon("ClearRecent")
+            _ = try callDaemon(Router1.Method.clearRecent)
         } catch let error as DBusError where error.meansServiceUnavailable {
             let path = paths.stateDirectory + "recent.tsv"
             do { try FileSystem.remove(path) } catch where !error.isNotFound {
@@ -100,7 +100,7 @@ extension Client {
             return fail("reopen: N must be the id of a recent link (see openurl recent)", code: ExitCode.usage)
         }
         do {
-            _ = try callDaemon("Reopen", [.uint32(id), .string(target)])
+            _ = try callDaemon(Router1.Method.reopen, [.uint32(id), .string(target)])
             return ExitCode.success
         } catch {
             return daemonFailure(error)
@@ -110,7 +110,7 @@ extension Client {
     func runCopy(_ url: String) -> Int32 {
         do {
             let display = ClickEnvironment.option { environment[$0] }
-            _ = try callDaemon("Copy", [.string(url), .vardict(pairs: display.map { [(ClickEnvironment.optionKey, $0)] } ?? [])])
+            _ = try callDaemon(Router1.Method.copy, [.string(url), .vardict(pairs: display.map { [(ClickEnvironment.optionKey, $0)] } ?? [])])
             return ExitCode.success
         } catch let error as DBusError where error.meansServiceUnavailable || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
             return copyEmbedded(url)

@@ -1,3 +1,4 @@
+import RouterContract
 import Launching
 import Platform
 import Routing

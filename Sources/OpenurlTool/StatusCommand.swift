@@ -1,3 +1,4 @@
+import RouterContract
 import DBus
 import DesktopDefaults
 import Execution
@@ -31,14 +32,14 @@ extension Client {
         if let connection = try? DBusConnection.session() {
             do {
                 let get = { (name: String) throws -> DBusValue? in
-                    try connection.call(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
-                                        method: "Get", arguments: [.string(Self.interface), .string(name)], timeout: 10).first
+                    try connection.call(destination: Router1.busName, path: Router1.objectPath, interface: "org.freedesktop.DBus.Properties",
+                                        method: "Get", arguments: [.string(Router1.interface), .string(name)], timeout: 10).first
                 }
                 let version = try get("Version")?.string ?? "?"
                 let path = try get("ConfigPath")?.string ?? "?"
                 let error = try get("ConfigError")?.string ?? ""
-                let pid = try? connection.processID(of: Self.busName)
-                line(.ok, "openurld \(version)", "running\(pid.map { " (pid \($0))" } ?? "") on \(Self.busName)")
+                let pid = try? connection.processID(of: Router1.busName)
+                line(.ok, "openurld \(version)", "running\(pid.map { " (pid \($0))" } ?? "") on \(Router1.busName)")
                 if error.isEmpty {
                     line(.ok, "config", path + (FileSystem.exists(path) ? "" : " (missing: built-in defaults)"))
                 } else {

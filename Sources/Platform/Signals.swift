@@ -34,5 +34,9 @@ public enum SignalPipe {
     }
 }
 
+/// Replaces this process with `program`, run with `arguments` (argv, its name first); returns only
+/// when that failed, with why.
+public func replaceProcess(with program: String, arguments: [String]) -> String { Sys.exec(program, arguments) }
+
 /// Ends the process with `status`, flushing stdio first (exit(3)).
 public func exitProcess(_ status: Int32) -> Never { Sys.exit(status) }

@@ -38,6 +38,15 @@ extension Sys {
 
     static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 
+    /// Replaces this process with `program` (execv); returns only when that failed, with why.
+    static func exec(_ program: String, _ arguments: [String]) -> String {
+        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        Glibc.execv(program, &cArguments)
+        let why = message(Glibc.errno)
+        for pointer in cArguments { free(pointer) }
+        return why
+    }
+
     // MARK: inotify
 
     static func inotifyInit() throws(SystemError) -> Int32 {

@@ -1,26 +1,106 @@
+import CRouterContract
+
 /// The names every part of openurld agrees on: the bus name, object path and interfaces the
-/// daemon serves, and the desktop entry that makes it the default handler. The Embedded `openurl`
-/// client cannot import Swift modules; it reads the same values from `COpenurl/router1.h`, and
-/// `RouterContractTests` keeps the two equal.
+/// daemon serves, its methods, option and result keys and error names, and the desktop entry
+/// that makes it the default handler. Their one definition is `CRouterContract/router1.h`,
+/// which the Embedded `openurl` handler reads too (it cannot import Swift modules).
 public enum Router1 {
     /// The well-known bus name the daemon owns.
-    public static let busName = "io.github.openurld"
+    public static let busName: String = OPENURL_BUS_NAME
     /// The object that serves both interfaces.
-    public static let objectPath = "/io/github/openurld"
+    public static let objectPath: String = OPENURL_OBJECT_PATH
     /// openurld's own, versioned interface.
-    public static let interface = "io.github.openurld.Router1"
+    public static let interface: String = OPENURL_INTERFACE
     /// The interface GIO apps call on `DBusActivatable` entries.
-    public static let applicationInterface = "org.freedesktop.Application"
+    public static let applicationInterface: String = OPENURL_APPLICATION_INTERFACE
     /// The desktop entry that declares the handler (`x-scheme-handler/http;…`).
-    public static let desktopID = "io.github.openurld.desktop"
+    public static let desktopID: String = OPENURL_DESKTOP_ID
     /// The chooser window's application id (GTK, and the Wayland app id compositors match).
-    public static let chooserApplicationID = "io.github.openurld.Chooser"
+    public static let chooserApplicationID: String = OPENURL_CHOOSER_APPLICATION_ID
+
+    /// The methods of `Router1`.
+    public enum Method {
+        /// `Open(s url, a{sv} options) → a{sv}`.
+        public static let open: String = OPENURL_METHOD_OPEN
+        /// `OpenText(s text, a{sv} options) → as`.
+        public static let openText: String = OPENURL_METHOD_OPEN_TEXT
+        /// `Copy(s url, a{sv} options)`.
+        public static let copy: String = OPENURL_METHOD_COPY
+        /// `Explain(s url, a{sv} options) → a{sv}`.
+        public static let explain: String = OPENURL_METHOD_EXPLAIN
+        /// `Reload()`.
+        public static let reload: String = OPENURL_METHOD_RELOAD
+        /// `ListRules() → a(sisb)`.
+        public static let listRules: String = OPENURL_METHOD_LIST_RULES
+        /// `SetRuleEnabled(s name, b enabled)`.
+        public static let setRuleEnabled: String = OPENURL_METHOD_SET_RULE_ENABLED
+        /// `ListApps(s scheme) → a(ss)`.
+        public static let listApps: String = OPENURL_METHOD_LIST_APPS
+        /// `ListTargets(s scheme) → aa{sv}`.
+        public static let listTargets: String = OPENURL_METHOD_LIST_TARGETS
+        /// `Recent(u limit) → aa{sv}`.
+        public static let recent: String = OPENURL_METHOD_RECENT
+        /// `Reopen(u id, s target)`.
+        public static let reopen: String = OPENURL_METHOD_REOPEN
+        /// `ClearRecent()`.
+        public static let clearRecent: String = OPENURL_METHOD_CLEAR_RECENT
+    }
+
+    /// The keys of the `a{sv}` options of `Open`, `OpenText`, `Copy` and `Explain`.
+    public enum Option {
+        /// `s`: the click's activation token.
+        public static let activationToken: String = OPENURL_OPTION_ACTIVATION_TOKEN
+        /// `s`: the X11 startup id, read as the activation token.
+        public static let desktopStartupID: String = OPENURL_OPTION_DESKTOP_STARTUP_ID
+        /// `b`: ask, whatever the rules say.
+        public static let ask: String = OPENURL_OPTION_ASK
+        /// `b`: decide only.
+        public static let dryRun: String = OPENURL_OPTION_DRY_RUN
+        /// `a{ss}`: the click's display variables (`ClickEnvironment.names`).
+        public static let environment: String = OPENURL_OPTION_ENVIRONMENT
+        /// `t`: `CLOCK_MONOTONIC` microseconds after which the client has routed the link itself.
+        public static let deadline: String = OPENURL_OPTION_DEADLINE
+        /// `s`: the opener's process name (also tried as its ids).
+        public static let opener: String = OPENURL_OPTION_OPENER
+        /// `s`: the opener's desktop id.
+        public static let openerDesktopID: String = OPENURL_OPTION_OPENER_DESKTOP_ID
+        /// `s`: the opener's Flatpak app id.
+        public static let openerFlatpakID: String = OPENURL_OPTION_OPENER_FLATPAK_ID
+    }
+
+    /// The keys of the `a{sv}` result of `Open` and `Explain`, as `openurl test --json` names them.
+    public enum Result {
+        /// The URL as given.
+        public static let url: String = OPENURL_RESULT_URL
+        /// The URL after hygiene and rewrites.
+        public static let finalURL: String = OPENURL_RESULT_FINAL_URL
+        /// `open`, `copy`, `ask`, `discard` or `system`.
+        public static let decision: String = OPENURL_RESULT_DECISION
+        /// The target of an `open`.
+        public static let target: String = OPENURL_RESULT_TARGET
+        /// The rule's name (`s`) or index (`u`).
+        public static let rule: String = OPENURL_RESULT_RULE
+        /// The text a `copy` puts on the clipboard.
+        public static let copyText: String = OPENURL_RESULT_COPY_TEXT
+        /// The keys of an `ask`'s choices.
+        public static let choices: String = OPENURL_RESULT_CHOICES
+        /// Why the link was refused.
+        public static let error: String = OPENURL_RESULT_ERROR
+        /// The trace, as lines of text.
+        public static let trace: String = OPENURL_RESULT_TRACE
+        /// What became of it (`done`, `asking`, `failed: …`, …).
+        public static let outcome: String = OPENURL_RESULT_OUTCOME
+        /// Its id in `recent`.
+        public static let id: String = OPENURL_RESULT_ID
+    }
 
     /// The error names the daemon replies with, besides the bus's own.
     public enum Error {
         /// `Reload` and `ActivateAction("reload")`: the config does not load (the rules in use stay).
-        public static let configInvalid = "io.github.openurld.Error.ConfigInvalid"
+        public static let configInvalid: String = OPENURL_ERROR_CONFIG_INVALID
         /// `Copy` and `Reopen`: the decision could not be carried out.
-        public static let failed = "io.github.openurld.Error.Failed"
+        public static let failed: String = OPENURL_ERROR_FAILED
+        /// Bad arguments: a URL that is not one, a wrong option type.
+        public static let invalidArgs: String = OPENURL_ERROR_INVALID_ARGS
     }
 }

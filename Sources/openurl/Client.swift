@@ -5,13 +5,11 @@
 // same arguments.
 import CDBus
 import COpenurl
+import CRouterContract
 
-/// How long the daemon gets to answer, and the deadline sent with each call: the values of
-/// DBus.ClickDeadline (2 s, less a 0.5 s margin), which this target cannot import.
-let clientTimeoutMilliseconds: Int32 = 2000
-let deadlineMicroseconds: UInt64 = 1_500_000
-/// The display variables sent in the `environment` option (DBus.ClickEnvironment.names).
-let displayVariables = ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"]
+/// How long the daemon gets to answer, and the deadline sent with each call (router1.h).
+let clientTimeoutMilliseconds: Int32 = OPENURL_CLIENT_TIMEOUT_MS
+let deadlineMicroseconds = UInt64(OPENURL_CLIENT_TIMEOUT_MS - OPENURL_DEADLINE_MARGIN_MS) * 1000
 
 /// What the command line asks of the client, or nil when it belongs to openurl-tool: no
 /// arguments, a first word that cannot be a URL (no colon: a command, or a typo the tool answers
@@ -55,7 +53,7 @@ func report(_ message: String, on bus: SessionBus) {
     notify.append("Could not open link")
     notify.append(body)
     notify.append(strings: [])
-    notify.append(options: [("urgency", .byte(2)), ("desktop-entry", .string("io.github.openurld"))])
+    notify.append(options: [("urgency", .byte(2)), ("desktop-entry", .string(OPENURL_BUS_NAME))])
     notify.append(int32: -1)
     let (reply, _) = bus.send(notify, timeoutMilliseconds: 5000)
     if let reply { dbus_message_unref(reply) }
@@ -89,11 +87,11 @@ func openOptions(offset: Int, ask: Bool, token: String?, display: [(String, Stri
     var options: [(String, OptionValue)] = []
     // A token raises one window: only the first link carries it. The daemon finds the opener
     // from our process id, walking past us and xdg-open to the app.
-    if let token, offset == 0 { options.append(("activation-token", .string(token))) }
-    if ask { options.append(("ask", .bool(true))) }
+    if let token, offset == 0 { options.append((OPENURL_OPTION_ACTIVATION_TOKEN, .string(token))) }
+    if ask { options.append((OPENURL_OPTION_ASK, .bool(true))) }
     // The daemon may lack the display (activated before the session exported it): send ours.
-    if !display.isEmpty { options.append(("environment", .stringMap(display))) }
-    options.append(("deadline", .uint64(monotonicMicroseconds() + deadlineMicroseconds)))
+    if !display.isEmpty { options.append((OPENURL_OPTION_ENVIRONMENT, .stringMap(display))) }
+    options.append((OPENURL_OPTION_DEADLINE, .uint64(monotonicMicroseconds() + deadlineMicroseconds)))
     return options
 }
 
@@ -113,14 +111,15 @@ func openurlMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
         becomeTool(flags + urls)
     }
     var status: Int32 = 0
-    let display = displayVariables.compactMap { name -> (String, String)? in
-        guard let value = environment(name), !value.isEmpty else { return nil }
-        return (name, value)
+    var display: [(String, String)] = []
+    for index in 0..<OPENURL_DISPLAY_VARIABLE_COUNT {
+        guard let cName = openurl_display_variable(index) else { continue }
+        let name = String(cString: cName)
+        if let value = environment(name), !value.isEmpty { display.append((name, value)) }
     }
     let token = environment("XDG_ACTIVATION_TOKEN") ?? environment("DESKTOP_STARTUP_ID")
     for (offset, url) in urls.enumerated() {
-        guard var call = Call(destination: "io.github.openurld", path: "/io/github/openurld",
-                              interface: "io.github.openurld.Router1", method: "Open") else {
+        guard var call = Call(destination: OPENURL_BUS_NAME, path: OPENURL_OBJECT_PATH, interface: OPENURL_INTERFACE, method: OPENURL_METHOD_OPEN) else {
             report("\(url): out of memory", on: bus)
             return 4
         }
@@ -130,26 +129,26 @@ func openurlMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
         if let reply {
             let result = stringEntries(of: reply)
             dbus_message_unref(reply)
-            func value(_ key: StaticString) -> String? { result.first { same($0.0, key) }?.1 }
-            let outcome = value("outcome") ?? ""
+            func value(_ key: String) -> String? { result.first { $0.0.utf8.elementsEqual(key.utf8) }?.1 }
+            let outcome = value(OPENURL_RESULT_OUTCOME) ?? ""
             // The daemon answered, but past the deadline (a slow start): it did nothing, so we route it.
-            if same(outcome, "abandoned") {
+            if outcome.utf8.elementsEqual(OPENURL_OUTCOME_ABANDONED.utf8) {
                 writeError("openurl: openurld answered after the deadline; routing in-process\n")
                 becomeTool(flags + Array(urls[offset...]))
             }
             if verbose {
-                writeError("openurl: \(value("decision") ?? "?") \(value("final_url") ?? url) (\(outcome), by openurld)\n")
+                writeError("openurl: \(value(OPENURL_RESULT_DECISION) ?? "?") \(value(OPENURL_RESULT_FINAL_URL) ?? url) (\(outcome), by openurld)\n")
             }
             // The daemon has already notified about a failure it saw: one notification per failure.
-            if let error = value("error") {
+            if let error = value(OPENURL_RESULT_ERROR) {
                 writeError("openurl: \(url): \(error)\n")
                 status = max(status, 4)
-            } else if starts(outcome, with: "failed") {
+            } else if outcome.utf8.starts(with: OPENURL_OUTCOME_FAILED.utf8) {
                 writeError("openurl: \(url): \(outcome)\n")
                 status = max(status, 4)
             }
         } else if let failure {
-            if same(failure.name, "org.freedesktop.DBus.Error.InvalidArgs") {
+            if failure.name.utf8.elementsEqual(OPENURL_ERROR_INVALID_ARGS.utf8) {
                 report(failure.message, on: bus)
                 status = max(status, 2)
             } else if failure.isTimeout {

@@ -3,6 +3,7 @@
 // used here because it is built for the full Swift runtime, which this client does without.
 import CDBus
 import COpenurl
+import CRouterContract
 
 /// An error reply, or a failure libdbus reported for a call.
 struct BusError {
@@ -12,20 +13,10 @@ struct BusError {
     var message: String
 
     /// True when no service could answer: the fallback is to route in-process, not to report.
-    /// The same list as DBusError.meansServiceUnavailable.
-    var meansServiceUnavailable: Bool {
-        if starts(name, with: "org.freedesktop.DBus.Error.Spawn.") { return true }
-        let names: [StaticString] = ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-                                     "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
-                                     "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
-                                     "org.freedesktop.DBus.Error.TimedOut", "org.freedesktop.systemd1.NoSuchUnit"]
-        return names.contains { same(name, $0) }
-    }
+    var meansServiceUnavailable: Bool { openurl_means_service_unavailable(name) != 0 }
 
-    /// True when the daemon did not answer in time (stopped or hung), as ClickDeadline.isTimeout.
-    var isTimeout: Bool {
-        same(name, "org.freedesktop.DBus.Error.NoReply") || same(name, "org.freedesktop.DBus.Error.TimedOut")
-    }
+    /// True when the daemon did not answer in time (stopped or hung).
+    var isTimeout: Bool { openurl_is_timeout(name) != 0 }
 
     init(name: String, message: String) {
         self.name = name

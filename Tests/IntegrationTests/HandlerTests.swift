@@ -51,6 +51,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: harness.desktop.home + "/x"))
     }
 
+    /// `openurl-tool URL` follows the click protocol by becoming the handler (one implementation):
+    /// the daemon routes it once, and the handler's -v line says so.
+    @Test func theToolRoutesAClickThroughTheHandler() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "toolroute")
+        let result = try harness.run([try BuiltProduct.path("openurl-tool"), "-v", "https://example.org/tool"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("openurl: open https://example.org/tool (done, by openurld)"), "\(result)")
+        #expect(harness.browser.waitForRecords(1) == [["https://example.org/tool"]])
+    }
+
     @Test func uninstallRestoresMimeappsByteForByte() throws {
         let harness = try DaemonHarness(config: Self.config, name: "uninstall")
         let before = try installed(harness)

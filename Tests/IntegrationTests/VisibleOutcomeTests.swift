@@ -1,3 +1,4 @@
+import RouterContract
 import DBus
 import Foundation
 import TestSupport

@@ -238,14 +238,6 @@ import Testing
         #expect(try Self.engine.decide(choice: .copy, for: "mailto:a@x.org").copyText == "a@x.org")
     }
 
-    @Test func jsonHasExactlyTheDesignKeys() throws {
-        let decision = try Self.engine.decide("https://example.org/", explain: true)
-        guard case .object(let members) = decision.json else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "trace"])
-        #expect(decision.json.text.contains("\"choices\":[\"firefox.desktop\",\"work\",\"copy\"]"))
-        #expect(decision.json.text.contains("\"rule\":6"))
-    }
-
     /// The domain index must never change a decision: compare with trying every rule in order.
     @Test func indexedDecisionsEqualLinearOnes() throws {
         var text = ""

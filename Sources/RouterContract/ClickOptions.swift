@@ -1,4 +1,7 @@
+import CRouterContract
+import DBus
 import Platform
+
 /// The time budget of one click handed to openurld: the client waits at most `clientTimeout`
 /// for `Router1.Open` to answer and then routes the link itself; it tells the daemon, in the
 /// `deadline` option, the moment after which it may already have done so. The daemon carries
@@ -7,11 +10,11 @@ import Platform
 /// twice, and a stopped or deadlocked daemon costs a click at most `clientTimeout`.
 public enum ClickDeadline {
     /// How long `openurl` waits for the daemon, in seconds (documented in README.md).
-    public static let clientTimeout = 2.0
+    public static let clientTimeout = Double(OPENURL_CLIENT_TIMEOUT_MS) / 1000
     /// How much earlier than the client's timeout the daemon stops accepting the call.
-    public static let margin = 0.5
+    public static let margin = Double(OPENURL_DEADLINE_MARGIN_MS) / 1000
     /// The `Open` option carrying the deadline: microseconds on `CLOCK_MONOTONIC` (type `t`).
-    public static let optionKey = "deadline"
+    public static let optionKey = Router1.Option.deadline
 
     /// Now on `CLOCK_MONOTONIC`, in microseconds (shared by every process of the machine and
     /// unaffected by changes to the wall clock).
@@ -26,7 +29,7 @@ public enum ClickDeadline {
 
     /// True when `error` means the daemon did not answer in time (it may be stopped or hung).
     public static func isTimeout(_ error: DBusError) -> Bool {
-        error.name == DBusError.Name.noReply || error.name == "org.freedesktop.DBus.Error.TimedOut"
+        openurl_is_timeout(error.name) != 0
     }
 }
 
@@ -35,9 +38,9 @@ public enum ClickDeadline {
 /// display (startx, bare i3 or sway) has none; it uses these for that click instead.
 public enum ClickEnvironment {
     /// The `Open` option key.
-    public static let optionKey = "environment"
+    public static let optionKey = Router1.Option.environment
     /// The variables sent, and the only ones the daemon takes from a caller.
-    public static let names = ["DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"]
+    public static let names: [String] = (0..<OPENURL_DISPLAY_VARIABLE_COUNT).compactMap { openurl_display_variable($0).map { String(cString: $0) } }
 
     /// Those of `names` that are set and non-empty in `lookup`, as an `a{ss}` value.
     public static func option(_ lookup: (String) -> String?) -> DBusValue? {
@@ -52,4 +55,10 @@ public enum ClickEnvironment {
     public static func ofThisProcess() -> DBusValue? {
         option(Environment.value)
     }
+}
+
+extension DBusError {
+    /// True when the call found no service to answer it: the name has no owner and could not be
+    /// activated, or the service went away. Callers route the link themselves instead of reporting a refusal.
+    public var meansServiceUnavailable: Bool { openurl_means_service_unavailable(name) != 0 }
 }

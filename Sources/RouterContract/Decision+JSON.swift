@@ -1,4 +1,5 @@
 import JSON
+import Routing
 
 extension Decision {
     /// The object `openurl test --json` prints and `Router1.Explain` mirrors: exactly the keys
@@ -10,15 +11,16 @@ extension Decision {
         case .index(let index)?: ruleValue = .number(index)
         case nil: ruleValue = .null
         }
+        typealias Key = Router1.Result
         return .object([
-            ("url", .string(url)),
-            ("final_url", .string(finalURL)),
-            ("decision", .string(kind.rawValue)),
-            ("target", target.map { .string($0.description) } ?? .null),
-            ("rule", ruleValue),
-            ("copy_text", copyText.map { .string($0) } ?? .null),
-            ("choices", kind == .ask ? .array(choices.map { .string($0.key) }) : .null),
-            ("trace", .array(trace.map(\.json))),
+            (Key.url, .string(url)),
+            (Key.finalURL, .string(finalURL)),
+            (Key.decision, .string(kind.rawValue)),
+            (Key.target, target.map { .string($0.description) } ?? .null),
+            (Key.rule, ruleValue),
+            (Key.copyText, copyText.map { .string($0) } ?? .null),
+            (Key.choices, kind == .ask ? .array(choices.map { .string($0.key) }) : .null),
+            (Key.trace, .array(trace.map(\.json))),
         ])
     }
 }

@@ -4,40 +4,45 @@ import Routing
 extension Decision {
     /// The `a{sv}` result of `Open` and `Explain`: the keys of `openurl test --json` (a key whose
     /// value would be null is left out), with `trace` as lines of text.
-    func dbusResult(extra: [(String, DBusValue)] = []) -> DBusValue {
+    public func dbusResult(extra: [(String, DBusValue)] = []) -> DBusValue {
+        typealias Key = Router1.Result
         var pairs: [(String, DBusValue)] = [
-            ("url", .string(url)),
-            ("final_url", .string(finalURL)),
-            ("decision", .string(kind.rawValue)),
+            (Key.url, .string(url)),
+            (Key.finalURL, .string(finalURL)),
+            (Key.decision, .string(kind.rawValue)),
         ]
-        if let target { pairs.append(("target", .string(target.description))) }
+        if let target { pairs.append((Key.target, .string(target.description))) }
         switch rule {
-        case .named(let name)?: pairs.append(("rule", .string(name)))
-        case .index(let index)?: pairs.append(("rule", .uint32(UInt32(clamping: index))))
+        case .named(let name)?: pairs.append((Key.rule, .string(name)))
+        case .index(let index)?: pairs.append((Key.rule, .uint32(UInt32(clamping: index))))
         case nil: break
         }
-        if let copyText { pairs.append(("copy_text", .string(copyText))) }
-        if kind == .ask { pairs.append(("choices", .stringArray(choices.map(\.key)))) }
-        if let error { pairs.append(("error", .string(error))) }
-        pairs.append(("trace", .stringArray(trace.map(\.text))))
+        if let copyText { pairs.append((Key.copyText, .string(copyText))) }
+        if kind == .ask { pairs.append((Key.choices, .stringArray(choices.map(\.key)))) }
+        if let error { pairs.append((Key.error, .string(error))) }
+        pairs.append((Key.trace, .stringArray(trace.map(\.text))))
         return .vardict(pairs: pairs + extra)
     }
 }
 
-/// Reads the `a{sv}` options of `Open`, `Copy` and `Explain`.
-struct OpenOptions {
-    var activationToken: String?
-    var opener: Opener?
-    var dryRun = false
-    var ask = false
+/// The `a{sv}` options of `Open`, `Copy` and `Explain`, read and checked for type.
+public struct OpenOptions {
+    /// The click's activation token.
+    public var activationToken: String?
+    /// Who opened the link, when the caller says.
+    public var opener: Opener?
+    /// Decide only.
+    public var dryRun = false
+    /// Ask, whatever the rules say.
+    public var ask = false
     /// `deadline` (t): microseconds on CLOCK_MONOTONIC after which the client has given up and
     /// routed the link itself; a call still unhandled then is dropped (`ClickDeadline`).
-    var deadline: UInt64?
+    public var deadline: UInt64?
     /// `environment` (a{ss}): the caller's display variables (`ClickEnvironment.names` only).
-    var environment: [String: String] = [:]
+    public var environment: [String: String] = [:]
 
     /// Known keys are checked for type; unknown keys are ignored, so newer clients keep working.
-    init(_ value: DBusValue, method: String) throws {
+    public init(_ value: DBusValue, method: String) throws {
         guard let options = value.dictionary else { throw DBusError.invalidArgs("\(method): options must be a{sv}") }
         func string(_ key: String) throws -> String? {
             guard let item = options[key] else { return nil }
@@ -49,15 +54,15 @@ struct OpenOptions {
             guard let flag = item.bool else { throw DBusError.invalidArgs("\(method): option \(key) must be a boolean (b)") }
             return flag
         }
-        activationToken = try string("activation-token") ?? string("desktop-startup-id")
-        let openerName = try string("opener")
-        let desktopID = try string("opener-desktop-id")
-        let flatpakID = try string("opener-flatpak-id")
+        activationToken = try string(Router1.Option.activationToken) ?? string(Router1.Option.desktopStartupID)
+        let openerName = try string(Router1.Option.opener)
+        let desktopID = try string(Router1.Option.openerDesktopID)
+        let flatpakID = try string(Router1.Option.openerFlatpakID)
         if openerName != nil || desktopID != nil || flatpakID != nil {
             opener = Opener(desktopID: desktopID ?? openerName, flatpakID: flatpakID ?? openerName, processName: openerName)
         }
-        dryRun = try bool("dry-run")
-        ask = try bool("ask")
+        dryRun = try bool(Router1.Option.dryRun)
+        ask = try bool(Router1.Option.ask)
         if let item = options[ClickDeadline.optionKey] {
             guard case .uint64(let value) = item else { throw DBusError.invalidArgs("\(method): option deadline must be a uint64 (t)") }
             deadline = value

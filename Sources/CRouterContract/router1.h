@@ -1,0 +1,97 @@
+// The Router1 contract: every name and number the daemon, the Embedded `openurl` handler and the
+// tool agree on. It is C so that the handler (Embedded Swift, which cannot import Swift modules)
+// and the Swift side (the RouterContract module) read one definition; nothing else defines them.
+#ifndef OPENURL_ROUTER1_H
+#define OPENURL_ROUTER1_H
+#include <string.h>
+
+// Names.
+#define OPENURL_BUS_NAME "io.github.openurld"
+#define OPENURL_OBJECT_PATH "/io/github/openurld"
+#define OPENURL_INTERFACE "io.github.openurld.Router1"
+#define OPENURL_APPLICATION_INTERFACE "org.freedesktop.Application"
+#define OPENURL_DESKTOP_ID "io.github.openurld.desktop"
+#define OPENURL_CHOOSER_APPLICATION_ID "io.github.openurld.Chooser"
+
+// Methods of Router1.
+#define OPENURL_METHOD_OPEN "Open"
+#define OPENURL_METHOD_OPEN_TEXT "OpenText"
+#define OPENURL_METHOD_COPY "Copy"
+#define OPENURL_METHOD_EXPLAIN "Explain"
+#define OPENURL_METHOD_RELOAD "Reload"
+#define OPENURL_METHOD_LIST_RULES "ListRules"
+#define OPENURL_METHOD_SET_RULE_ENABLED "SetRuleEnabled"
+#define OPENURL_METHOD_LIST_APPS "ListApps"
+#define OPENURL_METHOD_LIST_TARGETS "ListTargets"
+#define OPENURL_METHOD_RECENT "Recent"
+#define OPENURL_METHOD_REOPEN "Reopen"
+#define OPENURL_METHOD_CLEAR_RECENT "ClearRecent"
+
+// Keys of the a{sv} options of Open, OpenText, Copy and Explain.
+#define OPENURL_OPTION_ACTIVATION_TOKEN "activation-token"
+#define OPENURL_OPTION_DESKTOP_STARTUP_ID "desktop-startup-id"
+#define OPENURL_OPTION_ASK "ask"
+#define OPENURL_OPTION_DRY_RUN "dry-run"
+#define OPENURL_OPTION_ENVIRONMENT "environment"
+#define OPENURL_OPTION_DEADLINE "deadline"
+#define OPENURL_OPTION_OPENER "opener"
+#define OPENURL_OPTION_OPENER_DESKTOP_ID "opener-desktop-id"
+#define OPENURL_OPTION_OPENER_FLATPAK_ID "opener-flatpak-id"
+
+// Keys of the a{sv} result of Open and Explain (and of `openurl test --json`).
+#define OPENURL_RESULT_URL "url"
+#define OPENURL_RESULT_FINAL_URL "final_url"
+#define OPENURL_RESULT_DECISION "decision"
+#define OPENURL_RESULT_TARGET "target"
+#define OPENURL_RESULT_RULE "rule"
+#define OPENURL_RESULT_COPY_TEXT "copy_text"
+#define OPENURL_RESULT_CHOICES "choices"
+#define OPENURL_RESULT_ERROR "error"
+#define OPENURL_RESULT_TRACE "trace"
+#define OPENURL_RESULT_OUTCOME "outcome"
+#define OPENURL_RESULT_ID "id"
+
+// Outcomes the handler acts on.
+#define OPENURL_OUTCOME_ABANDONED "abandoned"
+#define OPENURL_OUTCOME_FAILED "failed"
+
+// Error names the daemon replies with.
+#define OPENURL_ERROR_CONFIG_INVALID "io.github.openurld.Error.ConfigInvalid"
+#define OPENURL_ERROR_FAILED "io.github.openurld.Error.Failed"
+#define OPENURL_ERROR_INVALID_ARGS "org.freedesktop.DBus.Error.InvalidArgs"
+
+// A click's time budget: the handler waits this long for Open, and sends a deadline this much
+// earlier, after which the daemon drops the call (the handler has routed the link itself).
+#define OPENURL_CLIENT_TIMEOUT_MS 2000
+#define OPENURL_DEADLINE_MARGIN_MS 500
+
+// The display variables a click sends in `environment`, and the only ones the daemon takes.
+#define OPENURL_DISPLAY_VARIABLE_COUNT 4
+static inline const char *openurl_display_variable(int index) {
+    static const char *const names[OPENURL_DISPLAY_VARIABLE_COUNT] = {"DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "XAUTHORITY"};
+    return index >= 0 && index < OPENURL_DISPLAY_VARIABLE_COUNT ? names[index] : 0;
+}
+
+// True when an error reply means no service could answer (nothing owns the name and it could not
+// be activated, or it went away): the caller routes the link itself instead of reporting it.
+static inline int openurl_means_service_unavailable(const char *name) {
+    static const char *const names[] = {
+        "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+        "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Disconnected",
+        "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod",
+        "org.freedesktop.DBus.Error.TimedOut", "org.freedesktop.systemd1.NoSuchUnit",
+    };
+    if (!name) return 0;
+    if (strncmp(name, "org.freedesktop.DBus.Error.Spawn.", 33) == 0) return 1;
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i]) == 0) return 1;
+    }
+    return 0;
+}
+
+// True when an error reply means the daemon did not answer in time (stopped or hung).
+static inline int openurl_is_timeout(const char *name) {
+    return name && (strcmp(name, "org.freedesktop.DBus.Error.NoReply") == 0 || strcmp(name, "org.freedesktop.DBus.Error.TimedOut") == 0);
+}
+
+#endif
