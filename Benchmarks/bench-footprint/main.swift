@@ -111,6 +111,16 @@ do {
                     peer: "dbus-send \(fixed(median(peer.wall) * 1000)) ms (\(fixed(ratio))×)", goal: "≤ 1.3×", met: ratio <= 1.3))
 } catch { print("  \(error)"); rows.append(Row(figure: "openurl URL (warm) vs dbus-send", measured: "failed", goal: "≤ 1.3×", met: false)) }
 
+print("\n--- bus round trips per warm click (method calls seen by dbus-monitor), \(runs) runs each ---")
+do {
+    let trips = try measureRoundTrips(session, runs: runs)
+    print("  openurl URL: \(fixed(trips.plain, 1)) calls; with a match.opener rule: \(fixed(trips.opener, 1)); dbus-send: \(fixed(trips.dbusSend, 1))")
+    rows.append(Row(figure: "bus calls per warm click", measured: fixed(trips.plain, 1), peer: "dbus-send \(fixed(trips.dbusSend, 1))",
+                    goal: "= dbus-send", met: trips.plain <= trips.dbusSend))
+    rows.append(Row(figure: "bus calls per warm click, opener rule", measured: fixed(trips.opener, 1), peer: "dbus-send \(fixed(trips.dbusSend, 1))",
+                    goal: "= dbus-send", met: trips.opener <= trips.dbusSend))
+} catch { print("  \(error)"); rows.append(Row(figure: "bus calls per warm click", measured: "failed")) }
+
 print("\n--- cold click (daemon not running, D-Bus activation) vs warm click (the third after the start), \(coldRuns) rounds ---")
 do {
     let (cold, second, warm) = try measureColdVsWarm(session, runs: coldRuns)

@@ -37,6 +37,8 @@
 #define OPENURL_OPTION_OPENER "opener"
 #define OPENURL_OPTION_OPENER_DESKTOP_ID "opener-desktop-id"
 #define OPENURL_OPTION_OPENER_FLATPAK_ID "opener-flatpak-id"
+// u: the calling process, so the daemon need not ask the bus for it (the opener is found from it).
+#define OPENURL_OPTION_PROCESS_ID "process-id"
 
 // Keys of the a{sv} result of Open and Explain (and of `openurl test --json`).
 #define OPENURL_RESULT_URL "url"

@@ -9,6 +9,21 @@ public protocol ClipboardWriter: Sendable {
     /// Copies `text`; returns once the clipboard owns it (or the tool has taken it over), throws a
     /// `ClipboardError` saying what to fix otherwise.
     func copy(_ text: String) throws
+    /// Copies `text` without holding up `loop`'s thread; `completion` runs there with the error, if any.
+    func copy(_ text: String, beside loop: EventLoop, completion: @escaping (Error?) -> Void)
+}
+
+extension ClipboardWriter {
+    /// A command may read and never exit (waited for up to its timeout): it runs on a thread of its own.
+    public func copy(_ text: String, beside loop: EventLoop, completion: @escaping (Error?) -> Void) {
+        let writer = self
+        BackgroundThread.start(name: "openurld-copy") {
+            var failure: Error?
+            do { try writer.copy(text) } catch { failure = error }
+            let result = failure
+            loop.perform { completion(result) }
+        }
+    }
 }
 
 /// Why a copy could not be made.
@@ -145,6 +160,23 @@ public struct KlipperClipboard: ClipboardWriter {
     public init(bus: DBusConnection, timeout: Double = 2) {
         self.bus = bus
         self.timeout = timeout
+    }
+
+    /// Calls `setClipboardContents` without waiting on the loop's thread for the answer.
+    public func copy(_ text: String, beside loop: EventLoop, completion: @escaping (Error?) -> Void) {
+        let name = name
+        do {
+            try bus.callAsync(destination: Self.busName, path: "/klipper", interface: "org.kde.klipper.klipper",
+                              method: "setClipboardContents", arguments: [.string(text)], timeout: timeout) { result in
+                if case .failure(let error) = result {
+                    completion(ClipboardError.failed(backend: name, message: error.message.isEmpty ? error.name : error.message))
+                } else {
+                    completion(nil)
+                }
+            }
+        } catch {
+            completion(ClipboardError.failed(backend: name, message: "\(error)"))
+        }
     }
 
     /// Calls `setClipboardContents`; a missing Klipper is a clear error, not a hang.

@@ -28,9 +28,10 @@ extension DecisionExecutor {
             switch answer {
             case .chosen(let choice, let editedURL, let remember, _):
                 let token = followUp ? nil : click.activationToken
-                let (chosen, outcome) = self.carryOut(choice.action, for: decision, editedURL: editedURL, activationToken: token, environment: click.environment)
-                self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: followUp)
-                if let remember { self.remember(remember, choice: choice.action) }
+                self.carryOut(choice.action, for: decision, editedURL: editedURL, activationToken: token, environment: click.environment) { chosen, outcome in
+                    self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: followUp)
+                    if let remember { self.remember(remember, choice: choice.action) }
+                }
             case .cancelled, .expired:
                 // Closing a window after a Ctrl+Enter choice is not a cancel of what was opened.
                 if !followUp { self.recordAnswer(decision, outcome: answer == .expired ? .expired : .cancelled, id: id, click: click, followUp: false) }
@@ -40,23 +41,23 @@ extension DecisionExecutor {
                 guard let choice = choices.first(where: { if case .open = $0.action { return true } else { return false } }) ?? choices.first else {
                     return self.recordAnswer(decision, outcome: .failed("cannot ask: \(why)"), id: id, click: click, followUp: false)
                 }
-                let (chosen, outcome) = self.carryOut(choice.action, for: decision, editedURL: nil, activationToken: click.activationToken,
-                                                      environment: click.environment)
-                if outcome == .done { self.notices.unasked(chosen, reason: why, label: self.label(chosen)) }
-                self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: false)
+                self.carryOut(choice.action, for: decision, editedURL: nil, activationToken: click.activationToken, environment: click.environment) { chosen, outcome in
+                    if outcome == .done { self.notices.unasked(chosen, reason: why, label: self.label(chosen)) }
+                    self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: false)
+                }
             }
         }
     }
 
     /// Carries out one answer to `asked`; an edited URL must still be a URL of a routed scheme.
     private func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
-                          environment: [String: String]) -> (Decision, RouteOutcome) {
+                          environment: [String: String], completion: @escaping (Decision, RouteOutcome) -> Void) {
         var url = asked.finalURL
         if let editedURL, editedURL != url {
             guard let parsed = try? ParsedURL(editedURL), engine.allowedSchemes.contains(parsed.scheme) else {
                 let message = "the edited link \(String(reflecting: String(editedURL.prefix(200)))) is not an http, https or mailto URL (or another routed scheme); nothing opened"
                 notices.failed(message, decision: nil, label: "")
-                return (asked, .failed(message))
+                return completion(asked, .failed(message))
             }
             url = parsed.string
         }
@@ -64,9 +65,9 @@ extension DecisionExecutor {
             var chosen = try engine.decide(choice: choice, for: url)
             chosen.url = asked.url
             chosen.rule = asked.rule
-            return (chosen, perform(chosen, click: Click(activationToken: activationToken, environment: environment), id: nil))
+            perform(chosen, click: Click(activationToken: activationToken, environment: environment), id: nil) { completion(chosen, $0) }
         } catch {
-            return (asked, .failed("\(error)"))
+            completion(asked, .failed("\(error)"))
         }
     }
 

@@ -65,12 +65,14 @@ public final class DecisionExecutor {
 
     /// Carries out `decision` for `click`: dropped when the click's deadline passed (the client
     /// routed it itself) or when the same URL was carried out within `dedupe_ms`; otherwise
-    /// recorded and carried out, an ask's answers recorded as they come.
-    public func carryOut(_ decision: Decision, click: Click) -> CarriedOut {
+    /// recorded and carried out, an ask's answers recorded as they come. `completion` gets the
+    /// outcome (at once, but for a copy, whose tool runs beside the loop; without a loop it is
+    /// called before this returns).
+    public func carryOut(_ decision: Decision, click: Click, completion: @escaping (CarriedOut) -> Void) {
         if let deadline = click.deadline, ClickDeadline.now() > deadline {
             let late = (ClickDeadline.now() - deadline) / 1000
             Log.warning("dropped a call \(late) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
-            return CarriedOut(id: record?.add(decision, opener: click.opener, outcome: .abandoned), outcome: .abandoned)
+            return completion(CarriedOut(id: record?.add(decision, opener: click.opener, outcome: .abandoned), outcome: .abandoned))
         }
         let now = WallClock.secondsSinceEpoch()
         let window = Double(engine.config.settings.dedupeMilliseconds) / 1000
@@ -79,41 +81,43 @@ public final class DecisionExecutor {
         if case .ask(_, true) = decision.effect { forcedAsk = true } else { forcedAsk = false }
         if window > 0, lastRouted[decision.finalURL] != nil, !forcedAsk {
             Log.info("duplicate within \(Int(window * 1000)) ms, not opened again: \(Log.shown(decision.finalURL))")
-            return CarriedOut(id: nil, outcome: .duplicate)
+            return completion(CarriedOut(id: nil, outcome: .duplicate))
         }
         lastRouted[decision.finalURL] = now
         let id = record?.add(decision, opener: click.opener, outcome: .asking)
         if !click.environment.isEmpty { lastClickEnvironment = click.environment }
-        let outcome = perform(decision, click: click, id: id)
-        if outcome != .asking, let id { record?.update(id: id, outcome: outcome, decision: decision) }
-        if session.staysForAnswers {
-            Log.info("\(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
+        perform(decision, click: click, id: id) { [weak self] outcome in
+            guard let self else { return }
+            if outcome != .asking, let id { self.record?.update(id: id, outcome: outcome, decision: decision) }
+            if self.session.staysForAnswers {
+                Log.info("\(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
+            }
+            self.routed(decision)
+            completion(CarriedOut(id: id, outcome: outcome))
         }
-        routed(decision)
-        return CarriedOut(id: id, outcome: outcome)
     }
 
     /// Carries out a decision with no caller (a reopen, a notification's button), with the last
     /// click's display, and records it.
-    @discardableResult
-    func carryOutLater(_ decision: Decision) -> RouteOutcome {
-        let outcome = perform(decision, click: Click(environment: lastClickEnvironment), id: nil)
-        record?.add(decision, opener: nil, outcome: outcome)
-        return outcome
+    func carryOutLater(_ decision: Decision, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
+        perform(decision, click: Click(environment: lastClickEnvironment), id: nil) { [weak self] outcome in
+            self?.record?.add(decision, opener: nil, outcome: outcome)
+            completion(outcome)
+        }
     }
 
-    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click); returns what
-    /// became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?) throws(URLParseError) -> RouteOutcome {
-        guard let choice else { return carryOut(try engine.decide(url), click: Click()).outcome }
-        return carryOutLater(try engine.decide(choice: choice, for: finalURL))
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click); `completion`
+    /// gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+        guard let choice else { return carryOut(try engine.decide(url), click: Click()) { completion($0.outcome) } }
+        carryOutLater(try engine.decide(choice: choice, for: finalURL), completion: completion)
     }
 
     /// Copies `url` (the addresses of a mailto) outside the rules, and confirms it.
-    public func copy(_ url: String, click: Click) throws(URLParseError) -> RouteOutcome {
+    public func copy(_ url: String, click: Click, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         let decision = try engine.decide(choice: .copy, for: url)
         if !click.environment.isEmpty { lastClickEnvironment = click.environment }
-        return perform(decision, click: click, id: nil)
+        perform(decision, click: click, id: nil, completion: completion)
     }
 
     /// How `decision` would be launched, without launching it (`openurl test` prints this).
@@ -122,41 +126,39 @@ public final class DecisionExecutor {
         return try launcher.plan(launch)
     }
 
-    /// Does what `decision` says; for an ask, `.asking` (its answers are carried out and recorded
-    /// under `id` as they come).
-    func perform(_ decision: Decision, click: Click, id: UInt32?) -> RouteOutcome {
+    /// Does what `decision` says, then calls `completion` with the outcome; for an ask that is
+    /// `.asking` (its answers are carried out and recorded under `id` as they come).
+    func perform(_ decision: Decision, click: Click, id: UInt32?, completion: @escaping (RouteOutcome) -> Void) {
         switch decision.effect {
         case .refused(let reason):
             notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
-            return .failed(reason)
+            completion(.failed(reason))
         case .open(_, let launch):
             do {
                 try self.launch(launch, activationToken: click.activationToken, environment: click.environment)
                 if decision.notify { notices.confirm(decision, label: label(decision)) }
-                return .done
+                completion(.done)
             } catch {
                 let message = "could not open \(decision.finalURL) with \(decision.target?.description ?? "the system handler"): \(error)"
                 notices.failed(message, decision: decision, label: label(decision))
-                return .failed(message)
+                completion(.failed(message))
             }
         case .copy(let text):
-            do {
-                try copy(text, decision: decision, environment: click.environment)
-                return .done
-            } catch {
+            copy(text, decision: decision, environment: click.environment) { [weak self] error in
+                guard let error else { return completion(.done) }
                 let message = "could not copy: \(error)"
-                notices.failed(message, decision: decision, label: label(decision))
-                return .failed(message)
+                self?.notices.failed(message, decision: decision, label: self?.label(decision) ?? "")
+                completion(.failed(message))
             }
         case .blocked(let provider):
             blocked(decision, provider: provider, environment: click.environment)
-            return .blocked(provider)
+            completion(.blocked(provider))
         case .discard:
             if decision.notify { notices.confirm(decision, label: label(decision)) }
-            return .done
+            completion(.done)
         case .ask:
             ask(decision, click: click, id: id)
-            return .asking
+            completion(.asking)
         }
     }
 
@@ -179,18 +181,32 @@ public final class DecisionExecutor {
         }
     }
 
-    /// Puts `text` on the clipboard the settings choose, and confirms it when `decision.notify`.
-    private func copy(_ text: String, decision: Decision, environment clickEnvironment: [String: String]) throws {
+    /// Puts `text` on the clipboard the settings choose (beside the loop, when there is one), and
+    /// confirms it when `decision.notify`.
+    private func copy(_ text: String, decision: Decision, environment clickEnvironment: [String: String],
+                      completion: @escaping (Error?) -> Void) {
         var environment = session.environment
         for (name, value) in clickEnvironment { environment[name] = value }
-        let writer = try ClipboardSelector.writer(setting: engine.config.settings.clipboard, environment: environment, bus: session.bus)
-        try writer.copy(text)
-        if session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { notices.verbose("copied with \(writer.name)") }
-        guard decision.notify, let url = try? ParsedURL(decision.finalURL) else { return }
-        notices.show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
-            guard key == NotificationText.openActionKey else { return }
-            self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
+        let writer: ClipboardWriter
+        do { writer = try ClipboardSelector.writer(setting: engine.config.settings.clipboard, environment: environment, bus: session.bus) } catch {
+            return completion(error)
         }
+        let copied = { [weak self] (error: Error?) in
+            guard let self, error == nil else { return completion(error) }
+            if self.session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { self.notices.verbose("copied with \(writer.name)") }
+            if decision.notify, let url = try? ParsedURL(decision.finalURL) {
+                self.notices.show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
+                    guard key == NotificationText.openActionKey else { return }
+                    self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
+                }
+            }
+            completion(nil)
+        }
+        guard let loop = session.loop else {
+            do { try writer.copy(text) } catch { return copied(error) }
+            return copied(nil)
+        }
+        writer.copy(text, beside: loop, completion: copied)
     }
 
     /// A ClearURLs `completeProvider` blocked the link: say so, offering to open it anyway.
@@ -213,7 +229,8 @@ public final class DecisionExecutor {
         var target = OpenTarget.system
         if case .open(let configured) = engine.config.defaultAction { target = configured }
         guard let decision = try? engine.decide(choice: .open(target), for: url) else { return }
-        let outcome = perform(decision, click: Click(environment: environment), id: nil)
-        Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
+        perform(decision, click: Click(environment: environment), id: nil) { outcome in
+            Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
+        }
     }
 }

@@ -16,9 +16,11 @@ public final class Notices {
     private var client: NotificationClient?
     private var lastIDs: [Kind: UInt32] = [:]
 
-    /// Notices for `session`.
+    /// Notices for `session`. A session that stays makes its notification client now (its
+    /// signal subscriptions are calls to the bus), so no click pays for them.
     public init(session: Session) {
         self.session = session
+        if session.staysForAnswers { _ = notifications }
     }
 
     /// The notification client, made on first use (a server may start after the daemon).

@@ -76,28 +76,30 @@ final class Daemon {
         }
     }
 
-    /// Decides for `url` and, unless `dryRun`, carries the decision out.
-    func open(_ url: String, options: OpenOptions, explain: Bool = false) throws -> DBusValue {
+    /// Decides for `url` and, unless `dryRun`, carries the decision out; `completion` gets the
+    /// `a{sv}` result once it is carried out (an ask's once it is put to the user).
+    func open(_ url: String, options: OpenOptions, explain: Bool = false, completion: @escaping (Result<DBusValue, Error>) -> Void) {
         let decision: Decision
         do {
             decision = try rules.engine.decide(url, opener: options.opener, explain: explain, forceAsk: options.ask)
         } catch {
-            throw DBusError.invalidArgs("\(url): \(error.message)")
+            return completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
         }
         for failure in rules.newClearURLsFailures() {
             Log.warning("settings.clearurls: \(failure); that provider is skipped (openurl check shows every bad pattern)")
         }
-        if options.dryRun { return decision.dbusResult(extra: [("outcome", .string(RouteOutcome.decidedOnly.description))]) }
+        if options.dryRun { return completion(.success(decision.dbusResult(extra: [(Router1.Result.outcome, .string(RouteOutcome.decidedOnly.description))]))) }
         let click = Click(activationToken: options.activationToken, opener: options.opener, environment: options.environment,
                           deadline: options.deadline)
-        let carried = executor.carryOut(decision, click: click)
-        var extra: [(String, DBusValue)] = [("outcome", .string(carried.outcome.description))]
-        if let id = carried.id { extra.append(("id", .uint32(id))) }
-        return decision.dbusResult(extra: extra)
+        executor.carryOut(decision, click: click) { carried in
+            var extra: [(String, DBusValue)] = [(Router1.Result.outcome, .string(carried.outcome.description))]
+            if let id = carried.id { extra.append((Router1.Result.id, .uint32(id))) }
+            completion(.success(decision.dbusResult(extra: extra)))
+        }
     }
 
     /// Sends a recent link again, by the rules (`target` empty) or to `target`.
-    func reopen(id: UInt32, target: String) throws {
+    func reopen(id: UInt32, target: String, completion: @escaping (Result<Void, Error>) -> Void) throws {
         guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("no recent link with id \(id) (see openurl recent)") }
         guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
             throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
@@ -111,11 +113,14 @@ final class Daemon {
             }
             choice = .open(resolved)
         }
-        let outcome: RouteOutcome
-        do { outcome = try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice) } catch {
+        do {
+            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice) { outcome in
+                if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
+                completion(.success(()))
+            }
+        } catch {
             throw DBusError.invalidArgs(choice == nil ? "\(entry.url): \(error.message)" : error.message)
         }
-        if choice != nil, case .failed(let why) = outcome { throw DBusError(name: Router1.Error.failed, message: why) }
     }
 
     /// Enables or disables a rule by name or `#index` until the daemon exits.

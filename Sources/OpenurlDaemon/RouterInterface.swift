@@ -20,27 +20,38 @@ extension Daemon {
             name: Router1.interface,
             methods: [
                 DBusMethod(Router1.Method.open, inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
-                    var options = try OpenOptions(args[1], method: Router1.Method.open)
-                    if options.opener == nil { options.opener = self.opener(of: context) }
-                    options.environment = self.clickEnvironment(sent: options.environment, context: context)
-                    return [try self.open(args[0].string ?? "", options: options)]
+                    let options = try OpenOptions(args[1], method: Router1.Method.open)
+                    return try self.answering(context) { reply in
+                        self.completing(options, context: context, wantsOpener: true, wantsDisplay: true) { options in
+                            self.open(args[0].string ?? "", options: options) { reply($0.map { [$0] }) }
+                        }
+                    }
                 },
                 DBusMethod(Router1.Method.openText, inputs: [.init("text", "s"), .init("options", "a{sv}")], outputs: [.init("urls", "as")]) { [unowned self] args, context in
-                    var options = try OpenOptions(args[1], method: Router1.Method.openText)
-                    if options.opener == nil { options.opener = self.opener(of: context) }
-                    options.environment = self.clickEnvironment(sent: options.environment, context: context)
-                    return [.stringArray(try self.openText(args[0].string ?? "", options: options))]
+                    let options = try OpenOptions(args[1], method: Router1.Method.openText)
+                    let links = try self.links(in: args[0].string ?? "")
+                    return try self.answering(context) { reply in
+                        self.completing(options, context: context, wantsOpener: true, wantsDisplay: true) { options in
+                            self.open(links, options: options) { reply(.success([.stringArray($0)])) }
+                        }
+                    }
                 },
                 DBusMethod(Router1.Method.copy, inputs: [.init("url", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
                     let options = try OpenOptions(args[1], method: Router1.Method.copy)
-                    try self.copy(args[0].string ?? "", environment: self.clickEnvironment(sent: options.environment, context: context))
-                    return []
+                    return try self.answering(context) { reply in
+                        self.completing(options, context: context, wantsOpener: false, wantsDisplay: true) { options in
+                            self.copy(args[0].string ?? "", environment: options.environment) { reply($0.map { [] }) }
+                        }
+                    }
                 },
                 DBusMethod(Router1.Method.explain, inputs: [.init("url", "s"), .init("options", "a{sv}")], outputs: [.init("result", "a{sv}")]) { [unowned self] args, context in
                     var options = try OpenOptions(args[1], method: Router1.Method.explain)
-                    if options.opener == nil { options.opener = self.opener(of: context) }
                     options.dryRun = true
-                    return [try self.open(args[0].string ?? "", options: options, explain: true)]
+                    return try self.answering(context) { reply in
+                        self.completing(options, context: context, wantsOpener: true, wantsDisplay: false) { options in
+                            self.open(args[0].string ?? "", options: options, explain: true) { reply($0.map { [$0] }) }
+                        }
+                    }
                 },
                 DBusMethod(Router1.Method.reload) { [unowned self] _, _ in
                     if let error = self.reload() { throw DBusError(name: Router1.Error.configInvalid, message: error) }
@@ -100,9 +111,10 @@ extension Daemon {
                     Log.info("recent links cleared")
                     return []
                 },
-                DBusMethod(Router1.Method.reopen, inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, _ in
-                    try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "")
-                    return []
+                DBusMethod(Router1.Method.reopen, inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, context in
+                    try self.answering(context) { reply in
+                        try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "") { reply($0.map { [] }) }
+                    }
                 },
             ],
             properties: [
@@ -134,17 +146,18 @@ extension Daemon {
                 },
                 DBusMethod("Open", inputs: [.init("uris", "as"), .init("platform_data", "a{sv}")]) { [unowned self] args, context in
                     var options = try OpenOptions(args[1], method: "Open")
-                    options.opener = self.opener(of: context)
-                    // GIO apps send no environment: the session's, or the calling app's own.
-                    options.environment = self.clickEnvironment(sent: [:], context: context)
-                    var failures: [String] = []
-                    for uri in args[0].stringArray ?? [] {
-                        do { _ = try self.open(uri, options: options) } catch let error as DBusError { failures.append(error.message) }
-                        // A token raises one window: only the first link carries it.
-                        options.activationToken = nil
+                    // GIO apps send no environment (the session's, or the calling app's own) and
+                    // no opener or process id: the caller is asked of the bus.
+                    options.environment = [:]
+                    options.opener = nil
+                    options.processID = nil
+                    return try self.answering(context) { reply in
+                        self.completing(options, context: context, wantsOpener: true, wantsDisplay: true) { options in
+                            self.openAll(args[0].stringArray ?? [], options: options) { failures in
+                                reply(failures.isEmpty ? .success([]) : .failure(DBusError.invalidArgs(failures.joined(separator: "\n"))))
+                            }
+                        }
                     }
-                    if !failures.isEmpty { throw DBusError.invalidArgs(failures.joined(separator: "\n")) }
-                    return []
                 },
                 DBusMethod("ActivateAction", inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]) { [unowned self] args, _ in
                     switch args[0].string ?? "" {
@@ -170,29 +183,12 @@ extension Daemon {
         return shown
     }
 
-    /// Who made a D-Bus call: the caller's process, walked up past launchers.
-    func opener(of context: DBusMessageContext) -> Opener? {
-        // Walking /proc costs a bus round trip and several reads: only when a rule looks.
-        guard rules.engine.usesOpener else { return nil }
-        if let known = openers[context.sender] { return known }
-        guard let pid = try? context.callerProcessID(), pid > 0 else { return nil }
-        let opener = OpenerDetector().detect(pid: Int32(bitPattern: pid)).routingOpener
-        if openers.count >= 256 { openers.removeAll() }
-        openers[context.sender] = opener
-        return opener
-    }
-
-    /// The display variables for a click from `context`'s caller: empty when the daemon has its own.
-    func clickEnvironment(sent: [String: String], context: DBusMessageContext) -> [String: String] {
-        session.forClick(sent: sent, callerPID: { try? context.callerProcessID() }, connection: connection)
-    }
-
-    /// Extracts the links in `text` and routes each; returns the URLs routed.
-    /// Refused before any work: longer text, or more links than anyone means to open at once.
+    /// Extracts the links in `text`; refused before any work: longer text, or more links than
+    /// anyone means to open at once.
     static let maximumOpenTextBytes = 1 << 20
     static let maximumOpenTextLinks = 50
 
-    func openText(_ text: String, options: OpenOptions) throws -> [String] {
+    func links(in text: String) throws -> [String] {
         guard text.utf8.count <= Self.maximumOpenTextBytes else {
             throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
         }
@@ -201,23 +197,45 @@ extension Daemon {
         guard links.count <= Self.maximumOpenTextLinks else {
             throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
         }
-        var routed: [String] = []
-        for link in links {
-            do {
-                _ = try open(link.url, options: options)
-                routed.append(link.url)
-            } catch {
-                Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
+        return links.map(\.url)
+    }
+
+    /// Routes each of `links` in turn; `completion` gets the ones routed (a link that is not a URL is logged and skipped).
+    func open(_ links: [String], options: OpenOptions, routed: [String] = [], completion: @escaping ([String]) -> Void) {
+        guard let link = links.first else { return completion(routed) }
+        open(link, options: options) { [weak self] result in
+            var routed = routed
+            switch result {
+            case .success: routed.append(link)
+            case .failure(let error): Log.warning("OpenText: \(Log.shown(link)): \(error)")
             }
+            self?.open(Array(links.dropFirst()), options: options, routed: routed, completion: completion)
         }
-        return routed
+    }
+
+    /// Routes each URI of an `Application.Open` in turn; `completion` gets the refusals.
+    func openAll(_ uris: [String], options: OpenOptions, failures: [String] = [], completion: @escaping ([String]) -> Void) {
+        guard let uri = uris.first else { return completion(failures) }
+        open(uri, options: options) { [weak self] result in
+            var failures = failures
+            if case .failure(let error as DBusError) = result { failures.append(error.message) }
+            // A token raises one window: only the first link carries it.
+            var rest = options
+            rest.activationToken = nil
+            self?.openAll(Array(uris.dropFirst()), options: rest, failures: failures, completion: completion)
+        }
     }
 
     /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.
-    func copy(_ url: String, environment: [String: String]) throws {
-        let outcome: RouteOutcome
-        do { outcome = try executor.copy(url, click: Click(environment: environment)) } catch { throw DBusError.invalidArgs("\(url): \(error.message)") }
-        if case .failed(let why) = outcome { throw DBusError(name: Router1.Error.failed, message: why) }
+    func copy(_ url: String, environment: [String: String], completion: @escaping (Result<Void, Error>) -> Void) {
+        do {
+            try executor.copy(url, click: Click(environment: environment)) { outcome in
+                if case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
+                completion(.success(()))
+            }
+        } catch {
+            completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
+        }
     }
 }
 

@@ -1,5 +1,4 @@
 import RouterContract
-import DBus
 import Platform
 
 /// Where a click's display comes from when the daemon has none of its own.
@@ -20,32 +19,16 @@ struct SessionEnvironment {
         !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
-    /// The variables to add for one click. Those the client sent fill in what the daemon's own
-    /// environment lacks, one by one; the session's are looked up only when the daemon has no
-    /// display at all. Empty when the daemon has everything.
-    func forClick(sent: [String: String], callerPID: () -> UInt32?, connection: DBusConnection) -> [String: String] {
-        let missing = sent.filter { (own[$0.key] ?? "").isEmpty }
-        guard !Self.hasDisplay(own) else { return missing }
-        if Self.hasDisplay(missing) { return missing }
-        let systemd = Self.systemdEnvironment(connection)
-        if Self.hasDisplay(systemd) { return systemd }
-        if let pid = callerPID(), pid > 0 {
-            let caller = Self.processEnvironment(pid: pid)
-            if Self.hasDisplay(caller) { return caller }
-        }
-        return [:]
+    /// The variables the client sent that the daemon's own environment lacks, one by one.
+    func missing(sent: [String: String]) -> [String: String] {
+        sent.filter { (own[$0.key] ?? "").isEmpty }
     }
 
-    /// The display variables of the systemd user manager (`org.freedesktop.systemd1.Manager.Environment`),
-    /// empty when no systemd manager owns its name on this bus.
-    static func systemdEnvironment(_ connection: DBusConnection) -> [String: String] {
-        let name = "org.freedesktop.systemd1"
-        guard (try? connection.nameHasOwner(name)) == true,
-              let reply = try? connection.call(destination: name, path: "/org/freedesktop/systemd1", interface: "org.freedesktop.DBus.Properties",
-                                               method: "Get", arguments: [.string("org.freedesktop.systemd1.Manager"), .string("Environment")], timeout: 1),
-              let assignments = reply.first?.unwrapped.stringArray
-        else { return [:] }
-        return displayVariables(assignments)
+    /// True when a click that sent `sent` needs its display looked up: the daemon has none of its
+    /// own and the client sent none (a GIO app's `Application.Open`). Then the systemd manager's
+    /// environment is tried, then the calling process's own (see `Daemon.completing`).
+    func needsLookup(sent: [String: String]) -> Bool {
+        !Self.hasDisplay(own) && !Self.hasDisplay(missing(sent: sent))
     }
 
     /// The display variables in `/proc/PID/environ` (readable for our own user's processes).

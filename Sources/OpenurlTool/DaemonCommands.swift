@@ -124,8 +124,10 @@ extension Client {
     private func copyEmbedded(_ url: String) -> Int32 {
         let config = (try? loadConfig(path: nil).get()) ?? Config()
         do {
-            guard case .done = try embeddedExecutor(config: config, verbose: false).copy(url, click: Click()) else { return ExitCode.notCarriedOut }
-            return ExitCode.success
+            var outcome = RouteOutcome.asking
+            // Without a loop the executor finishes before it returns.
+            try embeddedExecutor(config: config, verbose: false).copy(url, click: Click()) { outcome = $0 }
+            return outcome == .done ? ExitCode.success : ExitCode.notCarriedOut
         } catch {
             return fail("copy failed: \(error)", code: ExitCode.notCarriedOut)
         }

@@ -43,7 +43,9 @@ extension Client {
         for (offset, url) in urls.enumerated() {
             do {
                 let decision = try executor.engine.decide(url, opener: opener, forceAsk: ask)
-                let outcome = executor.carryOut(decision, click: Click(activationToken: offset == 0 ? token : nil, opener: opener)).outcome
+                var outcome = RouteOutcome.asking
+                // Without a loop the executor finishes before it returns.
+                executor.carryOut(decision, click: Click(activationToken: offset == 0 ? token : nil, opener: opener)) { outcome = $0.outcome }
                 if verbose { Output.error("openurl: \(decision.kind.rawValue) \(decision.finalURL) (\(outcome), embedded)") }
                 if case .failed = outcome { worst = max(worst, ExitCode.notCarriedOut) }
             } catch {

@@ -40,6 +40,8 @@ public struct OpenOptions {
     public var deadline: UInt64?
     /// `environment` (a{ss}): the caller's display variables (`ClickEnvironment.names` only).
     public var environment: [String: String] = [:]
+    /// `process-id` (u): the calling process, as the caller says (it only names the opener).
+    public var processID: UInt32?
 
     /// Known keys are checked for type; unknown keys are ignored, so newer clients keep working.
     public init(_ value: DBusValue, method: String) throws {
@@ -63,6 +65,10 @@ public struct OpenOptions {
         }
         dryRun = try bool(Router1.Option.dryRun)
         ask = try bool(Router1.Option.ask)
+        if let item = options[Router1.Option.processID] {
+            guard case .uint32(let value) = item else { throw DBusError.invalidArgs("\(method): option process-id must be a uint32 (u)") }
+            processID = value
+        }
         if let item = options[ClickDeadline.optionKey] {
             guard case .uint64(let value) = item else { throw DBusError.invalidArgs("\(method): option deadline must be a uint64 (t)") }
             deadline = value

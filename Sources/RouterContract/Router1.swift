@@ -66,6 +66,8 @@ public enum Router1 {
         public static let openerDesktopID: String = OPENURL_OPTION_OPENER_DESKTOP_ID
         /// `s`: the opener's Flatpak app id.
         public static let openerFlatpakID: String = OPENURL_OPTION_OPENER_FLATPAK_ID
+        /// `u`: the calling process (the opener is found from it without asking the bus).
+        public static let processID: String = OPENURL_OPTION_PROCESS_ID
     }
 
     /// The keys of the `a{sv}` result of `Open` and `Explain`, as `openurl test --json` names them.

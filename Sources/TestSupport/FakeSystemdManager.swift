@@ -9,13 +9,23 @@ public final class FakeSystemdManager {
     private let connection: DBusConnection
     private let loop: EventLoop
     private let finished = DispatchSemaphore(value: 0)
+    private let askedCount = Locked(0)
 
-    /// Serves `environment` (`NAME=value` strings) on `bus` until `stop()`.
-    public init(bus: PrivateBus, environment: [String]) throws {
+    /// How many times `Environment` was asked for.
+    public var asked: Int { askedCount.value }
+
+    /// Serves `environment` (`NAME=value` strings) on `bus` until `stop()`; with `stallSeconds`,
+    /// a manager that owns its name but takes that long to answer (a hung session manager).
+    public init(bus: PrivateBus, environment: [String], stallSeconds: Double = 0) throws {
         connection = try bus.connect()
+        let askedCount = self.askedCount
         let manager = DBusInterface(
             name: "org.freedesktop.systemd1.Manager", methods: [],
-            properties: [DBusProperty("Environment", signature: "as", emitsChanged: false) { .stringArray(environment) }])
+            properties: [DBusProperty("Environment", signature: "as", emitsChanged: false) {
+                askedCount.value += 1
+                if stallSeconds > 0 { Thread.sleep(forTimeInterval: stallSeconds) }
+                return .stringArray(environment)
+            }])
         try connection.export(DBusObject(path: "/org/freedesktop/systemd1", interfaces: [manager]))
         guard try connection.requestName("org.freedesktop.systemd1").isOwner else {
             throw HarnessError("could not own org.freedesktop.systemd1 on the private bus")

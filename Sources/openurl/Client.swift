@@ -91,6 +91,7 @@ func openOptions(offset: Int, ask: Bool, token: String?, display: [(String, Stri
     if ask { options.append((OPENURL_OPTION_ASK, .bool(true))) }
     // The daemon may lack the display (activated before the session exported it): send ours.
     if !display.isEmpty { options.append((OPENURL_OPTION_ENVIRONMENT, .stringMap(display))) }
+    options.append((OPENURL_OPTION_PROCESS_ID, .uint32(UInt32(bitPattern: getpid()))))
     options.append((OPENURL_OPTION_DEADLINE, .uint64(monotonicMicroseconds() + deadlineMicroseconds)))
     return options
 }

@@ -36,6 +36,7 @@ enum OptionValue {
     case string(String)
     case bool(Bool)
     case byte(UInt8)
+    case uint32(UInt32)
     case uint64(UInt64)
     /// An `a{ss}`.
     case stringMap([(String, String)])
@@ -92,6 +93,10 @@ struct Call {
                 dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "y", &variant)
                 var raw = byte
                 dbus_message_iter_append_basic(&variant, CDBUS_TYPE_BYTE, &raw)
+            case .uint32(let number):
+                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "u", &variant)
+                var raw = number
+                dbus_message_iter_append_basic(&variant, CDBUS_TYPE_UINT32, &raw)
             case .uint64(let number):
                 dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "t", &variant)
                 var raw = number
