@@ -39,6 +39,8 @@ let package = Package(
         ),
         // ICU's UTS #46 (IDNA) mapping, as browsers use it for hosts.
         .target(name: "CIDNA", linkerSettings: [.linkedLibrary("icuuc")]),
+        // ICU's spoof checker (UTS 39: restriction levels, skeletons) and character properties.
+        .target(name: "CSpoof", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
