@@ -66,6 +66,9 @@ let package = Package(
         .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
         .target(name: "LinkExtraction", dependencies: ["URLModel"]),
+        // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
+        // offline block lists, link text naming another domain; one verdict per link.
+        .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
         .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
@@ -115,6 +118,7 @@ let package = Package(
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
+        .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel"], exclude: ["Data"]),
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "TestSupport"]),
