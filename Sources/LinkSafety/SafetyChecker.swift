@@ -8,39 +8,45 @@ public struct SafetyChecks: Sendable, Equatable {
     public var lookalikes: Bool
     /// Link text naming another domain, and domains before `@` in the URL.
     public var linkText: Bool
+    /// The block lists.
+    public var blocklists: Bool
 
     /// Choose each check.
-    public init(idn: Bool = true, lookalikes: Bool = true, linkText: Bool = true) {
+    public init(idn: Bool = true, lookalikes: Bool = true, linkText: Bool = true, blocklists: Bool = true) {
         self.idn = idn
         self.lookalikes = lookalikes
         self.linkText = linkText
+        self.blocklists = blocklists
     }
 
     /// Every check.
     public static let all = SafetyChecks()
     /// None: every link is `safe`.
-    public static let none = SafetyChecks(idn: false, lookalikes: false, linkText: false)
+    public static let none = SafetyChecks(idn: false, lookalikes: false, linkText: false, blocklists: false)
 }
 
 /// The one entry point: a safety verdict for a link, from its URL and, when known, the text it
-/// was shown as. Pure, cheap, and safe to share
+/// was shown as. Pure apart from reading block lists on first use, cheap, and safe to share
 /// between threads; Routing calls it once per decision.
 ///
 /// An ASCII host with no known domains and no block lists costs a scan of the host for `xn--`
 /// and nothing else (no ICU); known domains add a table-driven skeleton and a few hash
-/// look-ups.
+/// look-ups, block lists a hash look-up per label.
 public struct SafetyChecker: Sendable {
     /// The checks run.
     public var checks: SafetyChecks
     /// The domains that matter to the user.
     public var knownDomains: KnownDomains
+    /// The block lists, checked in order.
+    public var blocklists: [BlockList]
     /// The Public Suffix List's text (nil: URLModel's fallback), for registrable domains.
     public var publicSuffixes: [UInt8]?
 
     /// A checker.
-    public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, publicSuffixes: [UInt8]? = nil) {
+    public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
         self.checks = checks
         self.knownDomains = knownDomains
+        self.blocklists = blocklists
         self.publicSuffixes = publicSuffixes
     }
 
@@ -48,6 +54,14 @@ public struct SafetyChecker: Sendable {
     /// link text, `text <url>`, or what a caller passes as `link-text`), nil when unknown.
     public func verdict(for url: ParsedURL, linkText: String? = nil) -> SafetyVerdict {
         let hosts = Self.hosts(of: url)
+        if checks.blocklists {
+            for list in blocklists {
+                let block = url.host.isEmpty
+                    ? hosts.lazy.compactMap { list.block(host: $0.ascii, scheme: url.scheme) }.first
+                    : list.block(for: url)
+                if let block { return .block(block) }
+            }
+        }
         var reasons: [SafetyReason] = []
         for host in hosts {
             if checks.idn, HostText.hasPunycodeLabel(host.ascii) { reasons += Self.idnReasons(host: host.ascii, unicodeHost: host.unicode) }

@@ -87,11 +87,11 @@ import URLModel
     @Test func chromiumAgreement() throws {
         let cases = try Self.cases()
         #expect(cases.count > 400, "the case table is short: \(cases.count) cases")
-        let scriptChecker = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false))
-        let topChecker = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: true, linkText: false),
+        let scriptChecker = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false, blocklists: false))
+        let topChecker = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: true, linkText: false, blocklists: false),
                                        knownDomains: KnownDomains(try Self.topDomains()))
-        let idnOnly = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false))
-        let lookalikesOnly = SafetyChecker(checks: SafetyChecks(idn: false, lookalikes: true, linkText: false),
+        let idnOnly = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false, blocklists: false))
+        let lookalikesOnly = SafetyChecker(checks: SafetyChecks(idn: false, lookalikes: true, linkText: false, blocklists: false),
                                            knownDomains: KnownDomains(try Self.topDomains()))
         var topByPart = (scriptRules: 0, lookalikes: 0)
         var totals: [String: (ours: Int, today: Int, all: Int)] = [:]

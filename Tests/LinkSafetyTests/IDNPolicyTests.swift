@@ -5,7 +5,7 @@ import URLModel
 /// The IDN display rules on cases of our own, one or more per rule, with the reason kind each
 /// should give (nil: shown in Unicode).
 @Suite struct IDNPolicyTests {
-    static let idnOnly = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false))
+    static let idnOnly = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false, blocklists: false))
 
     static func kinds(_ host: String) throws -> [SafetyReason.Kind] {
         let url = try ParsedURL("https://\(host)/")
