@@ -61,15 +61,23 @@ public final class BlockList: Sendable {
     /// have hosts to look up.
     public func block(for url: ParsedURL) -> SafetyBlock? {
         guard !url.host.isEmpty else { return nil }
-        return block(host: url.matchingHost, scheme: url.scheme) { Self.pathAndQuery(of: url) }
+        // The two strings, not the URL: a closure holding a ParsedURL copies all its parts.
+        let path = url.path, query = url.query
+        return block(host: url.matchingHost, scheme: url.scheme) { Self.pathAndQuery(path, query) }
     }
 
-    /// The entry that blocks a link to `host` (ASCII, lowercase), e.g. a mail recipient's domain.
-    public func block(host: String, scheme: String, pathAndQuery: @escaping () -> [UInt8] = { Array("/".utf8) }) -> SafetyBlock? {
+    /// The entry that blocks a link to `host` (ASCII, lowercase), e.g. a mail recipient's domain;
+    /// `pathAndQuery` (lowercased) is asked for only when a URL pattern is tried.
+    public func block(host: String, scheme: String, pathAndQuery: () -> [UInt8] = { Array("/".utf8) }) -> SafetyBlock? {
         let list = load()
-        let target = BlockIndex.Target(host: Array(host.utf8), scheme: scheme, pathAndQuery: pathAndQuery)
-        guard let entry = list.index.firstMatch(target, exceptions: false) else { return nil }
-        if list.summary.counts.exceptions > 0, list.index.firstMatch(target, exceptions: true) != nil { return nil }
+        var host = host
+        let entry = host.withUTF8 { bytes -> BlockEntry? in
+            guard let entry = list.index.firstMatch(host: bytes, scheme: scheme, exceptions: false, pathAndQuery: pathAndQuery) else { return nil }
+            if list.summary.counts.exceptions > 0,
+               list.index.firstMatch(host: bytes, scheme: scheme, exceptions: true, pathAndQuery: pathAndQuery) != nil { return nil }
+            return entry
+        }
+        guard let entry else { return nil }
         let range = Int(entry.range.lowerBound)..<Int(entry.range.upperBound)
         return SafetyBlock(list: list.summary.name, path: path, entry: String(decoding: list.text[range], as: UTF8.self), line: Int(entry.line))
     }
@@ -96,9 +104,9 @@ public final class BlockList: Sendable {
     }
 
     /// The path and query, lowercased ASCII: uBlock compares URLs without case.
-    static func pathAndQuery(of url: ParsedURL) -> [UInt8] {
-        var bytes = Array(url.path.utf8)
-        if let query = url.query {
+    static func pathAndQuery(_ path: String, _ query: String?) -> [UInt8] {
+        var bytes = Array(path.utf8)
+        if let query {
             bytes.append(UInt8(ascii: "?"))
             bytes += query.utf8
         }
