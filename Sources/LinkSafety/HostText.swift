@@ -3,9 +3,12 @@
 enum HostText {
     /// True when a label of `host` starts with `xn--`: the only way an ASCII host holds IDN.
     static func hasPunycodeLabel(_ host: String) -> Bool {
-        let bytes = Array(host.utf8)
-        var start = 0
-        while start + 4 <= bytes.count {
+        host.utf8.withContiguousStorageIfAvailable(hasPunycodeLabel) ?? hasPunycodeLabel(Array(host.utf8))
+    }
+
+    private static func hasPunycodeLabel<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.Index == Int {
+        var start = bytes.startIndex
+        while start + 4 <= bytes.endIndex {
             if bytes[start] | 0x20 == UInt8(ascii: "x"), bytes[start + 1] | 0x20 == UInt8(ascii: "n"),
                bytes[start + 2] == UInt8(ascii: "-"), bytes[start + 3] == UInt8(ascii: "-") { return true }
             guard let dot = bytes[start...].firstIndex(of: UInt8(ascii: ".")) else { return false }

@@ -35,20 +35,21 @@ enum IDNPolicy {
             return because(.idnCharacter, "its name could not be checked (a label too long or not valid text)")
         }
         if check.failed != 0 { return iCUReason(check.failed, scalars, because) }
+        let scripts = scalars.map(SpoofICU.script)
         if let reason = tldSpecific(scalars, tld: tld) { return because(.idnTLDCharacter, reason) }
         if check.level == Int32(CSPOOF_LEVEL_ASCII) { return nil }
 
         let isDigitLookalike = Self.isDigitLookalike(scalars)
         if check.level == Int32(CSPOOF_LEVEL_SINGLE_SCRIPT),
            !scalars.contains(where: IDNTables.isKanaException), !scalars.contains(where: IDNTables.isCombiningDiacritic) {
-            if let script = wholeScriptLookalike(scalars, tld: tld, tldUnicode: tldUnicode), !IDNTables.ordinaryWords.contains(label) {
+            if let script = wholeScriptLookalike(scalars, scripts, tld: tld, tldUnicode: tldUnicode), !IDNTables.ordinaryWords.contains(label) {
                 return because(.idnWholeScript, "its name is written in \(SpoofICU.scriptName(script)) letters that all look like Latin ones")
             }
             return isDigitLookalike ? because(.idnDigitLookalike, "its name is made of digits and characters that look like digits") : nil
         }
         if isDigitLookalike { return because(.idnDigitLookalike, "its name is made of digits and characters that look like digits") }
-        if scalars.contains(where: isNonASCIILatin), !scalars.allSatisfy(isLGCOrASCII) {
-            let others = scripts(of: scalars).filter { $0 != Script.latin }.map(SpoofICU.scriptName)
+        if zip(scalars, scripts).contains(where: { !$0.isASCII && $1 == Script.latin }), !scalars.allSatisfy(isLGCOrASCII) {
+            let others = Self.scripts(of: scalars).filter { $0 != Script.latin }.map(SpoofICU.scriptName)
             return because(.idnMixedScript, "its name mixes accented Latin letters with \(list(others)) ones")
         }
         if let pattern = dangerousPattern(scalars) { return because(.idnDangerousPattern, pattern) }
@@ -97,14 +98,10 @@ enum IDNPolicy {
 
     /// The script whose Latin look-alikes make up every letter of the label, when the TLD does
     /// not make that script expected.
-    private static func wholeScriptLookalike(_ scalars: [Unicode.Scalar], tld: String, tldUnicode: String) -> Int32? {
-        for entry in IDNTables.wholeScripts {
-            var any = false, all = true
-            for scalar in scalars where SpoofICU.script(scalar) == entry.script {
-                any = true
-                if !entry.lookalikes.contains(scalar) { all = false; break }
-            }
-            guard any, all else { continue }
+    private static func wholeScriptLookalike(_ scalars: [Unicode.Scalar], _ scripts: [Int32], tld: String, tldUnicode: String) -> Int32? {
+        for entry in IDNTables.wholeScripts where scripts.contains(entry.script) {
+            let allLookalikes = zip(scalars, scripts).allSatisfy { $1 != entry.script || entry.lookalikes.contains($0) }
+            guard allLookalikes else { continue }
             if entry.homeTLDs.contains(tld) || tldUnicode.unicodeScalars.contains(where: { SpoofICU.script($0) == entry.script }) { continue }
             return entry.script
         }
@@ -120,10 +117,6 @@ enum IDNPolicy {
             lookalike = true
         }
         return lookalike
-    }
-
-    private static func isNonASCIILatin(_ scalar: Unicode.Scalar) -> Bool {
-        !scalar.isASCII && SpoofICU.script(scalar) == Script.latin
     }
 
     /// Latin, Greek, Cyrillic, ASCII digits, `. _ -` and the allowed combining marks: the

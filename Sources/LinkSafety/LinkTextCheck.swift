@@ -58,10 +58,10 @@ enum LinkTextCheck {
     }
 
     /// The mismatch reason when `text` names another site than `target`.
-    static func reason(text: String, target: String, publicSuffixes: [UInt8]?) -> SafetyReason? {
+    static func reason(text: String, target: String, suffixes: SuffixIndex) -> SafetyReason? {
         guard let shown = shownHost(text), shown != target else { return nil }
-        let shownSite = PublicSuffixList.registrableDomain(of: shown, listText: publicSuffixes) ?? shown
-        let targetSite = PublicSuffixList.registrableDomain(of: target, listText: publicSuffixes) ?? target
+        let shownSite = suffixes.registrableDomain(of: shown) ?? shown
+        let targetSite = suffixes.registrableDomain(of: target) ?? target
         guard shownSite != targetSite else { return nil }
         return SafetyReason(kind: .linkTextMismatch,
                             message: "the link says \(Punycode.toUnicode(host: shown)) but goes to \(targetSite)",
@@ -70,12 +70,12 @@ enum LinkTextCheck {
 
     /// `https://paypal.com@evil.example/`: user information that reads as a domain other than
     /// the host.
-    static func userinfoReason(_ url: ParsedURL, publicSuffixes: [UInt8]?) -> SafetyReason? {
+    static func userinfoReason(_ url: ParsedURL, suffixes: SuffixIndex) -> SafetyReason? {
         guard let userinfo = url.userinfo, !userinfo.isEmpty, !url.host.isEmpty else { return nil }
         let user = userinfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? userinfo
         let decoded = String(decoding: PercentEncoding.decodeBytes(Substring(user), plusAsSpace: false), as: UTF8.self)
         guard decoded.utf8.contains(UInt8(ascii: ".")), let shown = shownHost(decoded), shown != url.matchingHost else { return nil }
-        let shownSite = PublicSuffixList.registrableDomain(of: shown, listText: publicSuffixes) ?? shown
+        let shownSite = suffixes.registrableDomain(of: shown) ?? shown
         return SafetyReason(kind: .misleadingUserinfo,
                             message: "the address starts with \(Punycode.toUnicode(host: shown))@, but the site is \(url.matchingHost)",
                             domain: shownSite)

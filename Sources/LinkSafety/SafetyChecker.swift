@@ -40,7 +40,9 @@ public struct SafetyChecker: Sendable {
     /// The block lists, checked in order.
     public var blocklists: [BlockList]
     /// The Public Suffix List's text (nil: URLModel's fallback), for registrable domains.
-    public var publicSuffixes: [UInt8]?
+    public let publicSuffixes: [UInt8]?
+    /// The list as hash sets, built the first time link text needs it.
+    let suffixes: SuffixIndex
 
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
@@ -48,12 +50,14 @@ public struct SafetyChecker: Sendable {
         self.knownDomains = knownDomains
         self.blocklists = blocklists
         self.publicSuffixes = publicSuffixes
+        suffixes = SuffixIndex(text: publicSuffixes)
     }
 
     /// The verdict for `url`; `linkText` is the text the link was shown as (Markdown or HTML
     /// link text, `text <url>`, or what a caller passes as `link-text`), nil when unknown.
     public func verdict(for url: ParsedURL, linkText: String? = nil) -> SafetyVerdict {
-        let hosts = Self.hosts(of: url)
+        // Most links have a host; only a mailto is judged by its recipients' domains.
+        let hosts = url.host.isEmpty ? Self.hosts(of: url) : []
         if checks.blocklists {
             for list in blocklists {
                 let block = url.host.isEmpty
@@ -63,20 +67,27 @@ public struct SafetyChecker: Sendable {
             }
         }
         var reasons: [SafetyReason] = []
-        for host in hosts {
-            if checks.idn, HostText.hasPunycodeLabel(host.ascii) { reasons += Self.idnReasons(host: host.ascii, unicodeHost: host.unicode) }
-            if checks.lookalikes, let known = knownDomains.lookalike(host: host.ascii, unicodeHost: host.unicode) {
-                reasons.append(SafetyReason(kind: .lookalikeDomain, message: KnownDomains.message(for: known), domain: known.domain))
-            }
+        if !url.host.isEmpty {
+            check(host: url.matchingHost, unicodeHost: url.matchingUnicodeHost, into: &reasons)
+        } else {
+            for host in hosts { check(host: host.ascii, unicodeHost: host.unicode, into: &reasons) }
         }
         if checks.linkText {
-            if let reason = LinkTextCheck.userinfoReason(url, publicSuffixes: publicSuffixes) { reasons.append(reason) }
-            if let linkText, let target = hosts.first?.ascii,
-               let reason = LinkTextCheck.reason(text: linkText, target: target, publicSuffixes: publicSuffixes) {
+            if let reason = LinkTextCheck.userinfoReason(url, suffixes: suffixes) { reasons.append(reason) }
+            if let linkText, let target = url.host.isEmpty ? hosts.first?.ascii : url.matchingHost,
+               let reason = LinkTextCheck.reason(text: linkText, target: target, suffixes: suffixes) {
                 reasons.append(reason)
             }
         }
         return reasons.isEmpty ? .safe : .warn(reasons)
+    }
+
+    /// The IDN and look-alike reasons for one host.
+    private func check(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
+        if checks.idn, HostText.hasPunycodeLabel(host) { reasons += Self.idnReasons(host: host, unicodeHost: unicodeHost) }
+        if checks.lookalikes, let known = knownDomains.lookalike(host: host, unicodeHost: unicodeHost) {
+            reasons.append(SafetyReason(kind: .lookalikeDomain, message: KnownDomains.message(for: known), domain: known.domain))
+        }
     }
 
     /// The reasons, one per label at most, that `host`'s labels should not be shown in Unicode.
@@ -96,9 +107,8 @@ public struct SafetyChecker: Sendable {
         return reasons
     }
 
-    /// The hosts a link goes to: its host, or a mailto's recipients' domains.
+    /// A mailto's recipients' domains (at most 16), ASCII and Unicode.
     static func hosts(of url: ParsedURL) -> [(ascii: String, unicode: String)] {
-        if !url.host.isEmpty { return [(url.matchingHost, url.matchingUnicodeHost)] }
         guard url.scheme == "mailto" else { return [] }
         let mail = MailtoURL(url)
         var seen = Set<String>()

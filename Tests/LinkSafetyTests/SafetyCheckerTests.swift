@@ -1,6 +1,6 @@
 import Foundation
 import JSON
-import LinkSafety
+@testable import LinkSafety
 import Testing
 import URLModel
 
@@ -85,5 +85,30 @@ import URLModel
             _ = Self.checker.verdict(for: url, linkText: String(repeating: "\u{FFFD}.", count: 5000))
             _ = Self.checker.verdict(for: url, linkText: text)
         }
+    }
+}
+
+/// Link text compares registrable domains from `SuffixIndex`, which must decide exactly as
+/// URLModel's `PublicSuffixList` does: the Public Suffix List project's own tests, and more hosts.
+@Suite struct SuffixIndexTests {
+    @Test func agreesWithURLModelOnThePSLTests() throws {
+        let list = try #require(FileManager.default.contents(atPath: PublicSuffixList.debianPath).map { [UInt8]($0) },
+                                "needs Debian's publicsuffix package")
+        let tests = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../shared/conformance/psl/test_psl.txt").standardized.path, encoding: .utf8)
+        var hosts = ["www.example.co.uk", "a.b.c.kawasaki.jp", "city.kawasaki.jp", "www.city.kawasaki.jp", "github.io",
+                     "evil.github.io", "a.b.blogspot.com", "xn--85x722f.xn--55qx5d.cn", "example.xn--p1ai", "192.168.1.1",
+                     "localhost", "com", "a..b.com", "example.com.", "test.ck", "www.ck", "www.www.ck"]
+        for line in tests.split(separator: "\n") where line.hasPrefix("checkPublicSuffix('") {
+            let name = line.dropFirst("checkPublicSuffix('".count).prefix { $0 != "'" }
+            if let ascii = Punycode.toASCII(host: name.lowercased()) { hosts.append(ascii) }
+        }
+        let index = SuffixIndex(text: list)
+        var checked = 0
+        for host in hosts {
+            #expect(index.registrableDomain(of: host) == PublicSuffixList.registrableDomain(of: host, listText: list), "\(host)")
+            checked += 1
+        }
+        #expect(checked > 60)
     }
 }
