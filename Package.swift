@@ -111,6 +111,7 @@ let package = Package(
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Chooser"),
         .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/Footprint"),
+        .executableTarget(name: "bench-safety", dependencies: ["URLModel", "LinkSafety"], path: "Benchmarks/Safety"),
         .executableTarget(name: "bench-notify", dependencies: ["Desktop", "DBus", "TestSupport"], path: "Benchmarks/Notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
