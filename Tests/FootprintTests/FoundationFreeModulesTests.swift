@@ -12,7 +12,7 @@ import TestSupport
     /// Each module with its folder under Sources/.
     static let modules = [
         "Platform": "Platform", "JSON": "JSON", "URLModel": "URLModel", "Patterns": "Patterns", "Hygiene": "Hygiene",
-        "LinkExtraction": "LinkExtraction", "Routing": "Routing", "DBus": "DBus", "Desktop": "Desktop",
+        "LinkExtraction": "LinkExtraction", "LinkSafety": "LinkSafety", "Routing": "Routing", "DBus": "DBus", "Desktop": "Desktop",
         "OpenurlDaemon": "openurld", "OpenurlTool": "OpenurlTool", "OpenurlChooser": "Chooser", "OpenurlCommands": "OpenurlCommands",
     ]
 
