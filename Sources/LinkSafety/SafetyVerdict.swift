@@ -37,7 +37,8 @@ public enum SafetyVerdict: Sendable, Equatable {
     }
 
     /// How to show `url`'s host: in Unicode when the link is safe, in ASCII (`xn--`) otherwise,
-    /// so that a look-alike cannot pass for the name it imitates.
+    /// so that a look-alike cannot pass for the name it imitates. (A checker with the IDN check
+    /// off calls every host safe: show ASCII then, or run the IDN check alone for display.)
     public func shownHost(of url: ParsedURL) -> String {
         if case .safe = self { return url.unicodeHost }
         return url.host
@@ -45,7 +46,8 @@ public enum SafetyVerdict: Sendable, Equatable {
 
     /// The verdict as a JSON object (the `safety` object of `openurl test --json`):
     /// `{"verdict":"warn","reasons":[{"kind":…,"message":…},…]}`, `{"verdict":"block","block":{…}}`,
-    /// `{"verdict":"safe"}`. `host`, when given, adds `shown_host` (see `shownHost(of:)`).
+    /// `{"verdict":"safe"}`. `url`, when given and with a host, adds `shown_host` (see
+    /// `shownHost(of:)`).
     public func json(for url: ParsedURL? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [("verdict", .string(name))]
         if let url, !url.host.isEmpty { members.append(("shown_host", .string(shownHost(of: url)))) }
