@@ -57,13 +57,19 @@ final class SuffixIndex: Sendable {
             var end = start
             while end < stop, text[end] != 0x20, text[end] != 0x09, text[end] != 0x0D { end += 1 }
             if end > start, !(text[start] == UInt8(ascii: "/") && start + 1 < stop && text[start + 1] == UInt8(ascii: "/")) {
-                let rule = String(decoding: text[start..<end], as: UTF8.self).lowercased()
-                if rule.hasPrefix("!") {
-                    if let ascii = Punycode.toASCII(host: String(rule.dropFirst())) { rules.exception.insert(ascii) }
-                } else if rule.hasPrefix("*.") {
-                    if let ascii = Punycode.toASCII(host: String(rule.dropFirst(2))) { rules.wildcard.insert(ascii) }
-                } else if let ascii = Punycode.toASCII(host: rule) {
-                    rules.normal.insert(ascii)
+                var bytes = text[start..<end]
+                let first = bytes.first
+                if first == UInt8(ascii: "!") { bytes = bytes.dropFirst() }
+                if first == UInt8(ascii: "*"), bytes.dropFirst().first == UInt8(ascii: ".") { bytes = bytes.dropFirst(2) }
+                // The list is lowercase; most rules are ASCII and need no conversion.
+                let rule = bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self)
+                    : Punycode.toASCII(host: String(decoding: bytes, as: UTF8.self).lowercased())
+                if let rule {
+                    switch first {
+                    case UInt8(ascii: "!"): rules.exception.insert(rule)
+                    case UInt8(ascii: "*") where rule.utf8.count + 2 == end - start: rules.wildcard.insert(rule)
+                    default: rules.normal.insert(rule)
+                    }
                 }
             }
             start = stop + 1
