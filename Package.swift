@@ -39,6 +39,8 @@ let package = Package(
         ),
         // ICU's UTS #46 (IDNA) mapping, as browsers use it for hosts.
         .target(name: "CIDNA", linkerSettings: [.linkedLibrary("icuuc")]),
+        // ICU's spoof checker (UTS 39: restriction levels, skeletons) and character properties.
+        .target(name: "CSpoof", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -64,6 +66,9 @@ let package = Package(
         .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
         .target(name: "LinkExtraction"),
+        // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
+        // offline block lists, link text naming another domain; one verdict per link.
+        .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
         .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
@@ -122,6 +127,7 @@ let package = Package(
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["TestSupport"], path: "Benchmarks/bench-chooser"),
         .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
+        .executableTarget(name: "bench-safety", dependencies: ["URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
         .executableTarget(name: "bench-notify", dependencies: ["Launching", "Execution", "DBus", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -129,6 +135,7 @@ let package = Package(
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
+        .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),

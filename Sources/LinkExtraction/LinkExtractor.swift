@@ -7,12 +7,17 @@ public struct ExtractedLink: Sendable, Equatable {
     public var url: String
     /// Byte offsets of `text` in the input's UTF-8.
     public var utf8Range: Range<Int>
+    /// What the link is shown as, where markup says: the text of Markdown `[text](url)` and of
+    /// HTML `<a href="url">text</a>` (tags dropped, entities decoded), the word or quoted phrase
+    /// before `<url>`. Nil for a bare link, which shows itself.
+    public var linkText: String?
 
-    /// A link with the given text, URL and byte range.
-    public init(text: String, url: String, utf8Range: Range<Int>) {
+    /// A link with the given text, URL, byte range and shown text.
+    public init(text: String, url: String, utf8Range: Range<Int>, linkText: String? = nil) {
         self.text = text
         self.url = url
         self.utf8Range = utf8Range
+        self.linkText = linkText
     }
 }
 
@@ -62,7 +67,7 @@ public enum LinkExtractor {
         }
     }
 
-    /// Builds the public value: exact text, normalised URL, byte range.
+    /// Builds the public value: exact text, normalised URL, byte range, shown text.
     private static func link(for found: LinkScanner.Found, in bytes: UnsafeBufferPointer<UInt8>) -> ExtractedLink {
         let slice = UnsafeBufferPointer(rebasing: bytes[found.start..<found.end])
         let text = String(decoding: slice, as: UTF8.self)
@@ -79,6 +84,7 @@ public enum LinkExtractor {
         case .bareEmail:
             url = "mailto:" + text
         }
-        return ExtractedLink(text: text, url: url, utf8Range: found.start..<found.end)
+        return ExtractedLink(text: text, url: url, utf8Range: found.start..<found.end,
+                             linkText: ShownText.find(start: found.start, end: found.end, in: bytes))
     }
 }

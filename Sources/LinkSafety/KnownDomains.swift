@@ -1,0 +1,113 @@
+import URLModel
+
+/// A domain that matters to this user (named in a rule, a remembered answer, recent history),
+/// with what makes it matter.
+public struct KnownDomain: Sendable, Equatable {
+    /// The domain as given, lowercased, without a leading `*.` or trailing dot; Unicode or ASCII.
+    public var domain: String
+    /// What it is to the user, read after "which": "your rule 'Pay' opens in firefox:Banking".
+    /// Empty for none.
+    public var description: String
+
+    /// A known domain.
+    public init(domain: String, description: String = "") {
+        self.domain = domain
+        self.description = description
+    }
+}
+
+/// The domains that matter to this user, ready for look-alike checks: each domain's skeletons
+/// are computed once into a hash table, so a check is one skeleton of the host and a lookup per
+/// suffix of it.
+///
+/// A host looks like a known domain when the skeleton of the host, or of its last labels, is the
+/// skeleton of that domain, and the host is neither that domain nor under it: `pаypal.com` (a
+/// Cyrillic а), `paypa1.com` and `www.paypal.com.xn--…` are caught, `www.paypal.com` is not.
+public struct KnownDomains: Sendable {
+    /// One domain with its ASCII form.
+    struct Entry: Sendable {
+        var known: KnownDomain
+        var ascii: String
+        var unicode: String
+    }
+
+    let entries: [Entry]
+    /// Skeleton → entries with that skeleton.
+    let bySkeleton: [String: [Int]]
+    /// Labels of the longest skeleton: longer suffixes of a host cannot match.
+    let maximumLabels: Int
+
+    /// No domains: every check is free.
+    public static let none = KnownDomains([])
+
+    /// The table for `domains`; ones that are empty, a single label or not valid host names are
+    /// left out.
+    public init(_ domains: [KnownDomain]) {
+        var entries: [Entry] = []
+        var bySkeleton: [String: [Int]] = [:]
+        var maximumLabels = 2
+        var seen = Set<String>()
+        for known in domains {
+            var name = known.domain.lowercased()
+            while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
+            if name.hasSuffix(".") { name.removeLast() }
+            guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
+                  !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
+                  seen.insert(ascii).inserted else { continue }
+            let unicode = Punycode.toUnicode(host: ascii)
+            let index = entries.count
+            entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
+            for skeleton in Skeleton.skeletons(of: unicode) {
+                bySkeleton[skeleton, default: []].append(index)
+                maximumLabels = max(maximumLabels, skeleton.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
+            }
+        }
+        self.entries = entries
+        self.bySkeleton = bySkeleton
+        self.maximumLabels = maximumLabels
+    }
+
+    /// How many domains the table holds.
+    public var count: Int { entries.count }
+    /// True when there are none.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The known domain `host` imitates, or nil. `host` is the ASCII form (as `ParsedURL.host`
+    /// gives it, without a trailing dot) and `unicodeHost` its Unicode form.
+    public func lookalike(host: String, unicodeHost: String) -> KnownDomain? {
+        guard !entries.isEmpty, host.utf8.count <= 253 else { return nil }
+        let skeletons = HostText.hasPunycodeLabel(host) ? Skeleton.skeletons(of: unicodeHost) : [Skeleton.ascii(host)]
+        for skeleton in skeletons {
+            if let found = match(skeleton, host: host) { return found }
+        }
+        return nil
+    }
+
+    /// The known domain whose skeleton is the skeleton of `host`'s last labels (longest first),
+    /// unless `host` is that domain or under it.
+    private func match(_ skeleton: String, host: String) -> KnownDomain? {
+        let labels = skeleton.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return nil }
+        var count = min(labels.count, maximumLabels)
+        while count >= 2 {
+            let suffix = labels.suffix(count).joined(separator: ".")
+            if let indexes = bySkeleton[suffix] {
+                // The host is one of the domains with this skeleton, or under one: not a look-alike.
+                if indexes.contains(where: { Self.isSameOrUnder(host, entries[$0].ascii) }) { return nil }
+                return indexes.first.map { entries[$0].known }
+            }
+            count -= 1
+        }
+        return nil
+    }
+
+    static func isSameOrUnder(_ host: String, _ domain: String) -> Bool {
+        host == domain || host.hasSuffix("." + domain)
+    }
+
+    /// "looks like paypal.com, which your rule 'Pay' opens in firefox:Banking".
+    static func message(for known: KnownDomain) -> String {
+        let shown = Punycode.toUnicode(host: known.domain)
+        return known.description.isEmpty ? "looks like \(shown)" : "looks like \(shown), which \(known.description)"
+    }
+}

@@ -1,0 +1,123 @@
+import URLModel
+
+/// Which checks a `SafetyChecker` runs (`[settings] safety = "off"` is `.none`).
+public struct SafetyChecks: Sendable, Equatable {
+    /// IDN labels that browsers would show in punycode (see `IDNPolicy`).
+    public var idn: Bool
+    /// Look-alikes of the known domains.
+    public var lookalikes: Bool
+    /// Link text naming another domain, and domains before `@` in the URL.
+    public var linkText: Bool
+    /// The block lists.
+    public var blocklists: Bool
+
+    /// Choose each check.
+    public init(idn: Bool = true, lookalikes: Bool = true, linkText: Bool = true, blocklists: Bool = true) {
+        self.idn = idn
+        self.lookalikes = lookalikes
+        self.linkText = linkText
+        self.blocklists = blocklists
+    }
+
+    /// Every check.
+    public static let all = SafetyChecks()
+    /// None: every link is `safe`.
+    public static let none = SafetyChecks(idn: false, lookalikes: false, linkText: false, blocklists: false)
+}
+
+/// The one entry point: a safety verdict for a link, from its URL and, when known, the text it
+/// was shown as. Pure apart from reading block lists on first use, cheap, and safe to share
+/// between threads; Routing calls it once per decision.
+///
+/// An ASCII host with no known domains and no block lists costs a scan of the host for `xn--`
+/// and nothing else (no ICU); known domains add a table-driven skeleton and a few hash
+/// look-ups, block lists a hash look-up per label.
+public struct SafetyChecker: Sendable {
+    /// The checks run.
+    public var checks: SafetyChecks
+    /// The domains that matter to the user.
+    public var knownDomains: KnownDomains
+    /// The block lists, checked in order.
+    public var blocklists: [BlockList]
+    /// The Public Suffix List's text (nil: URLModel's fallback), for registrable domains.
+    public let publicSuffixes: [UInt8]?
+    /// The list as hash sets, built the first time link text needs it.
+    let suffixes: SuffixIndex
+
+    /// A checker.
+    public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
+        self.checks = checks
+        self.knownDomains = knownDomains
+        self.blocklists = blocklists
+        self.publicSuffixes = publicSuffixes
+        suffixes = SuffixIndex(text: publicSuffixes)
+    }
+
+    /// The verdict for `url`; `linkText` is the text the link was shown as (Markdown or HTML
+    /// link text, `text <url>`, or what a caller passes as `link-text`), nil when unknown.
+    public func verdict(for url: ParsedURL, linkText: String? = nil) -> SafetyVerdict {
+        // Most links have a host; only a mailto is judged by its recipients' domains.
+        let hosts = url.host.isEmpty ? Self.hosts(of: url) : []
+        if checks.blocklists {
+            for list in blocklists {
+                let block = url.host.isEmpty
+                    ? hosts.lazy.compactMap { list.block(host: $0.ascii, scheme: url.scheme) }.first
+                    : list.block(for: url)
+                if let block { return .block(block) }
+            }
+        }
+        var reasons: [SafetyReason] = []
+        if !url.host.isEmpty {
+            check(host: url.matchingHost, unicodeHost: url.matchingUnicodeHost, into: &reasons)
+        } else {
+            for host in hosts { check(host: host.ascii, unicodeHost: host.unicode, into: &reasons) }
+        }
+        if checks.linkText {
+            if let reason = LinkTextCheck.userinfoReason(url, suffixes: suffixes) { reasons.append(reason) }
+            if let linkText, let target = url.host.isEmpty ? hosts.first?.ascii : url.matchingHost,
+               let reason = LinkTextCheck.reason(text: linkText, target: target, suffixes: suffixes) {
+                reasons.append(reason)
+            }
+        }
+        return reasons.isEmpty ? .safe : .warn(reasons)
+    }
+
+    /// The IDN and look-alike reasons for one host.
+    private func check(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
+        if checks.idn, HostText.hasPunycodeLabel(host) { reasons += Self.idnReasons(host: host, unicodeHost: unicodeHost) }
+        if checks.lookalikes, let known = knownDomains.lookalike(host: host, unicodeHost: unicodeHost) {
+            reasons.append(SafetyReason(kind: .lookalikeDomain, message: KnownDomains.message(for: known), domain: known.domain))
+        }
+    }
+
+    /// The reasons, one per label at most, that `host`'s labels should not be shown in Unicode.
+    static func idnReasons(host: String, unicodeHost: String) -> [SafetyReason] {
+        let labels = HostText.labels(host)
+        guard let tld = labels.last.map(String.init) else { return [] }
+        let unicodeLabels = HostText.labels(unicodeHost)
+        let sameShape = unicodeLabels.count == labels.count
+        let tldUnicode = sameShape ? String(unicodeLabels[unicodeLabels.count - 1]) : Punycode.toUnicode(host: tld)
+        var reasons: [SafetyReason] = []
+        for (index, label) in labels.enumerated() where HostText.hasPunycodeLabel(String(label)) {
+            let unicode = sameShape ? String(unicodeLabels[index]) : Punycode.toUnicode(host: String(label))
+            if let reason = IDNPolicy.reason(label: unicode, ascii: String(label), tld: tld, tldUnicode: tldUnicode) {
+                reasons.append(reason)
+            }
+        }
+        return reasons
+    }
+
+    /// A mailto's recipients' domains (at most 16), ASCII and Unicode.
+    static func hosts(of url: ParsedURL) -> [(ascii: String, unicode: String)] {
+        guard url.scheme == "mailto" else { return [] }
+        let mail = MailtoURL(url)
+        var seen = Set<String>()
+        var hosts: [(ascii: String, unicode: String)] = []
+        for address in mail.to + mail.cc + mail.bcc {
+            guard let domain = LinkTextCheck.domain(ofAddress: address), seen.insert(domain).inserted else { continue }
+            hosts.append((domain, Punycode.toUnicode(host: domain)))
+            if hosts.count == 16 { break }
+        }
+        return hosts
+    }
+}
