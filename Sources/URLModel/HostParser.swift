@@ -25,15 +25,29 @@ package enum HostParser {
         let shown = String(decoding: raw, as: UTF8.self)
         guard !raw.isEmpty else { throw URLParseError(message: "URL has an empty host") }
         let decoded = raw.contains(UInt8(ascii: "%")) ? PercentEncoding.decodeBytes(Substring(shown)) : Array(raw)
-        guard decoded.count <= maximumInputLength else {
-            throw URLParseError(message: "host is \(decoded.count) bytes long; the limit is \(maximumInputLength)")
-        }
         guard let text = String(validating: decoded, as: UTF8.self) else {
             throw URLParseError(message: "invalid host \"\(shown)\": it is not UTF-8")
         }
+        let ascii = try domainToASCII(text, decoded: decoded, shown: shown)
+        if endsInANumber(ascii) {
+            guard let address = parseIPv4(ascii) else {
+                throw URLParseError(message: "invalid host \"\(shown)\": it ends in a number but is not an IPv4 address")
+            }
+            return serializeIPv4(address)
+        }
+        return ascii
+    }
+
+    /// The URL Standard's "domain to ASCII" (beStrict false) of percent-decoded UTF-8 `text`
+    /// (`decoded` is its bytes), then its forbidden domain code point check; `shown` names the
+    /// domain in messages. Hosts and mail domains both go through it.
+    package static func domainToASCII(_ text: String, decoded: [UInt8], shown: String) throws(URLParseError) -> String {
+        guard decoded.count <= maximumInputLength else {
+            throw URLParseError(message: "host is \(decoded.count) bytes long; the limit is \(maximumInputLength)")
+        }
         let isASCII = decoded.allSatisfy { $0 < 0x80 }
-        // The URL Standard's "domain to ASCII" (beStrict false) takes an ASCII domain as it is,
-        // lowercased: its `xn--` labels are not decoded or checked (ICU would refuse some).
+        // An ASCII domain is taken as it is, lowercased: its `xn--` labels are not decoded or
+        // checked (ICU would refuse some the standard accepts).
         let ascii = isASCII ? String(decoding: decoded.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
             : try toASCII(text, decoded: decoded, shown: shown)
         guard !ascii.isEmpty else { throw URLParseError(message: "invalid host \"\(shown)\": it maps to nothing") }
@@ -46,12 +60,6 @@ package enum HostParser {
             throw URLParseError(message: isASCII
                 ? "invalid host \"\(shown)\": it contains \(describe(bad)), which no browser accepts in a host"
                 : "invalid host \"\(shown)\": it maps to \"\(ascii)\", which contains \(describe(bad))")
-        }
-        if endsInANumber(ascii) {
-            guard let address = parseIPv4(ascii) else {
-                throw URLParseError(message: "invalid host \"\(shown)\": it ends in a number but is not an IPv4 address")
-            }
-            return serializeIPv4(address)
         }
         return ascii
     }
