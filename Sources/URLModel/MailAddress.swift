@@ -23,9 +23,9 @@ enum MailAddress {
 
     /// The display and ASCII forms of `item`, or why it is no address.
     static func read(_ item: ArraySlice<UInt8>) -> Result<(display: String, ascii: String), URLParseError> {
-        let shown = String(decoding: item, as: UTF8.self).debugDescription
+        let text = String(decoding: item, as: UTF8.self)
         if let control = item.first(where: { $0 < 0x20 || $0 == 0x7F }) {
-            return .failure(URLParseError(message: controlMessage(control, shown: shown)))
+            return .failure(URLParseError(message: controlMessage(control, shown: text.debugDescription)))
         }
         var spec = item[...]
         if item.last == UInt8(ascii: ">"), let open = lastOutsideQuotes(UInt8(ascii: "<"), in: item) {
@@ -34,21 +34,26 @@ enum MailAddress {
         guard let at = lastOutsideQuotes(UInt8(ascii: "@"), in: spec), at + 1 < spec.endIndex,
               spec[at + 1] != UInt8(ascii: "[") else {
             // No domain, or an address literal (`[192.0.2.1]`): nothing to map.
-            let text = String(decoding: item, as: UTF8.self)
             return .success((text, text))
+        }
+        let before = String(decoding: item[item.startIndex...at], as: UTF8.self)
+        let after = String(decoding: item[spec.endIndex...], as: UTF8.self)
+        // The common domain (letters, digits, `-`, `.`, no `xn--`) only needs lowercasing.
+        if let plain = HostParser.plainHost(spec[(at + 1)...]) {
+            if Self.same(plain, spec[(at + 1)...]) { return .success((text, text)) }
+            let address = before + plain + after
+            return .success((address, address))
         }
         let domain = Array(spec[(at + 1)...])
         guard let domainText = String(validating: domain, as: UTF8.self) else {
-            return .failure(URLParseError(message: "mailto recipient \(shown) has a domain that is not UTF-8"))
+            return .failure(URLParseError(message: "mailto recipient \(text.debugDescription) has a domain that is not UTF-8"))
         }
         let ascii: String
         do {
             ascii = try HostParser.domainToASCII(domainText, decoded: domain, shown: domainText)
         } catch {
-            return .failure(URLParseError(message: "mailto recipient \(shown) has no valid domain: \(error.message)"))
+            return .failure(URLParseError(message: "mailto recipient \(text.debugDescription) has no valid domain: \(error.message)"))
         }
-        let before = String(decoding: item[item.startIndex...at], as: UTF8.self)
-        let after = String(decoding: item[spec.endIndex...], as: UTF8.self)
         return .success((before + HostParser.toUnicode(ascii) + after, before + ascii + after))
     }
 
@@ -62,6 +67,10 @@ enum MailAddress {
         default:
             return "mailto recipient \(shown) holds the control character \(HostParser.describe(byte)) once decoded: no address can"
         }
+    }
+
+    private static func same(_ text: String, _ bytes: ArraySlice<UInt8>) -> Bool {
+        text.utf8.count == bytes.count && text.utf8.elementsEqual(bytes)
     }
 
     /// `bytes` less spaces and tabs at both ends.
