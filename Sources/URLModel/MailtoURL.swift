@@ -85,7 +85,9 @@ public struct MailtoURL: Sendable, Equatable {
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             return decode(name).lowercased() != "bcc"
         }
-        var text = url.scheme + ":" + url.path
+        // Everything before the query as it is: `mailto://…` has an authority to keep too.
+        let string = url.string
+        var text = String(string[..<(string.firstIndex(of: "?") ?? string.endIndex)])
         if !kept.isEmpty { text += "?" + kept.joined(separator: "&") }
         if let fragment = url.fragment { text += "#" + fragment }
         return text

@@ -42,6 +42,9 @@ import Testing
                 #expect(!recipient.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "\(name): \(recipient.debugDescription)")
             }
             #expect(MailtoURL(try ParsedURL(url.string)) == mailto, "\(name)")
+            // What a copy of a Bcc-only mailto shows parses, and holds no Bcc.
+            let copied = try? ParsedURL(MailtoURL.withoutBcc(url))
+            #expect(copied.map { MailtoURL($0).bcc.isEmpty } == true, "\(name): \(MailtoURL.withoutBcc(url).debugDescription)")
         }
     }
 

@@ -86,6 +86,8 @@ import Testing
         ("mailto:?subject=Hi&BCC=s@x.org&body=b", "mailto:?subject=Hi&body=b"),
         ("mailto:?bcc=s@x.org", "mailto:"),
         ("mailto:a@x.org?subject=x", "mailto:a@x.org?subject=x"),
+        // Found by Fuzz/Targets/mailto: the authority of `mailto://` was dropped, and the copy did not parse.
+        ("mailto://u@h/p?bcc=s@x.org&subject=x#f", "mailto://u@h/p?subject=x#f"),
     ])
     func withoutBccDropsOnlyBcc(url: String, expected: String) throws {
         #expect(MailtoURL.withoutBcc(try ParsedURL(url)) == expected)
