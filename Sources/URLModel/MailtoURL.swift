@@ -35,7 +35,14 @@ public struct MailtoURL: Sendable, Equatable {
     /// One recipient.
     public struct Address: Sendable, Equatable {
         /// The header field it is listed in.
-        public enum Kind: Sendable, Equatable { case to, cc, bcc }
+        public enum Kind: Sendable, Equatable {
+            /// Listed in the path or a `to=` field.
+            case to
+            /// Listed in a `cc=` field.
+            case cc
+            /// Listed in a `bcc=` field: hidden from the other recipients.
+            case bcc
+        }
         /// Where it is listed.
         public var kind: Kind
         /// As shown: the local part as written, the domain mapped by UTS 46 as hosts are
