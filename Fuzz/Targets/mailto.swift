@@ -2,7 +2,11 @@
 @testable import URLModel
 
 /// mailto URLs (RFC 6068). Oracles: the fields of the normal form are the fields of the input;
-/// decoded fields never leak into the URL unescaped (the copy text is the recipients).
+/// no recipient ever holds CR, LF, NUL or another control (such a link has a `problem`
+/// instead); an address's ASCII form reads back as the same address; a copy shows To and Cc,
+/// never Bcc, and no line break; webmail compose URLs parse.
+let copyEngine = RuleEngine(config: Config())
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let url = try? ParsedURL(text(data, size)), url.scheme == "mailto" else { return 0 }
@@ -12,6 +16,33 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     require(MailtoURL(again) == mailto, "mailto fields change on re-parse")
+    let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
+    for recipient in mailto.to + mailto.cc + mailto.bcc {
+        require(!recipient.utf8.contains(where: isControl), "control in recipient \(recipient.debugDescription)")
+    }
+    for (kind, list) in [(MailtoURL.Address.Kind.to, mailto.to), (.cc, mailto.cc), (.bcc, mailto.bcc)] {
+        require(mailto.addresses.filter { $0.kind == kind }.map(\.display) == list, "addresses and the \(kind) list disagree")
+    }
+    for address in mailto.addresses {
+        require(!address.ascii.utf8.contains(where: isControl), "control in \(address.ascii.debugDescription)")
+        if case .success(let reread) = MailAddress.read(Array(address.ascii.utf8)[...]) {
+            require(reread.display == address.display && reread.ascii == address.ascii,
+                    "ASCII form \(address.ascii.debugDescription) reads back as \(reread.display.debugDescription), not \(address.display.debugDescription)")
+        } else {
+            require(false, "ASCII form \(address.ascii.debugDescription) is refused")
+        }
+    }
+    if let problem = mailto.problem { require(!problem.isEmpty, "empty problem") }
+    let copy = copyEngine.copy(for: url, template: nil)
+    require(!copy.text.utf8.contains(where: isControl), "control in copy \(copy.text.debugDescription)")
+    if !mailto.copiedRecipients.isEmpty {
+        require(copy.text == mailto.copiedRecipients.joined(separator: ", "), "copy is not To and Cc")
+    }
+    require(copy.leftOutBcc == !mailto.bcc.isEmpty, "leftOutBcc wrong")
+    if mailto.copiedRecipients.isEmpty, !mailto.bcc.isEmpty {
+        let copied = (try? ParsedURL(copy.text)).map(MailtoURL.init)
+        require(copied?.bcc.isEmpty == true, "the copy without Bcc still has Bcc: \(copy.text.debugDescription)")
+    }
     for template in Webmail.builtIn.values {
         let compose = Template.expand(template, fields: Template.fields(for: url, context: .url), context: .url)
         if compose.utf8.count <= ParsedURL.maximumLength {

@@ -2,7 +2,10 @@
 @testable import URLModel
 
 /// The URL parser on raw bytes. Oracles: the normal form re-parses to itself with the same
-/// host; it fits the argv limit; hosts hold no byte a browser forbids.
+/// host; it fits the argv limit; hosts hold no byte a browser forbids; no control, space or
+/// DEL is left anywhere; and for special schemes (the URL Standard's path state) the path
+/// starts with `/`, has no `.` or `..` segment in any spelling and no `\`, and every byte of
+/// the path, query, fragment and userinfo is one its percent-encode set lets through.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let url = try? ParsedURL(text(data, size)) else { return 0 }
@@ -13,11 +16,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     require(again.string == url.string, "normal form changes on re-parse: \(url.string.debugDescription) -> \(again.string.debugDescription)")
     require(again.host == url.host, "host changes on re-parse")
+    require(again.path == url.path && again.query == url.query && again.fragment == url.fragment, "parts change on re-parse")
     require(!url.host.utf8.contains { $0 < 0x21 || $0 == 0x7F }, "control byte in host \(url.host.debugDescription)")
+    require(!url.string.utf8.contains { $0 <= 0x20 || $0 == 0x7F }, "control or space in \(url.string.debugDescription)")
     if ParsedURL.specialSchemes.contains(url.scheme) {
         require(!url.host.isEmpty, "special URL without a host")
         require(!url.host.utf8.contains { HostParser.isForbiddenInDomain($0) && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") && $0 != UInt8(ascii: ":") },
                 "forbidden code point in host \(url.host.debugDescription)")
+        let path = Array(url.path.utf8)
+        require(path.first == UInt8(ascii: "/"), "special path does not start with /: \(url.path.debugDescription)")
+        for segment in path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            require(URLTail.isDotSegment(segment) == nil, "dot segment left in \(url.path.debugDescription)")
+        }
+        require(URLTail.serializePath(path[...]) == path, "path is not its own serialisation: \(url.path.debugDescription)")
+        require(!path.contains { $0 == UInt8(ascii: "\\") || URLTail.encodes(.path, $0) }, "unencoded byte in path \(url.path.debugDescription)")
+        require(!(url.query ?? "").utf8.contains { URLTail.encodes(.specialQuery, $0) }, "unencoded byte in query")
+        require(!(url.fragment ?? "").utf8.contains { URLTail.encodes(.fragment, $0) }, "unencoded byte in fragment")
+        require(!(url.userinfo ?? "").utf8.contains { URLTail.encodes(.userinfo, $0) && $0 != UInt8(ascii: ":") }, "unencoded byte in userinfo")
     }
     _ = url.queryItems
     _ = url.unicodeHost

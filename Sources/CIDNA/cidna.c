@@ -14,8 +14,7 @@ static void open_shared(void) {
     if (U_FAILURE(status)) shared = NULL;
 }
 
-// The checks the URL Standard turns off (CheckHyphens = false, VerifyDnsLength = false);
-// openurld applies its own DNS length limits afterwards, with clearer messages.
+// The checks the URL Standard turns off (CheckHyphens = false, VerifyDnsLength = false).
 static const uint32_t ignored = UIDNA_ERROR_EMPTY_LABEL | UIDNA_ERROR_LABEL_TOO_LONG |
     UIDNA_ERROR_DOMAIN_NAME_TOO_LONG | UIDNA_ERROR_LEADING_HYPHEN | UIDNA_ERROR_TRAILING_HYPHEN |
     UIDNA_ERROR_HYPHEN_3_4;

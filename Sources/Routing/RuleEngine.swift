@@ -249,16 +249,32 @@ public struct RuleEngine: Sendable {
         return usesPlaceholder ? expanded : expanded + [url]
     }
 
-    /// The text a copy puts on the clipboard: the template, else the recipients of a mailto,
-    /// else the URL.
-    public func copyText(for url: ParsedURL, template: String?) -> String {
-        if let template { return Template.expand(template, fields: Template.fields(for: url, context: .text), context: .text) }
+    /// What a copy puts on the clipboard, and whether it left Bcc recipients out.
+    public struct CopyText: Sendable, Equatable {
+        /// The text.
+        public var text: String
+        /// True when a mailto's Bcc recipients are not in `text` (a notification can say so).
+        public var leftOutBcc: Bool
+    }
+
+    /// The copy of `url`: the template, else a mailto's To and Cc recipients (never Bcc: they
+    /// are hidden from the others by definition), else the URL (a mailto's less its `bcc=`).
+    public func copy(for url: ParsedURL, template: String?) -> CopyText {
+        if let template {
+            return CopyText(text: Template.expand(template, fields: Template.fields(for: url, context: .text), context: .text), leftOutBcc: false)
+        }
         if url.scheme == "mailto" {
             let mailto = MailtoURL(url)
-            let recipients = mailto.to + mailto.cc + mailto.bcc
-            if !recipients.isEmpty { return recipients.joined(separator: ", ") }
+            let shown = mailto.copiedRecipients
+            if !shown.isEmpty { return CopyText(text: shown.joined(separator: ", "), leftOutBcc: !mailto.bcc.isEmpty) }
+            if !mailto.bcc.isEmpty { return CopyText(text: MailtoURL.withoutBcc(url), leftOutBcc: true) }
         }
-        return url.string
+        return CopyText(text: url.string, leftOutBcc: false)
+    }
+
+    /// The text a copy puts on the clipboard (`copy(for:template:)`'s text).
+    public func copyText(for url: ParsedURL, template: String?) -> String {
+        copy(for: url, template: template).text
     }
 
     /// Decides what a chosen `ask` choice does for `url`: no rules, no hygiene, the choice itself.

@@ -4,15 +4,10 @@ import CIDNA
 /// it, by the WHATWG URL Standard's host parser: percent-decoded, mapped by UTS #46 (fullwidth
 /// letters and dots, case folding, `xn--` form), IPv4 in every form it accepts (`0x7f.1`,
 /// `2130706433`, `0177.0.0.1`) turned into dotted decimal, IPv6 compressed. What a browser
-/// would refuse is refused here too, and so is any host longer than DNS allows, so the host a
-/// rule matches is the host the browser opens.
+/// would refuse is refused here too, so the host a rule matches is the host the browser opens.
 package enum HostParser {
-    /// The longest DNS label, in bytes of the ASCII form.
-    static let maximumLabelLength = 63
-    /// The longest DNS name, in bytes of the ASCII form without a trailing dot.
-    static let maximumNameLength = 253
-    /// Hosts longer than this (percent-decoded, before mapping) are refused before any mapping:
-    /// no host that fits DNS needs more, and it keeps the work per URL small.
+    /// Hosts longer than this (percent-decoded, and again in ASCII form) are refused: four
+    /// times what DNS can resolve (253), and it keeps the work per URL small.
     static let maximumInputLength = 1024
 
     /// The serialised host for `raw` (the bytes between the userinfo and the port).
@@ -30,35 +25,50 @@ package enum HostParser {
         let shown = String(decoding: raw, as: UTF8.self)
         guard !raw.isEmpty else { throw URLParseError(message: "URL has an empty host") }
         let decoded = raw.contains(UInt8(ascii: "%")) ? PercentEncoding.decodeBytes(Substring(shown)) : Array(raw)
-        guard decoded.count <= maximumInputLength else {
-            throw URLParseError(message: "host is \(decoded.count) bytes long; DNS allows \(maximumNameLength)")
-        }
-        if let bad = decoded.first(where: isForbiddenInDomain) {
-            throw URLParseError(message: "invalid host \"\(shown)\": it contains \(describe(bad)), which no browser accepts in a host")
-        }
         guard let text = String(validating: decoded, as: UTF8.self) else {
             throw URLParseError(message: "invalid host \"\(shown)\": it is not UTF-8")
         }
-        let ascii = try toASCII(text, shown: shown)
-        guard !ascii.isEmpty else { throw URLParseError(message: "invalid host \"\(shown)\": it maps to nothing") }
-        if let bad = ascii.utf8.first(where: isForbiddenInDomain) {
-            throw URLParseError(message: "invalid host \"\(shown)\": it maps to \"\(ascii)\", which contains \(describe(bad))")
-        }
+        let ascii = try domainToASCII(text, decoded: decoded, shown: shown)
         if endsInANumber(ascii) {
             guard let address = parseIPv4(ascii) else {
                 throw URLParseError(message: "invalid host \"\(shown)\": it ends in a number but is not an IPv4 address")
             }
             return serializeIPv4(address)
         }
-        try checkDNSLength(ascii, shown: shown)
         return ascii
     }
 
-    /// The common case in one pass and one allocation: letters, digits, `-` and `.` only,
-    /// labels and name within DNS limits, no `xn--` label, not ending in a number. UTS 46 maps
-    /// such a host to itself lowercased. Nil when the full parse is needed.
+    /// The URL Standard's "domain to ASCII" (beStrict false) of percent-decoded UTF-8 `text`
+    /// (`decoded` is its bytes), then its forbidden domain code point check; `shown` names the
+    /// domain in messages. Hosts and mail domains both go through it.
+    package static func domainToASCII(_ text: String, decoded: [UInt8], shown: String) throws(URLParseError) -> String {
+        guard decoded.count <= maximumInputLength else {
+            throw URLParseError(message: "host is \(decoded.count) bytes long; the limit is \(maximumInputLength)")
+        }
+        let isASCII = decoded.allSatisfy { $0 < 0x80 }
+        // An ASCII domain is taken as it is, lowercased: its `xn--` labels are not decoded or
+        // checked (ICU would refuse some the standard accepts).
+        let ascii = isASCII ? String(decoding: decoded.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+            : try toASCII(text, decoded: decoded, shown: shown)
+        guard !ascii.isEmpty else { throw URLParseError(message: "invalid host \"\(shown)\": it maps to nothing") }
+        guard ascii.utf8.count <= maximumInputLength else {
+            throw URLParseError(message: "host is \(ascii.utf8.count) bytes long in ASCII form; the limit is \(maximumInputLength)")
+        }
+        // Forbidden code points are looked for after mapping, as the standard does: `<` with a
+        // combining U+0338 is `≮`, a valid host.
+        if let bad = ascii.utf8.first(where: isForbiddenInDomain) {
+            throw URLParseError(message: isASCII
+                ? "invalid host \"\(shown)\": it contains \(describe(bad)), which no browser accepts in a host"
+                : "invalid host \"\(shown)\": it maps to \"\(ascii)\", which contains \(describe(bad))")
+        }
+        return ascii
+    }
+
+    /// The common case in one pass and one allocation: letters, digits, `-` and `.` only, no
+    /// `xn--` label (its Unicode form would differ), not ending in a number. The URL Standard
+    /// maps such a host to itself lowercased. Nil when the full parse is needed.
     static func plainHost(_ raw: ArraySlice<UInt8>) -> String? {
-        guard !raw.isEmpty, raw.count <= maximumNameLength + 1 else { return nil }
+        guard !raw.isEmpty, raw.count <= maximumInputLength else { return nil }
         var labelStart = raw.startIndex
         var lastLabel = raw.startIndex..<raw.startIndex
         var labelHasLetter = false
@@ -72,7 +82,7 @@ package enum HostParser {
                     // Only a trailing dot may leave an empty label; other empty labels go the long way.
                     guard i == raw.endIndex, i > raw.startIndex, raw[i - 1] == UInt8(ascii: ".") else { return nil }
                 } else {
-                    guard length <= maximumLabelLength, !startsWithXN(raw, labelStart) else { return nil }
+                    guard !startsWithXN(raw, labelStart) else { return nil }
                     lastLabel = labelStart..<i
                     lastLabelHasLetter = labelHasLetter
                 }
@@ -93,8 +103,6 @@ package enum HostParser {
         // A last label of digits, or starting `0x`, may be IPv4: the full parse decides.
         guard !lastLabel.isEmpty, lastLabelHasLetter else { return nil }
         if lastLabel.count >= 2, raw[lastLabel.lowerBound] == UInt8(ascii: "0"), raw[lastLabel.lowerBound + 1] | 0x20 == UInt8(ascii: "x") { return nil }
-        let nameLength = raw.last == UInt8(ascii: ".") ? raw.count - 1 : raw.count
-        guard nameLength <= maximumNameLength else { return nil }
         // Checked first, built once: the host string is the only allocation.
         guard hasUppercase else { return String(decoding: raw, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: raw.count) { buffer in
@@ -108,15 +116,11 @@ package enum HostParser {
             && raw[start + 2] == UInt8(ascii: "-") && raw[start + 3] == UInt8(ascii: "-")
     }
 
-    /// UTS #46 ToASCII; ASCII hosts without an `xn--` label only need lowercasing.
-    private static func toASCII(_ text: String, shown: String) throws(URLParseError) -> String {
-        let ascii = Array(text.utf8)
-        if ascii.allSatisfy({ $0 < 0x80 }) && !hasPunycodeLabel(ascii[...]) {
-            return String(decoding: ascii.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
-        }
+    /// UTS #46 ToASCII (ICU) of a host with non-ASCII code points.
+    private static func toASCII(_ text: String, decoded: [UInt8], shown: String) throws(URLParseError) -> String {
         // Unicode 15.1 maps U+1E9E (capital sharp s) to U+00DF where ICU 72 (Unicode 15)
         // still folds it to "ss"; browsers follow the newer table.
-        var input = ascii
+        var input = decoded
         if text.unicodeScalars.contains("\u{1E9E}") {
             var scalars = String.UnicodeScalarView()
             for scalar in text.unicodeScalars { scalars.append(scalar == "\u{1E9E}" ? "\u{DF}" : scalar) }
@@ -126,6 +130,10 @@ package enum HostParser {
         case .success(let bytes):
             return String(decoding: bytes, as: UTF8.self)
         case .failure(let errors):
+            // Say which byte when one is to blame; it may not be (`<` + U+0338 is valid).
+            if let bad = decoded.first(where: isForbiddenInDomain) {
+                throw URLParseError(message: "invalid host \"\(shown)\": it contains \(describe(bad)), which no browser accepts in a host")
+            }
             throw URLParseError(message:
                 "invalid host \"\(shown)\": it is not a valid international domain name (UTS #46 error 0x\(String(errors.bits, radix: 16)))")
         }
@@ -156,17 +164,6 @@ package enum HostParser {
         let bytes = Array(host.utf8)
         guard hasPunycodeLabel(bytes[...]), case .success(let out) = convert(bytes, cidna_to_unicode) else { return host }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func checkDNSLength(_ host: String, shown: String) throws(URLParseError) {
-        var name = host.utf8[...]
-        if name.last == UInt8(ascii: ".") { name = name.dropLast() }
-        guard name.count <= maximumNameLength else {
-            throw URLParseError(message: "host is \(name.count) bytes long in ASCII form; DNS allows \(maximumNameLength)")
-        }
-        for label in name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) where label.count > maximumLabelLength {
-            throw URLParseError(message: "host \"\(shown)\" has a label of \(label.count) bytes in ASCII form; DNS allows \(maximumLabelLength)")
-        }
     }
 
     /// True when some label starts with `xn--` (any case).

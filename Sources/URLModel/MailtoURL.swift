@@ -1,13 +1,15 @@
 /// The fields of a `mailto:` URL (RFC 6068), percent-decoded.
 ///
 /// Decoded values are kept as data: a `%0A` in a subject stays inside the subject and is
-/// percent-encoded again wherever it goes into a URL, so it can never start a new header.
+/// percent-encoded again wherever it goes into a URL, so it can never start a new header. An
+/// address can never hold a line break or another control: one that does once decoded is left
+/// out of the recipient lists and named in `problem`, and the link should be refused.
 public struct MailtoURL: Sendable, Equatable {
-    /// Recipients from the path and any `to=` fields.
+    /// Recipients from the path and any `to=` fields, in display form (see `Address`).
     public var to: [String]
-    /// `cc=` recipients.
+    /// `cc=` recipients, in display form.
     public var cc: [String]
-    /// `bcc=` recipients.
+    /// `bcc=` recipients, in display form.
     public var bcc: [String]
     /// The `subject=` field.
     public var subject: String?
@@ -15,6 +17,12 @@ public struct MailtoURL: Sendable, Equatable {
     public var body: String?
     /// Other header fields, in order, names lowercased.
     public var otherFields: [Field]
+    /// Every recipient in both forms, with the field it came from, in order.
+    public var addresses: [Address]
+    /// Why the link must not be acted on, or nil: a recipient that holds CR, LF, NUL or another
+    /// control once decoded (a mailer could take what follows for another header, a hidden
+    /// Bcc), or whose domain UTS 46 refuses. Such recipients are in no list.
+    public var problem: String?
 
     /// A header field other than to, cc, bcc, subject and body.
     public struct Field: Sendable, Equatable {
@@ -24,14 +32,41 @@ public struct MailtoURL: Sendable, Equatable {
         public var value: String
     }
 
+    /// One recipient.
+    public struct Address: Sendable, Equatable {
+        /// The header field it is listed in.
+        public enum Kind: Sendable, Equatable {
+            /// Listed in the path or a `to=` field.
+            case to
+            /// Listed in a `cc=` field.
+            case cc
+            /// Listed in a `bcc=` field: hidden from the other recipients.
+            case bcc
+        }
+        /// Where it is listed.
+        public var kind: Kind
+        /// As shown: the local part as written, the domain mapped by UTS 46 as hosts are
+        /// (`ｇｏｏｇｌｅ.com` is `google.com`) in its Unicode form (`bücher.de`).
+        public var display: String
+        /// The domain in ASCII form (`xn--bcher-kva.de`), for mailers that need it.
+        public var ascii: String
+    }
+
+    /// The recipients a copy puts on the clipboard: To and Cc. Bcc recipients are hidden from
+    /// the others by definition, so a copy never shows them.
+    public var copiedRecipients: [String] { to + cc }
+
     /// Reads the mailto fields of a parsed `mailto:` URL.
     public init(_ url: ParsedURL) {
-        to = Self.addresses(Substring(url.path))
+        to = []
         cc = []
         bcc = []
         subject = nil
         body = nil
         otherFields = []
+        addresses = []
+        problem = nil
+        add(Substring(url.path), as: .to)
         guard let query = url.query else { return }
         // Split on the UTF-8 bytes: a split on Characters cost more than the rest of the parse.
         for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
@@ -39,9 +74,9 @@ public struct MailtoURL: Sendable, Equatable {
             let name = Self.decode(Substring(pair[pair.startIndex..<(equals ?? pair.endIndex)])).lowercased()
             let rawValue = equals.map { Substring(pair[pair.index(after: $0)...]) } ?? ""
             switch name {
-            case "to": to += Self.addresses(rawValue)
-            case "cc": cc += Self.addresses(rawValue)
-            case "bcc": bcc += Self.addresses(rawValue)
+            case "to": add(rawValue, as: .to)
+            case "cc": add(rawValue, as: .cc)
+            case "bcc": add(rawValue, as: .bcc)
             case "subject": subject = Self.decode(rawValue)
             case "body": body = Self.decode(rawValue)
             default: otherFields.append(Field(name: name, value: Self.decode(rawValue)))
@@ -49,12 +84,36 @@ public struct MailtoURL: Sendable, Equatable {
         }
     }
 
-    /// Decodes and splits a comma-separated address list, dropping empty items.
-    private static func addresses(_ raw: Substring) -> [String] {
-        PercentEncoding.decodeBytes(raw).split(separator: UInt8(ascii: ",")).compactMap { item in
-            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            guard let first = item.firstIndex(where: { !isSpace($0) }), let last = item.lastIndex(where: { !isSpace($0) }) else { return nil }
-            return String(decoding: item[first...last], as: UTF8.self)
+    /// `url` as text without its `bcc=` fields: what a copy of a mailto with no visible
+    /// recipient shows, so a hidden recipient is not revealed.
+    public static func withoutBcc(_ url: ParsedURL) -> String {
+        guard let query = url.query else { return url.string }
+        let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
+            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return decode(name).lowercased() != "bcc"
+        }
+        // Everything before the query as it is: `mailto://…` has an authority to keep too.
+        let string = url.string
+        var text = String(string[..<(string.firstIndex(of: "?") ?? string.endIndex)])
+        if !kept.isEmpty { text += "?" + kept.joined(separator: "&") }
+        if let fragment = url.fragment { text += "#" + fragment }
+        return text
+    }
+
+    /// Decodes a comma-separated address list and adds its items, dropping empty ones.
+    private mutating func add(_ raw: Substring, as kind: Address.Kind) {
+        for item in MailAddress.split(PercentEncoding.decodeBytes(raw)) {
+            switch MailAddress.read(item) {
+            case .success(let (display, ascii)):
+                addresses.append(Address(kind: kind, display: display, ascii: ascii))
+                switch kind {
+                case .to: to.append(display)
+                case .cc: cc.append(display)
+                case .bcc: bcc.append(display)
+                }
+            case .failure(let reason):
+                if problem == nil { problem = reason.message }
+            }
         }
     }
 

@@ -2,6 +2,9 @@
 """Reference side of the WHATWG host differential test (Tests/RoutingTests/AdaDifferentialTests).
 
   ada_hosts.py corpus [--seed N] [--count N]   print a JSON list of tricky URLs
+  ada_hosts.py tails [--seed N] [--count N]    print a JSON list of URLs with tricky paths,
+                                               queries and fragments (dot segments, `\\`,
+                                               percent-encode sets, controls, tabs, non-ASCII)
   ada_hosts.py parse                           read a JSON list of strings on stdin and print,
                                                for each, what ada (the WHATWG URL parser Node.js
                                                uses, PyPI `ada-url`) makes of it:
@@ -41,6 +44,30 @@ HOSTS = [
 ]
 PORTS = ["", ":", ":443", ":0443", ":65536", ":8080", ":8a", ":-1", ":00000000080", ":65535"]
 TAILS = ["", "/", "/p", "\\p", "/a b", "?q", "#f", "/../x", "?a\\b", "/p?q#f", "\\\\x/y", "/%2e%2e/", "@x"]
+
+
+SEGMENTS = ["a", "admin", "", ".", "..", "%2e", "%2E", ".%2e", "%2e.", "%2E%2e", "...", "..a", "%2e%2e%2e", "%2", ".%2",
+            "a b", "\"q\"", "<x>", "^", "`", "{}", "|", "[]", "'", "stra\u00dfe", "\u4f60\u597d", "\ufeff", "\u202e",
+            "%41%zz%", "a\tb", "a\nb", "a\rb", "\u0000", "\u0001", "\u007f", "\u0080", "\ud83d\udd25", "%00", "a;b=c", "@", ":"]
+SLASHES = ["/", "/", "/", "\\", "//"]
+QUERIES = ["", "?", "?a=b", "?a b", "?'\"<>", "?a\\b", "?/../x", "?\u00e9", "?%zz", "?a=b&c=d#", "?\u0000", "?\u007f`{}^|",
+           "?\t x", "??"]
+FRAGMENTS = ["", "#", "#f", "#a b", "#`\"<>", "#\u00e9", "##", "#?x", "#\u0000", "#\u007f{}|^", "#/../x"]
+TAIL_HOSTS = ["example.org", "h", "0x7f.1", "[::1]", "b\u00fccher.de", "u:p@example.org"]
+TAIL_SCHEMES = ["https", "http", "ws", "wss", "ftp", "HTTPS"]
+
+
+def tails(seed, count):
+    rng = random.Random(seed)
+    urls = []
+    for segment in SEGMENTS:
+        urls.append(f"https://example.org/x/{segment}/y")
+        urls.append(f"https://example.org/x/{segment}")
+    while len(urls) < count:
+        path = "".join(rng.choice(SLASHES) + rng.choice(SEGMENTS) for _ in range(rng.randint(0, 5)))
+        urls.append(rng.choice(TAIL_SCHEMES) + "://" + rng.choice(TAIL_HOSTS) + path + rng.choice(QUERIES)
+                    + rng.choice(FRAGMENTS))
+    return urls[:count]
 
 
 def corpus(seed, count):
@@ -85,6 +112,10 @@ def main():
         seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 1
         count = int(args[args.index("--count") + 1]) if "--count" in args else 4000
         json.dump(corpus(seed, count), sys.stdout)
+    elif args[0] == "tails":
+        seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 1
+        count = int(args[args.index("--count") + 1]) if "--count" in args else 4000
+        json.dump(tails(seed, count), sys.stdout)
     elif args[0] == "parse":
         try:
             import ada_url  # noqa: F401

@@ -48,7 +48,9 @@ import Testing
         let result = try harness.run([harness.openurl, "-v", hostile], extra: ["XDG_ACTIVATION_TOKEN": "token-123"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("by openurld"), "\(result.stderr)")
-        #expect(harness.browser.waitForRecords(1) == [[hostile]])
+        // Intact as one argument, in the URL Standard's serialisation (what a browser opens: `` ` ``, `"`
+        // and `>` percent-encoded in the path since issue 22).
+        #expect(harness.browser.waitForRecords(1) == [["https://example.org/$(touch%20pwned)%60id%60;'%22&x=1|y%3Ez"]])
         #expect(harness.browser.activationTokens().map { "\($0.activation) \($0.startup)" } == ["token-123 token-123"])
         #expect(!FileManager.default.fileExists(atPath: harness.desktop.home + "/pwned"))
         #expect(!FileManager.default.fileExists(atPath: "pwned"))

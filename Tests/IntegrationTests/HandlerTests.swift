@@ -45,7 +45,8 @@ import Testing
             #expect(result.status == 0, "\(tool) \(url): \(result)")
         }
         let records = harness.browser.waitForRecords(3)
-        #expect(Set(records) == [["http://example.org/plain"], ["https://example.org/$(touch%20x)`id`'q'"], ["--work", "mailto:a@example.org?subject=Hi%0AThere"]])
+        // The browser gets the URL Standard's serialisation (`` ` `` percent-encoded in a path since issue 22).
+        #expect(Set(records) == [["http://example.org/plain"], ["https://example.org/$(touch%20x)%60id%60'q'"], ["--work", "mailto:a@example.org?subject=Hi%0AThere"]])
         usleep(300_000)
         #expect(harness.browser.records().count == 3)
         #expect(!FileManager.default.fileExists(atPath: harness.desktop.home + "/x"))

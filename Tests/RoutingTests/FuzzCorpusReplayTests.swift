@@ -4,7 +4,7 @@ import Testing
 @testable import URLModel
 
 /// Replays the fuzz seed corpora (Fuzz/Corpus, which also keeps every past finding as a
-/// `regression-*` file) through the url and decide oracles in the normal suite, so a finding
+/// `regression-*` file) through the url, mailto and decide oracles in the normal suite, so a finding
 /// stays fixed without a fuzzing build.
 @Suite struct FuzzCorpusReplayTests {
     static func inputs(_ target: String) throws -> [(name: String, text: String)] {
@@ -24,6 +24,27 @@ import Testing
             let again = try? ParsedURL(url.string)
             #expect(again?.string == url.string, "\(name): \(url.string.debugDescription) re-parses as \(String(describing: again?.string))")
             #expect(again?.host == url.host, "\(name)")
+            // The URL Standard's path state: no dot segment is left for the app to apply.
+            if ParsedURL.specialSchemes.contains(url.scheme) {
+                let segments = Array(url.path.utf8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                #expect(!segments.contains { URLTail.isDotSegment($0) != nil }, "\(name): \(url.path.debugDescription)")
+            }
+        }
+    }
+
+    @Test func mailtoCorpusRecipientsHoldNoControl() throws {
+        let inputs = try Self.inputs("mailto")
+        #expect(inputs.count > 10)
+        for (name, text) in inputs {
+            guard let url = try? ParsedURL(text), url.scheme == "mailto" else { continue }
+            let mailto = MailtoURL(url)
+            for recipient in mailto.to + mailto.cc + mailto.bcc + mailto.addresses.map(\.ascii) {
+                #expect(!recipient.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "\(name): \(recipient.debugDescription)")
+            }
+            #expect(MailtoURL(try ParsedURL(url.string)) == mailto, "\(name)")
+            // What a copy of a Bcc-only mailto shows parses, and holds no Bcc.
+            let copied = try? ParsedURL(MailtoURL.withoutBcc(url))
+            #expect(copied.map { MailtoURL($0).bcc.isEmpty } == true, "\(name): \(MailtoURL.withoutBcc(url).debugDescription)")
         }
     }
 
