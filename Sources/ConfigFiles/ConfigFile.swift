@@ -1,3 +1,5 @@
+import DesktopDefaults
+import Launching
 import Platform
 import Routing
 import Hygiene
@@ -25,9 +27,11 @@ public enum ConfigFile {
     /// default knows none). `rememberedText` stands in for the remembered file's contents (to check a new version
     /// before writing it). `clearURLsPatterns` says when the ClearURLs catalogue's patterns are
     /// compiled: at load (a bad one is a load error) or on first use (the daemon's start).
-    /// `describe` reads the entries the config names that discovery did not list (for their names).
+    /// `describe` reads the entries the config names that discovery did not list (for their names);
+    /// those it does not find either are not installed (`Config.missingApps`). Without it nothing
+    /// is checked against what is installed.
     public static func load(path: String, required: Bool, discover: () -> AppCatalog = { AppCatalog() },
-                            describe: ([String]) -> [AppEntry] = { _ in [] }, rememberedText: String? = nil,
+                            describe: (([String]) -> [AppEntry])? = nil, rememberedText: String? = nil,
                             clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
         let loaded: Result<Config, LoadError>
         switch loadMain(path: path, required: required, discover: discover, clearURLsPatterns: clearURLsPatterns) {
@@ -45,11 +49,22 @@ public enum ConfigFile {
             }
         }
         return loaded.map { config in
+            guard let describe else { return config }
             var config = config
             let missing = config.referencedDesktopIDs.filter { config.catalog.entry(id: $0) == nil }
             if !missing.isEmpty { config.catalog.others = describe(missing) }
+            let catalog = config.catalog
+            config.markUninstalledEntries { catalog.entry(id: $0) != nil }
             return config
         }
+    }
+
+    /// What is installed, as the config is checked against it: the desktop entries and browsers
+    /// discovery finds, and what `system` opens for http, https and mailto (the takeover record).
+    public static func installedApps(paths: XDGPaths, environment: [String: String]) -> AppCatalog {
+        var catalog = AppDiscovery(paths: paths, environment: environment).catalog()
+        for (scheme, entry) in DefaultHandlers(paths: paths).previousHandlers() { catalog.previousHandlers[scheme] = AppDiscovery.appEntry(entry) }
+        return catalog
     }
 
     /// The remembered-rules file in the directory of the config file `path`.

@@ -62,9 +62,9 @@ public final class RulesInForce {
         loadedOnce = true
     }
 
-    /// What is installed now: desktop entries and browser profiles, read afresh.
+    /// What is installed now: desktop entries, browser profiles and what `system` opens, read afresh.
     public func discoverCatalog() -> AppCatalog {
-        AppDiscovery(paths: paths, environment: environment).catalog()
+        ConfigFile.installedApps(paths: paths, environment: environment)
     }
 
     /// Loads the config file. At start the ClearURLs patterns compile on first use (most
@@ -73,7 +73,7 @@ public final class RulesInForce {
     public func reload() -> Reload {
         let result: Reload
         let discovery = AppDiscovery(paths: paths, environment: environment)
-        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog, describe: discovery.entries,
+        switch ConfigFile.load(path: configPath, required: false, discover: discoverCatalog, describe: discovery.entries,
                                clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse) {
         case .success(let config):
             let (next, missing) = RuleEngine(config: config).applyingToggles(toggles)

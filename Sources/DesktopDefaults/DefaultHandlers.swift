@@ -227,6 +227,16 @@ public struct DefaultHandlers: Sendable {
             : SystemHandlerError.onlyLoops(scheme: scheme, candidates: loops)
     }
 
+    /// What `system` opens for each of `schemes` (those with a handler): the entries that name
+    /// `system` in choices and notifications (`AppCatalog.previousHandlers`).
+    public func previousHandlers(schemes: [String] = ["http", "https", "mailto"]) -> [String: DesktopEntry] {
+        var handlers: [String: DesktopEntry] = [:]
+        for scheme in schemes {
+            if let entry = try? systemHandler(forScheme: scheme) { handlers[scheme] = entry }
+        }
+        return handlers
+    }
+
     /// Whether launching `entry` would come straight back to the default handler.
     static func loops(_ entry: DesktopEntry) -> Bool {
         if entry.isDBusActivatable && entry.busName == Router1.busName { return true }

@@ -97,20 +97,22 @@ public final class DecisionExecutor {
         }
     }
 
-    /// Carries out a decision with no caller (a reopen, a notification's button), with the last
-    /// click's display, and records it.
-    func carryOutLater(_ decision: Decision, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
-        perform(decision, click: Click(environment: lastClickEnvironment), id: nil) { [weak self] outcome in
+    /// Carries out a decision with no click of its own (a reopen, a notification's button), with
+    /// `click`'s display, else the last click's, and records it.
+    func carryOutLater(_ decision: Decision, click: Click = Click(), completion: @escaping (RouteOutcome) -> Void = { _ in }) {
+        var click = click
+        if click.environment.isEmpty { click.environment = lastClickEnvironment }
+        perform(decision, click: click, id: nil) { [weak self] outcome in
             self?.record?.add(decision, opener: nil, outcome: outcome)
             completion(outcome)
         }
     }
 
-    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click); `completion`
-    /// gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
-        guard let choice else { return carryOut(try engine.decide(url), click: Click()) { completion($0.outcome) } }
-        carryOutLater(try engine.decide(choice: choice, for: finalURL), completion: completion)
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click) with `click`'s
+    /// display and token (`openurl reopen` sends its caller's); `completion` gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, click: Click = Click(), completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+        guard let choice else { return carryOut(try engine.decide(url), click: click) { completion($0.outcome) } }
+        carryOutLater(try engine.decide(choice: choice, for: finalURL), click: click, completion: completion)
     }
 
     /// Copies `url` (the addresses of a mailto) outside the rules, and confirms it.
@@ -131,7 +133,11 @@ public final class DecisionExecutor {
     func perform(_ decision: Decision, click: Click, id: UInt32?, completion: @escaping (RouteOutcome) -> Void) {
         switch decision.effect {
         case .refused(let reason):
-            notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
+            if let target = decision.unavailableTarget, session.staysForAnswers {
+                offerInstalled(decision, target: target, reason: reason, click: click, id: id)
+            } else {
+                notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
+            }
             completion(.failed(reason))
         case .open(_, let launch):
             do {
@@ -229,7 +235,8 @@ public final class DecisionExecutor {
         var target = OpenTarget.system
         if case .open(let configured) = engine.config.defaultAction { target = configured }
         guard let decision = try? engine.decide(choice: .open(target), for: url) else { return }
-        perform(decision, click: Click(environment: environment), id: nil) { outcome in
+        // Recorded like any other launch: `recent` shows what the button opened.
+        carryOutLater(decision, click: Click(environment: environment)) { outcome in
             Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
         }
     }

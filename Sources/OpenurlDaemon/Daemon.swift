@@ -38,8 +38,9 @@ final class Daemon {
         let recent = RecentLinks(path: paths.stateDirectory + "recent.tsv", loop: loop)
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
+        let reported = ReportedLoad()
         rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) }) { result in
-            Self.report(result, recent: recent, notices: notices, signals: signals)
+            Self.report(result, recent: recent, notices: notices, signals: signals, reported: reported)
         }
         executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, notices: notices, routed: signals.routed)
         self.signals = signals
@@ -50,13 +51,31 @@ final class Daemon {
     /// The config file.
     var configPath: String { rules.configPath }
 
-    /// Logs a reload, keeps `recent` at the configured size, tells the user when it failed, and
-    /// signals `ConfigReloaded`.
-    private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals) {
+    /// What the last load told the user about apps that are not installed, so it is said once.
+    final class ReportedLoad {
+        var missing: [String] = []
+    }
+
+    /// Logs a reload, keeps `recent` at the configured size, tells the user when it failed (and,
+    /// once, which targets are not installed), closes a "not reloaded" notification once the
+    /// config loads again, and signals `ConfigReloaded`.
+    private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals, reported: ReportedLoad) {
         switch result {
         case .loaded(let config):
             recent.capacity = config.settings.recent
-            Log.info("loaded \(config.path.map { FileSystem.exists($0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
+            let rules = config.rules.count
+            Log.info("loaded \(config.path.map { FileSystem.exists($0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(rules) rule\(rules == 1 ? "" : "s")"
+                + (config.remembered.isEmpty ? "" : " and \(config.remembered.count) remembered answer\(config.remembered.count == 1 ? "" : "s")"))
+            let missing = config.missingApps.filter { !$0.remembered }
+            let described = missing.map(\.diagnostic.description)
+            if !missing.isEmpty, described != reported.missing {
+                Log.warning("not installed, links to them are refused with a notification: " + described.joined(separator: "; "))
+                // Replaces a "config not reloaded" notification, if one is on screen.
+                notices.show(NotificationText.missingApps(missing), kind: .config)
+            } else {
+                notices.close(.config)
+            }
+            reported.missing = described
             signals.reloaded(error: "")
         case .settling(let why):
             // An empty file that just changed: it is loaded again once it has settled, quietly.
@@ -98,8 +117,9 @@ final class Daemon {
         }
     }
 
-    /// Sends a recent link again, by the rules (`target` empty) or to `target`.
-    func reopen(id: UInt32, target: String, completion: @escaping (Result<Void, Error>) -> Void) throws {
+    /// Sends a recent link again, by the rules (`target` empty) or to `target`, with `click`'s
+    /// display and token.
+    func reopen(id: UInt32, target: String, click: Click = Click(), completion: @escaping (Result<Void, Error>) -> Void) throws {
         guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("no recent link with id \(id) (see openurl recent)") }
         guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
             throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
@@ -114,7 +134,7 @@ final class Daemon {
             choice = .open(resolved)
         }
         do {
-            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice) { outcome in
+            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice, click: click) { outcome in
                 if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
                 completion(.success(()))
             }

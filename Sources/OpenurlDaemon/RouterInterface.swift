@@ -58,7 +58,13 @@ extension Daemon {
                     return []
                 },
                 DBusMethod(Router1.Method.listRules, outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
-                    [.array(elementSignature: "(sisb)", self.rules.engine.config.rules.map { rule in
+                    // Remembered answers first, at index 0, saying where they live and that they only answer asks.
+                    let config = self.rules.engine.config
+                    let remembered = config.remembered.map { rule -> DBusValue in
+                        let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(rule.position.line)"
+                        return .structure([.string(rule.name ?? ""), .int32(0), .string("\(rule.action.summary) (answers an ask; \(location))"), .bool(rule.enabled)])
+                    }
+                    return [.array(elementSignature: "(sisb)", remembered + config.rules.map { rule in
                         .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
                     })]
                 },
@@ -112,9 +118,11 @@ extension Daemon {
                     return []
                 },
                 DBusMethod(Router1.Method.reopen, inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, context in
-                    try self.answering(context) { reply in
-                        try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "") { reply($0.map { [] }) }
-                    }
+                    // An older caller sends no display: the caller's own is looked up, as for Open.
+                    try self.reopening(args[0].uint32 ?? 0, target: args[1].string ?? "", options: try OpenOptions(.vardict([:]), method: Router1.Method.reopen), context: context)
+                },
+                DBusMethod(Router1.Method.reopenWithOptions, inputs: [.init("id", "u"), .init("target", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
+                    try self.reopening(args[0].uint32 ?? 0, target: args[1].string ?? "", options: try OpenOptions(args[2], method: Router1.Method.reopenWithOptions), context: context)
                 },
             ],
             properties: [
@@ -169,6 +177,17 @@ extension Daemon {
                     return []
                 },
             ])
+    }
+
+    /// `Reopen` and `ReopenWithOptions`: the caller's display (sent, or looked up when the daemon
+    /// has none) goes with the link, so an ask reopened by `openurl reopen` shows its window.
+    func reopening(_ id: UInt32, target: String, options: OpenOptions, context: DBusMessageContext) throws -> [DBusValue] {
+        try answering(context) { reply in
+            self.completing(options, context: context, wantsOpener: false, wantsDisplay: true) { options in
+                let click = Click(activationToken: options.activationToken, environment: options.environment)
+                do { try self.reopen(id: id, target: target, click: click) { reply($0.map { [] }) } } catch { reply(.failure(error)) }
+            }
+        }
     }
 
     /// The display variables launched apps get (`DISPLAY`, `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,

@@ -86,7 +86,8 @@ struct Client {
     func loadConfig(path explicit: String?) -> Result<Config, ConfigFile.LoadError> {
         let discovery = AppDiscovery(paths: paths, environment: environment)
         return ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil,
-                               discover: discovery.catalog, describe: discovery.entries)
+                               discover: { [paths, environment] in ConfigFile.installedApps(paths: paths, environment: environment) },
+                               describe: discovery.entries)
     }
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),

@@ -16,10 +16,21 @@ extension Client {
         switch loadConfig(path: path) {
         case .success(let config):
             let source = FileSystem.exists(path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
+            for answer in config.missingApps where answer.remembered {
+                Output.error("warning: \(answer.diagnostic) (this remembered answer is not used; the question is asked again)")
+            }
+            // A target that is not installed loads (the daemon keeps the rest in force) but is an error here.
+            if let missing = config.missingAppsError {
+                Output.error(missing.description)
+                let count = missing.diagnostics.count
+                Output.error("\(source): \(Self.counted(count, "target")) not installed; the daemon and embedded mode use the rest of the config and refuse links to \(count == 1 ? "it" : "them") with a notification")
+                return ExitCode.config
+            }
             let rememberedPath = ConfigFile.rememberedPath(besides: path ?? paths.configFile)
-            let remembered = config.rules.filter { $0.index == 0 }.count
-            let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
-            Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
+            let remembered = config.remembered.count
+            let rememberedNote = remembered > 0 ? " (and \(remembered) remembered, from \(rememberedPath))" : ""
+            Output.print("\(source): OK, \(Self.counted(config.rules.count, "rule"))\(rememberedNote), \(Self.counted(config.rewrites.count, "rewrite")), "
+                + "\(Self.counted(config.apps.count, "app")), \(Self.counted(config.catalog.browsers.count, "browser")) found")
             for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
             return ExitCode.success
         case .failure(let error):
@@ -27,6 +38,9 @@ extension Client {
             return ExitCode.config
         }
     }
+
+    /// `1 rule`, `2 rules`.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {

@@ -9,6 +9,11 @@ public struct AppCatalog: Sendable, Equatable {
     /// Other entries a config names (`open = "zoom.desktop"`, `[apps.X] desktop = …`): for their
     /// names and icons only; `entries` lists what opens links.
     public var others: [AppEntry] = []
+    /// What `system` opens, by scheme (`http`, `https`, `mailto`): the handler that was the
+    /// default before openurld (the takeover record), else the current default, else the first
+    /// other app for the scheme. Filled by whoever reads the takeover record (Routing reads no
+    /// files); empty when unknown.
+    public var previousHandlers: [String: AppEntry] = [:]
 
     /// Creates a catalogue; the empty one knows no apps.
     public init(entries: [AppEntry] = [], browsers: [Browser] = []) {
@@ -49,9 +54,10 @@ public struct AppCatalog: Sendable, Equatable {
     /// `private`) to the arguments that open it; the error names the nearest existing names.
     public func resolve(browser name: String, profile: String?) -> Result<BrowserTarget, BrowserLookupError> {
         guard let browser = browser(named: name) else {
-            let names = browserNames
-            return .failure(BrowserLookupError(message: "unknown browser \"\(name)\"" + Self.hint(name, among: names)
-                + (names.isEmpty ? " (no browsers were found)" : " (installed: \(names.joined(separator: ", ")))")))
+            // Suggestions may be short names (`firefox` for firefox-esr); only desktop ids are installed.
+            let installed = browsers.map(\.id)
+            return .failure(BrowserLookupError(message: "unknown browser \"\(name)\"" + Self.hint(name, among: browserNames)
+                + (installed.isEmpty ? " (no browsers were found)" : " (installed: \(installed.joined(separator: ", ")))")))
         }
         guard let profile else { return .success(BrowserTarget(browser: name, profile: nil, desktopID: browser.desktopID, arguments: [])) }
         if profile == "private" {

@@ -54,21 +54,30 @@ extension ConfigReader {
     }
 
     /// A target name: `system`, an `[apps.NAME]`, a webmail name, a desktop id (`:ACTION`), or a
-    /// discovered browser with an optional profile (`firefox:Work`, `chromium:private`).
+    /// discovered browser with an optional profile (`firefox:Work`, `chromium:private`). A name
+    /// that could name something installed but does not (a browser, a profile, an entry not
+    /// found) is a missing app, not an error: the target is `.unavailable` and the config loads.
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
-        if let target = OpenTarget(name, in: config) { return target }
-        if name.endOfFirst(".desktop") == nil, let colon = name.firstIndex(of: ":"), colon != name.startIndex, !name.hasSuffix(":") {
-            let browser = String(name[..<colon])
-            if case .failure(let error) = config.catalog.resolve(browser: browser, profile: String(name[name.index(after: colon)...])) {
-                collector.report(error.message, at: position)
-                return nil
-            }
+        if let target = OpenTarget(name, in: config) {
+            if case .desktopEntry(let id, _) = target { noteDesktopID(id, context: "", at: position) }
+            return target
         }
-        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox-esr.desktop\", \"firefox-esr.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
         let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"] + config.catalog.browserNames
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
-        collector.report(message, at: position)
-        return nil
+        // A desktop id followed by something other than `:ACTION`, or an empty browser or profile: a typo in the syntax.
+        guard name.endOfFirst(".desktop") == nil, !name.hasPrefix(":"), !name.hasSuffix(":"), !name.isEmpty else {
+            collector.report(message, at: position)
+            return nil
+        }
+        if let colon = name.firstIndex(of: ":"),
+           case .failure(let error) = config.catalog.resolve(browser: String(name[..<colon]), profile: String(name[name.index(after: colon)...])) {
+            message = error.message
+        } else {
+            message += " (openurl apps lists what is installed)"
+        }
+        noteMissing(name, message, at: position)
+        return .unavailable(name)
     }
 
     /// Bytes that show a `match.domain` value is a URL, a glob or an address, not a domain.

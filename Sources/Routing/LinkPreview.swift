@@ -67,7 +67,8 @@ public struct LinkPreview: Sendable {
     public var mail: Mail?
     /// The choices, in order (`1`–`9` pick them).
     public var choices: [Choice]
-    /// Ways to remember, the first the default.
+    /// Ways to remember, the first the default: the narrowest (this host, when it is not the
+    /// registrable domain), then the registrable domain, then the opener.
     public var remember: [RememberScope]
     /// The opener app, when known.
     public var opener: String?
@@ -114,11 +115,15 @@ public struct LinkPreview: Sendable {
                 let domainStart = parsed.string.index(hostEnd, offsetBy: -domain.count)
                 urlParts = (String(parsed.string[..<domainStart]), String(parsed.string[domainStart..<hostEnd]), String(parsed.string[hostEnd...]))
             }
+            // The narrowest scope that answers this question first (the default), so remembering an
+            // answer for news.example.org does not decide for the whole of example.org; a
+            // look-alike host is named in ASCII, as its warning names it.
+            let lookAlike = homographWarning != nil
             let site = domain ?? parsed.host
-            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(Punycode.toUnicode(host: site))"))
             if let domain, domain != parsed.host {
-                remember.append(RememberScope(scope: "host", value: parsed.host, label: "Remember for \(parsed.unicodeHost) only"))
+                remember.append(RememberScope(scope: "host", value: parsed.host, label: "Remember for \(lookAlike ? parsed.host : parsed.unicodeHost) only"))
             }
+            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(lookAlike ? site : Punycode.toUnicode(host: site))"))
         }
         if let opener = self.opener {
             remember.append(RememberScope(scope: "opener", value: opener, label: "Remember for links from \(opener)"))

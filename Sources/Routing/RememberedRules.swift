@@ -3,8 +3,9 @@ import JSON
 /// Rules written by the chooser's "Remember for …" check button.
 ///
 /// They live in their own file, `remembered.toml` beside `config.toml`, holding only named
-/// `[[rules]]` tables. The loader puts them before the rules of `config.toml`: rules are
-/// first-match, so a remembered choice must come before the rule that asked. Keeping them apart
+/// `[[rules]]` tables. A remembered rule is the answer to a question: the engine consults them
+/// only where the decision would have been to ask (the asking rule, a forced ask, `[default]
+/// ask`), in file order, and never before another rule of `config.toml`. Keeping them apart
 /// leaves the user's own file exactly as written (comments, order, formatting), and deleting a
 /// block (or the file) forgets a choice.
 public enum RememberedRules {
@@ -14,7 +15,8 @@ public enum RememberedRules {
     /// What a new file starts with.
     public static let header = """
         # Choices remembered by the openurld chooser ("Remember for …").
-        # openurld tries these rules before the rules in config.toml; targets may name its [apps].
+        # Each answers a question: openurld uses one only where a rule of config.toml (or [default]) would ask.
+        # Targets may name its [apps].
         # Delete a block to forget a choice. Each rule needs a name.
 
         """
@@ -93,8 +95,9 @@ extension String {
 }
 
 extension ConfigLoader {
-    /// Reads a remembered-rules file (`RememberedRules`) and puts its rules before `config`'s.
-    /// Only `[[rules]]` tables with a name are accepted; a name used in the config is an error.
+    /// Reads a remembered-rules file (`RememberedRules`) into `config.remembered` (the answers the
+    /// engine consults where it would ask). Only `[[rules]]` tables with a name are accepted; a
+    /// name used in the config is an error.
     public static func loadRemembered(text: String, path: String, into config: Config) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
         let root: TOMLNode
@@ -107,7 +110,7 @@ extension ConfigLoader {
         collector.checkKeys(root.members ?? [], known: ["rules"], in: "\(RememberedRules.fileName) (only [[rules]] tables)")
         var base = config
         base.rules = []
-        var reader = ConfigReader(collector: collector, config: base)
+        var reader = ConfigReader(collector: collector, config: base, readingRemembered: true)
         if let rules = root["rules"] { reader.readRules(rules) }
         collector = reader.collector
         let taken = Dictionary(config.rules.compactMap { rule in rule.name.map { ($0, rule.position) } }, uniquingKeysWith: { first, _ in first })
@@ -123,8 +126,10 @@ extension ConfigLoader {
             remembered[offset].index = 0
         }
         guard collector.diagnostics.isEmpty else { throw ConfigError(diagnostics: collector.diagnostics) }
-        var merged = config
-        merged.rules = remembered + config.rules
+        var merged = reader.config
+        merged.rules = config.rules
+        merged.remembered = remembered
+        merged.rememberedPath = path
         return merged
     }
 }

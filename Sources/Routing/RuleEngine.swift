@@ -34,9 +34,10 @@ public struct RuleEngine: Sendable {
         installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
     }
 
-    /// True when some rule matches on the opener, so callers need to find out who opened a link.
+    /// True when some rule (or remembered answer) matches on the opener, so callers need to find
+    /// out who opened a link.
     public var usesOpener: Bool {
-        config.rules.contains { rule in rule.matchers.contains { if case .opener = $0 { return true } else { return false } } }
+        (config.rules + config.remembered).contains { rule in rule.matchers.contains { if case .opener = $0 { return true } else { return false } } }
     }
 
     /// The schemes this config lets through: http, https, mailto and any a rule names.
@@ -90,8 +91,20 @@ public struct RuleEngine: Sendable {
         } else {
             decision.trace.append(.defaultAction)
         }
+        // A remembered answer is the answer to a question: it applies only where the decision
+        // would have been to ask (the asking rule, `[default] ask`, a forced ask), never before
+        // another rule.
+        var answered = false
+        if action.kind == .ask || forceAsk, let answer = rememberedAnswer(for: subject) {
+            let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(answer.position.line)"
+            decision.trace.append(.remembered(rule: answer.label, location: location, asked: decision.rule))
+            action = answer.action
+            notify = answer.notify
+            decision.rule = .named(answer.label)
+            answered = true
+        }
         // A forced ask of a rule that already asks keeps the rule's question.
-        if forceAsk, action.kind != .ask {
+        if forceAsk, !answered, action.kind != .ask {
             decision.notify = notify ?? false
             decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
             return decision
@@ -195,8 +208,25 @@ public struct RuleEngine: Sendable {
         decision.trace.append(.refused(reason))
     }
 
+    /// The first enabled remembered answer whose matchers hold and whose target is installed.
+    private func rememberedAnswer(for subject: MatchSubject) -> Rule? {
+        config.remembered.first { rule in
+            guard rule.enabled, rule.matchers.allSatisfy({ $0.holds(for: subject) }) else { return false }
+            if case .open(let target) = rule.action, config.unavailableReason(target) != nil { return false }
+            return true
+        }
+    }
+
     private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
+        // Not installed: the link is refused with why (the executor offers what is installed).
+        if let why = config.unavailableReason(target) {
+            decision.effect = .refused(why)
+            decision.trace.append(.unavailable(target: target.description, reason: why))
+            return
+        }
         switch target {
+        case .unavailable:
+            return
         case .desktopEntry(let id, let action):
             decision.effect = .open(target, .desktopEntry(id: id, action: action, url: url.string))
         case .browser(let browser):
@@ -216,6 +246,8 @@ public struct RuleEngine: Sendable {
                 decision.effect = .open(target, .argv(Self.expand(argv, fields: fields, url: url.string)))
             case .browser(let browser)?:
                 decision.effect = .open(target, browser.launch(url: url.string))
+            case .unavailable(let why)?:
+                refuse(why, decision: &decision)
             case nil:
                 refuse("no app named \"\(name)\"", decision: &decision)
             }
@@ -295,14 +327,24 @@ public struct RuleEngine: Sendable {
     /// The labels and icons choices get, from the catalogue.
     public var choiceLabels: ChoiceLabels { ChoiceLabels(catalog: config.catalog, apps: config.apps) }
 
-    /// The choices an `ask` offers. A rule's non-empty list is offered as written. A forced ask
-    /// (`openurl --ask`) or an empty list also offers the decided target, the named apps, each
-    /// discovered browser profile and private window (for web links), the installed apps for the
-    /// scheme, the webmail targets for a mailto, and `system`; Copy and Discard come last.
-    private func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
-        guard action != nil || asked.isEmpty else { return choiceLabels.choices(asked) }
+    /// The choices an `ask` offers. A rule's non-empty list is offered as written (less targets
+    /// that are not installed). A forced ask (`openurl --ask`) or an empty list also offers the
+    /// decided target, the named apps, each discovered browser profile and private window (for
+    /// web links), `system`, the installed apps for the scheme and the webmail targets for a
+    /// mailto; choices that launch the same thing (the same entry with the same arguments, `system`
+    /// and the entry it stands for) are offered once, and Copy and Discard come last but keep a
+    /// number key (`1`–`9`) however many choices there are.
+    func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
+        let available = asked.filter { choice in
+            if case .open(let target) = choice { return config.unavailableReason(target) == nil }
+            return true
+        }
+        guard action != nil || available.isEmpty else { return choiceLabels.choices(available, scheme: scheme) }
         var actions: [AskChoice] = []
-        func offer(_ choice: AskChoice) { if !actions.contains(choice) { actions.append(choice) } }
+        func offer(_ choice: AskChoice) {
+            if case .open(let target) = choice, config.unavailableReason(target) != nil { return }
+            if !actions.contains(choice) { actions.append(choice) }
+        }
         if case .open(let target)? = action { offer(.open(target)) }
         if action != nil {
             for name in config.apps.keys.sorted() { offer(.open(.app(name))) }
@@ -321,7 +363,43 @@ public struct RuleEngine: Sendable {
         }
         offer(.copy)
         offer(.discard)
-        return choiceLabels.choices(actions)
+        var choices = choiceLabels.choices(merged(actions, scheme: scheme), scheme: scheme)
+        // Copy and Discard last, within the number keys.
+        let ends = choices.filter { $0.action == .copy || $0.action == .discard }
+        choices.removeAll { $0.action == .copy || $0.action == .discard }
+        let keyed = max(0, ChoiceLabels.numberKeys - ends.count)
+        return Array(choices.prefix(keyed)) + ends + Array(choices.dropFirst(keyed))
+    }
+
+    /// `actions` with those that launch the same thing as an earlier one left out: `system` and
+    /// the entry it stands for are one choice, which `ChoiceLabels` names as the default
+    /// (`Firefox ESR (default browser)`).
+    func merged(_ actions: [AskChoice], scheme: String) -> [AskChoice] {
+        var seen = Set<String>()
+        return actions.filter { action in
+            guard let key = launchKey(action, scheme: scheme) else { return true }
+            return seen.insert(key).inserted
+        }
+    }
+
+    /// What choosing `action` launches, as a comparable key: the entry (with its action) and the
+    /// arguments it adds; nil for choices that launch nothing.
+    private func launchKey(_ action: AskChoice, scheme: String) -> String? {
+        guard case .open(let target) = action else { return nil }
+        func entry(_ id: String, _ extra: [String]) -> String { (["entry", id] + extra).joined(separator: "\u{1}") }
+        switch target {
+        case .desktopEntry(let id, let desktopAction): return entry(id, desktopAction.map { ["action", $0] } ?? [])
+        case .browser(let browser): return entry(browser.desktopID, browser.arguments)
+        case .system: return config.catalog.previousHandlers[scheme.lowercased()].map { entry($0.id, []) } ?? "system"
+        case .webmail(let name): return "webmail\u{1}" + name
+        case .unavailable(let name): return "unavailable\u{1}" + name
+        case .app(let name):
+            switch config.apps[name] {
+            case .desktop(let id, nil)?: return entry(id, [])
+            case .browser(let browser)?: return entry(browser.desktopID, browser.arguments)
+            default: return "app\u{1}" + name
+            }
+        }
     }
 
     private func firstMatchingRule(_ subject: MatchSubject, explain: Bool, trace: inout [TraceStep]) -> Rule? {
@@ -360,6 +438,7 @@ public struct RuleEngine: Sendable {
     /// The rule a label names: its name, `#index` or `index`.
     public func rule(labelled label: String) -> Rule? {
         config.rules.first { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }
+            ?? config.remembered.first { $0.name == label }
     }
 
     /// A new engine with rules enabled or disabled by identity (`Rule.identity`), applied in
@@ -371,16 +450,23 @@ public struct RuleEngine: Sendable {
         var missing: [String] = []
         for toggle in toggles {
             let positions = config.rules.indices.filter { config.rules[$0].identity == toggle.identity }
-            if positions.isEmpty { missing.append(toggle.identity) }
+            let remembered = config.remembered.indices.filter { config.remembered[$0].identity == toggle.identity }
+            if positions.isEmpty && remembered.isEmpty { missing.append(toggle.identity) }
             for position in positions { config.rules[position].enabled = toggle.enabled }
+            for position in remembered { config.remembered[position].enabled = toggle.enabled }
         }
         return (RuleEngine(config: config), missing)
     }
 
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
-        guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
-        config.rules[position].enabled = enabled
+        if let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) {
+            config.rules[position].enabled = enabled
+        } else if let position = config.remembered.firstIndex(where: { $0.name == label }) {
+            config.remembered[position].enabled = enabled
+        } else {
+            return nil
+        }
         return RuleEngine(config: config)
     }
 }
