@@ -134,6 +134,19 @@ public struct LinkPreview: Sendable {
         if self.original != nil { notes.append("Cleaned: tracking parameters or a redirect wrapper were removed") }
     }
 
+    /// The window's keys, as its footer lists them: Tab moves the focus between areas and never
+    /// the selection, and "Remember" and its scope menu have their own mnemonics.
+    public var keyHints: String {
+        var keys = ["1–9 open", "Enter opens the selected", "Tab moves between the link, the choices and Remember (never the selection)"]
+        switch remember.count {
+        case 0: break
+        case 1: keys.append("Alt+R remember")
+        default: keys.append("Alt+R remember, Alt+F for what")
+        }
+        keys += ["Ctrl+Enter opens and stays", "Ctrl+C copies", "Esc cancels"]
+        return keys.joined(separator: " · ")
+    }
+
     /// Where the host sits in a normalised URL string (after `scheme://` and any userinfo).
     private static func hostRange(in url: String, host: String) -> Range<String.Index>? {
         guard let authority = url.firstRange(of: "://") else { return nil }
@@ -181,6 +194,7 @@ public struct LinkPreview: Sendable {
         members.append(("opener", optional(opener)))
         members.append(("choices", .array(choiceValues)))
         members.append(("remember", .array(rememberValues)))
+        members.append(("keys", .string(keyHints)))
         return .object(members)
     }
 }
