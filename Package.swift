@@ -128,6 +128,7 @@ let package = Package(
         .executableTarget(name: "bench-chooser", dependencies: ["TestSupport"], path: "Benchmarks/bench-chooser"),
         .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
         .executableTarget(name: "bench-safety", dependencies: ["URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
+        .executableTarget(name: "bench-gio", dependencies: ["TestSupport"], path: "Benchmarks/bench-gio"),
         .executableTarget(name: "bench-notify", dependencies: ["Launching", "Execution", "DBus", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),

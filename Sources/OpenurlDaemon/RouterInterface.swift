@@ -82,7 +82,7 @@ extension Daemon {
                     // reload is listed, and so is everything while the config is broken.
                     var config = self.rules.engine.config
                     config.catalog = self.rules.discoverCatalog()
-                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config).map { listing in
+                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config, all: true).map { listing in
                         var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
                                                             ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
                         if let app = listing.app { pairs.append(("app", .string(app))) }

@@ -126,9 +126,11 @@ extension Client {
             Output.error("openurl: warning: \(problem)")
         }
         do {
-            let shadowed = try handlers.install(openurl: Self.handlerPath, environment: environment)
+            let (shadowed, changed) = try handlers.installReporting(openurl: Self.handlerPath, environment: environment)
             Output.print("openurld is now the default handler for http, https and mailto (what was there is saved in \(handlers.recordFile))")
-            for file in handlers.takenOverFiles() { Output.print("  changed \(file)") }
+            // Only what this run changed: a second install changes nothing and says so.
+            for file in changed { Output.print("  changed \(file)") }
+            if changed.isEmpty { Output.print("  nothing to change: every file already names openurld") }
             for type in shadowed { Output.error("openurl: warning: a system-wide mimeapps.list still overrides \(type)") }
             return ExitCode.success
         } catch {

@@ -43,8 +43,17 @@ struct RecentLink {
     func columns(now: Double) -> [String] {
         let local = CalendarTime.local(seconds: time)
         let when = local.isSameDay(as: CalendarTime.local(seconds: now)) ? local.timeText : local.dateText + " " + local.hourMinuteText
-        return ["\(id)", when, target.isEmpty ? decision : "\(decision) → \(target)", rule.isEmpty ? "(default)" : rule,
-                opener.isEmpty ? "-" : opener, outcome, finalURL]
+        return ["\(id)", when, Self.cut(target.isEmpty ? decision : "\(decision) → \(target)"), Self.cut(rule.isEmpty ? "(default)" : rule),
+                Self.cut(opener.isEmpty ? "-" : opener), Self.cut(outcome), finalURL]
+    }
+
+    /// The widest a column other than the URL gets in the table; `--json` has every field whole.
+    static let maximumColumnWidth = 40
+
+    /// `text` cut to `maximumColumnWidth` characters, ending in `…` when cut: a long outcome
+    /// ("failed: could not open … with …") would push the URL far right.
+    static func cut(_ text: String) -> String {
+        text.count <= maximumColumnWidth ? text : String(text.prefix(maximumColumnWidth - 1)) + "…"
     }
 
     /// Aligned columns under a header, newest first as the daemon sends them.

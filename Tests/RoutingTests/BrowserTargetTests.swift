@@ -279,8 +279,21 @@ let testCatalog: AppCatalog = {
         #expect(!mailto.map(\.target).contains("firefox:private"))
         #expect(TargetListing.targets(for: "zoommtg", config: config).map(\.target) == ["Zoom.desktop", "w", "system"])
         // Every listed browser target loads back as a target.
-        for listing in TargetListing.targets(for: nil, config: config) where listing.kind != .system {
+        for listing in TargetListing.targets(for: nil, config: config, all: true) where listing.kind != .system {
             #expect(OpenTarget(listing.target, in: config) != nil, "\(listing.target)")
         }
+    }
+
+    /// Issue 21, case 10: without a scheme, web and mail targets only; `--all` adds the apps of
+    /// other schemes (zoommtg: here) after them, before webmail, [apps] and system.
+    @Test func withoutASchemeWebAndMailComeFirstAndTheRestUnderAll() throws {
+        let config = try ConfigLoader.load(text: "[apps.w]\nexec = [\"w\"]\n", path: "c.toml", catalog: testCatalog)
+        let plain = TargetListing.targets(for: nil, config: config).map(\.target)
+        #expect(!plain.contains("Zoom.desktop"), "\(plain)")
+        #expect(plain.first == "firefox" && plain.contains("thunderbird.desktop") && plain.contains("gmail") && plain.last == "system", "\(plain)")
+        let all = TargetListing.targets(for: nil, config: config, all: true).map(\.target)
+        let zoom = try #require(all.firstIndex(of: "Zoom.desktop"), "\(all)")
+        #expect(zoom > (all.firstIndex(of: "thunderbird.desktop") ?? .max) && zoom < (all.firstIndex(of: "gmail") ?? -1), "\(all)")
+        #expect(all.filter { plain.contains($0) } == plain)
     }
 }
