@@ -9,7 +9,7 @@ extension NotificationText {
         let noun = apps.count == 1 ? "A target in the config is" : "\(apps.count) targets in the config are"
         return NotificationRequest(
             summary: "openurld: \(noun) not installed",
-            body: shown.joined(separator: "\n") + more + "\nThe rest of the config is in use; links to these ask where to go instead. Check with: openurl check",
+            body: shown.joined(separator: "\n") + more + "\nThe rest of the config is in use; a link headed for one of these offers what is installed instead. Check with: openurl check",
             icon: NotificationClient.Icon.error)
     }
 

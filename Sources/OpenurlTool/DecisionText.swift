@@ -40,7 +40,13 @@ enum DecisionText {
         lines.append(summary)
         lines.append("rule:      \(decision.rule?.description ?? "none ([default])")")
         if let copyText = decision.copyText { lines.append("copy text: \(copyText)") }
-        if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
+        if decision.kind == .ask {
+            // One per line, numbered as the window numbers them, with the label it shows.
+            for (index, choice) in decision.choices.enumerated() {
+                let number = index < 9 ? "\(index + 1)" : " "
+                lines.append("\(index == 0 ? "choices:" : "         ")  \(number) \(choice.key)\(choice.label == choice.key ? "" : " (\(choice.label))")")
+            }
+        }
         if let error = decision.error { lines.append("error:     \(error)") }
         if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }
         if let argv = launch.argv { lines.append("\(launch.dbus == nil ? "argv" : "or argv"):\(launch.dbus == nil ? "      " : "   ")\(argv.map(shellQuoted).joined(separator: " "))") }
