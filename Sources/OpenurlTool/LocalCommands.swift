@@ -30,7 +30,7 @@ extension Client {
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {
-        var warnings: [String] = []
+        var warnings = config.warnings.map(\.description)
         if let program = config.settings.picker?.first, ProcessLauncher.resolve(program, environment: environment) == nil {
             warnings.append("settings.picker: \(program) is not on PATH; asks will fall back to \(config.settings.askOrder.filter { $0 != .picker }.map(\.rawValue).joined(separator: ", then "))")
         }
