@@ -120,6 +120,25 @@ import Testing
         }
     }
 
+    @Test func checkWarnsAboutAQuotedMailFieldAndAGlobNoURLHolds() throws {
+        let harness = try DaemonHarness(config: """
+            [apps.tb]
+            exec = ["thunderbird", "-compose", "to='{to}',subject='{subject}'"]
+
+            [[rules]]
+            match.path = "/[éè]/*"
+            open = "tb"
+            """, name: "checkwarn")
+        let result = try harness.run([harness.openurl, "check"])
+        #expect(result.status == 0, "\(result)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 2, "\(result)")
+        #expect(warnings.first?.hasPrefix("warning: \(harness.configPath):2:") == true, "\(result)")
+        #expect(warnings.first?.contains("{to} is inside a quoted argument") == true)
+        #expect(warnings.last?.hasPrefix("warning: \(harness.configPath):5:") == true, "\(result)")
+        #expect(warnings.last?.contains("the class [éè]") == true)
+    }
+
     // MARK: - A click's display is that click's
 
     @Test func reopenAndNotificationButtonsUseTheirOwnCallersDisplay() throws {
