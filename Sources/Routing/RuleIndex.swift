@@ -101,12 +101,14 @@ struct RuleIndex: Sendable {
         if !byScheme.isEmpty { byScheme.append(url.scheme, to: &hits) }
         if !byRecipientDomain.isEmpty, let mailto {
             // Both forms, as `to` matches both: a glob may name `bücher.de` or `xn--bcher-kva.de`.
-            for address in mailto.addresses {
-                for recipient in address.ascii == address.display ? [address.display] : [address.display, address.ascii] {
-                    if let at = recipient.lastIndex(of: "@"), let positions = byRecipientDomain[recipient[recipient.index(after: at)...].lowercased()] {
-                        hits += positions
-                    }
+            func look(up recipient: String) {
+                if let at = recipient.lastIndex(of: "@"), let positions = byRecipientDomain[recipient[recipient.index(after: at)...].lowercased()] {
+                    hits += positions
                 }
+            }
+            for address in mailto.addresses {
+                look(up: address.display)
+                if address.ascii != address.display { look(up: address.ascii) }
             }
         }
         if hasOpener { hits += needingOpener }
