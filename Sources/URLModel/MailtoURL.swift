@@ -117,17 +117,32 @@ public struct MailtoURL: Sendable, Equatable {
             }
             return String(decoding: out, as: UTF8.self)
         }
-        func recipients(_ kind: Address.Kind) -> String {
-            addresses.filter { $0.kind == kind }.map { encoded($0.ascii, keepingAt: true) }.joined(separator: ",")
+        // A recipient with an unbalanced quote would take the comma after it (and the next
+        // recipient) into its quoted string: it goes in a field of its own.
+        var alone: [String] = []
+        func recipients(_ kind: Address.Kind, field: String) -> String {
+            var joined: [String] = []
+            for address in addresses where address.kind == kind {
+                if MailAddress.hasUnbalancedQuote(address.ascii) {
+                    alone.append("\(field)=" + encoded(address.ascii, keepingAt: true))
+                } else {
+                    joined.append(encoded(address.ascii, keepingAt: true))
+                }
+            }
+            return joined.joined(separator: ",")
         }
+        let to = recipients(.to, field: "to")
         var pairs: [String] = []
-        for (name, value) in [("cc", recipients(.cc)), ("bcc", recipients(.bcc))] where !value.isEmpty { pairs.append("\(name)=\(value)") }
+        for (name, value) in [("cc", recipients(.cc, field: "cc")), ("bcc", recipients(.bcc, field: "bcc"))] where !value.isEmpty {
+            pairs.append("\(name)=\(value)")
+        }
+        pairs += alone
         if let subject, !subject.isEmpty {
             let oneLine = String(decoding: subject.utf8.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
             pairs.append("subject=" + encoded(oneLine, keepingAt: false))
         }
         if let body, !body.isEmpty { pairs.append("body=" + encoded(body, keepingAt: false)) }
-        return "mailto:" + recipients(.to) + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+        return "mailto:" + to + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
     }
 
     /// Decodes a comma-separated address list and adds its items, dropping empty ones.

@@ -49,7 +49,10 @@ import Testing
             let handed = mailto.forMailer
             let reread = try MailtoURL(ParsedURL(handed))
             #expect(try ParsedURL(handed).string == handed, "\(name)")
-            #expect(reread.addresses.map(\.ascii) == mailto.addresses.map(\.ascii) && reread.otherFields.isEmpty && reread.problem == nil, "\(name): \(handed)")
+            for kind in [MailtoURL.Address.Kind.to, .cc, .bcc] {
+                #expect(reread.addresses.filter { $0.kind == kind }.map(\.ascii).sorted() == mailto.addresses.filter { $0.kind == kind }.map(\.ascii).sorted(), "\(name): \(handed)")
+            }
+            #expect(reread.otherFields.isEmpty && reread.problem == nil, "\(name): \(handed)")
             #expect(reread.body == (mailto.body?.isEmpty == false ? mailto.body : nil), "\(name)")
         }
     }

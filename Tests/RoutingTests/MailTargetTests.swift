@@ -31,6 +31,8 @@ import Testing
          "mailto:a@b.com?subject=Hi%20%20Bcc%3A%20spy%40evil.com"),
         ("mailto:A%20B%20%3Ca@b%C3%BCcher.de%3E,c@x.org?cc=d@x.org&bcc=e@x.org&body=line%0Anext",
          "mailto:A%20B%20%3Ca@xn--bcher-kva.de%3E,c@x.org?cc=d@x.org&bcc=e@x.org&body=line%0Anext"),
+        // A recipient with an unbalanced quote goes in a field of its own, or it would swallow the next.
+        ("mailto:%22a,b@x.org?to=c@y.org", "mailto:c@y.org?to=%22a%2Cb@x.org"),
     ])
     func everyMailerGetsTheRebuiltLinkAsOneArgument(link: String, handed: String) throws {
         let expected: [String: Launch] = [
@@ -50,7 +52,8 @@ import Testing
             #expect(decision.finalURL == handed)
             // What the mailer reads back is what the link said, field by field.
             let original = MailtoURL(try ParsedURL(link)), reread = MailtoURL(try ParsedURL(handed))
-            #expect(reread.addresses.map(\.ascii) == original.addresses.map(\.ascii))
+            #expect(reread.addresses.map(\.ascii).sorted() == original.addresses.map(\.ascii).sorted())
+            #expect(reread.addresses.count == original.addresses.count)
             #expect(reread.body == original.body)
             #expect(reread.otherFields.isEmpty)
         }
