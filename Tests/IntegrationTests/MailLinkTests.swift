@@ -128,11 +128,17 @@ import Testing
             [[rules]]
             match.path = "/[éè]/*"
             open = "tb"
+
+            [[rules]]
+            match.scheme = "mailto"
+            ask = ["geary", "copy"]
             """, name: "checkwarn")
         let result = try harness.run([harness.openurl, "check"])
         #expect(result.status == 0, "\(result)")
-        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
-        #expect(warnings.count == 2, "\(result)")
+        var warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+        #expect(warnings.count == 3, "\(result)")
+        #expect(warnings.last == "warning: mail target geary: Geary is not installed (no org.gnome.Geary.desktop was found), so its links are refused", "\(result)")
+        warnings.removeLast()
         #expect(warnings.first?.hasPrefix("warning: \(harness.configPath):2:") == true, "\(result)")
         #expect(warnings.first?.contains("{to} is inside a quoted argument") == true)
         #expect(warnings.last?.hasPrefix("warning: \(harness.configPath):5:") == true, "\(result)")
