@@ -30,9 +30,6 @@ public final class DecisionExecutor {
     let routed: (Decision) -> Void
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
-    /// The display variables of the last click that brought some: for later launches with no
-    /// caller (reopen, a notification's "Open" button).
-    private var lastClickEnvironment: [String: String] = [:]
     /// The chooser window, found on first use (beside this executable, else on PATH).
     lazy var chooser: ChooserLauncher? = session.loop.flatMap { loop in
         ChooserLauncher.locate(environment: session.environment).map { ChooserLauncher(executable: $0, loop: loop) }
@@ -85,7 +82,6 @@ public final class DecisionExecutor {
         }
         lastRouted[decision.finalURL] = now
         let id = record?.add(decision, opener: click.opener, outcome: .asking)
-        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
         perform(decision, click: click, id: id) { [weak self] outcome in
             guard let self else { return }
             if outcome != .asking, let id { self.record?.update(id: id, outcome: outcome, decision: decision) }
@@ -97,28 +93,29 @@ public final class DecisionExecutor {
         }
     }
 
-    /// Carries out a decision with no click of its own (a reopen, a notification's button), with
-    /// `click`'s display, else the last click's, and records it.
-    func carryOutLater(_ decision: Decision, click: Click = Click(), completion: @escaping (RouteOutcome) -> Void = { _ in }) {
-        var click = click
-        if click.environment.isEmpty { click.environment = lastClickEnvironment }
+    /// Carries out a decision that is no new click (a reopen, a notification's button) on the
+    /// display `click` names (its display variables and activation token), and records it.
+    func carryOutLater(_ decision: Decision, click: Click, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
         perform(decision, click: click, id: nil) { [weak self] outcome in
             self?.record?.add(decision, opener: nil, outcome: outcome)
             completion(outcome)
         }
     }
 
-    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click) with `click`'s
-    /// display and token (`openurl reopen` sends its caller's); `completion` gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, click: Click = Click(), completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click), on the
+    /// display of the caller that asked (`click`: its display variables and activation token, as
+    /// `openurl reopen` sends them; empty, this process's own). Nothing of an earlier click's
+    /// display is reused: it belongs to that click. `completion` gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, click: Click = Click(),
+                       completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         guard let choice else { return carryOut(try engine.decide(url), click: click) { completion($0.outcome) } }
         carryOutLater(try engine.decide(choice: choice, for: finalURL), click: click, completion: completion)
     }
 
-    /// Copies `url` (the addresses of a mailto) outside the rules, and confirms it.
+    /// Copies `url` (the addresses of a mailto) outside the rules, on the clipboard of the
+    /// click's display, and confirms it.
     public func copy(_ url: String, click: Click, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         let decision = try engine.decide(choice: .copy, for: url)
-        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
         perform(decision, click: click, id: nil, completion: completion)
     }
 
@@ -149,8 +146,8 @@ public final class DecisionExecutor {
                 notices.failed(message, decision: decision, label: label(decision))
                 completion(.failed(message))
             }
-        case .copy(let text):
-            copy(text, decision: decision, environment: click.environment) { [weak self] error in
+        case .copy(let text, let leftOutBcc):
+            copy(text, leftOutBcc: leftOutBcc, decision: decision, environment: click.environment) { [weak self] error in
                 guard let error else { return completion(.done) }
                 let message = "could not copy: \(error)"
                 self?.notices.failed(message, decision: decision, label: self?.label(decision) ?? "")
@@ -189,7 +186,7 @@ public final class DecisionExecutor {
 
     /// Puts `text` on the clipboard the settings choose (beside the loop, when there is one), and
     /// confirms it when `decision.notify`.
-    private func copy(_ text: String, decision: Decision, environment clickEnvironment: [String: String],
+    private func copy(_ text: String, leftOutBcc: Bool, decision: Decision, environment clickEnvironment: [String: String],
                       completion: @escaping (Error?) -> Void) {
         var environment = session.environment
         for (name, value) in clickEnvironment { environment[name] = value }
@@ -201,7 +198,7 @@ public final class DecisionExecutor {
             guard let self, error == nil else { return completion(error) }
             if self.session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { self.notices.verbose("copied with \(writer.name)") }
             if decision.notify, let url = try? ParsedURL(decision.finalURL) {
-                self.notices.show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
+                self.notices.show(NotificationText.copied(text: text, url: url, leftOutBcc: leftOutBcc), kind: .copied) { [weak self] key in
                     guard key == NotificationText.openActionKey else { return }
                     self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
                 }

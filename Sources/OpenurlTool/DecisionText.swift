@@ -39,7 +39,7 @@ enum DecisionText {
         if let target = decision.target { summary += " → \(target)" }
         lines.append(summary)
         lines.append("rule:      \(decision.rule?.description ?? "none ([default])")")
-        if let copyText = decision.copyText { lines.append("copy text: \(copyText)") }
+        if let copyText = decision.copyText { lines.append("copy text: \(copyText)\(decision.copyLeftOutBcc ? " (Bcc left out)" : "")") }
         if decision.kind == .ask {
             // One per line, numbered as the window numbers them, with the label it shows.
             for (index, choice) in decision.choices.enumerated() {

@@ -68,6 +68,9 @@ public struct ChoiceLabels: Sendable {
             return "\(entry.name) (\(role))"
         case .app(let name), .webmail(let name): return Self.capitalised(name)
         case .unavailable(let name): return "\(name) (not installed)"
+        case .mailer(let name):
+            let mailer = Mailer.named(name)
+            return mailer.flatMap { $0.entry(in: catalog)?.name } ?? mailer?.title ?? Self.capitalised(name)
         case .desktopEntry(let id, let action):
             let entry = catalog.entry(id: id)
             let name = entry?.name ?? id
@@ -111,6 +114,7 @@ public struct ChoiceLabels: Sendable {
         case .discard: return "user-trash"
         case .open(.webmail): return "mail-send"
         case .open(.unavailable): return "dialog-warning"
+        case .open(.mailer(let name)): return nonEmpty(Mailer.named(name)?.entry(in: catalog)?.icon) ?? "mail-send"
         case .open(.system): return nonEmpty(previousHandler(scheme)?.icon) ?? (scheme?.lowercased() == "mailto" ? "mail-send" : "web-browser")
         case .open(.browser(let target)): return nonEmpty(catalog.entry(id: target.desktopID)?.icon) ?? "web-browser"
         case .open(.desktopEntry(let id, _)): return nonEmpty(catalog.entry(id: id)?.icon) ?? "application-x-executable"

@@ -4,7 +4,7 @@ import JSON
 public struct TargetListing: Sendable, Equatable {
     /// What it is.
     public enum Kind: String, Sendable {
-        case browser, profile, `private`, action, entry, webmail, app, system
+        case browser, profile, `private`, action, entry, webmail, mailer, app, system
     }
 
     /// The string to paste into a rule (`open = "firefox:Work"`).
@@ -33,18 +33,17 @@ public struct TargetListing: Sendable, Equatable {
                  ("app", app.map { .string($0) } ?? .null), ("default", .bool(isDefault))])
     }
 
-    /// Everything that can open `scheme` links: browsers with their
-    /// profiles and private windows, other entries and their desktop actions, webmail (for
-    /// mailto), the config's `[apps]`, and `system`.
-    /// Without a scheme, web and mail targets come first and other schemes' apps (geo:, telnet:)
-    /// only with `all`, after them.
+    /// Everything that can open `scheme` links: browsers with their profiles and private windows,
+    /// other entries and their desktop actions, webmail and the installed built-in mail programs
+    /// (for mailto), the config's `[apps]`, and `system`. Without a scheme, web and mail targets
+    /// come first and other schemes' apps (geo:, telnet:) only with `all`, after them.
     public static func targets(for scheme: String?, config: Config, all: Bool = false) -> [TargetListing] {
         guard scheme == nil else { return targets(forScheme: scheme, config: config) }
         var out = targets(forScheme: nil, config: config, only: ["http", "https", "mailto"])
         if all {
             let listed = Set(out.map(\.target))
             let rest = targets(forScheme: nil, config: config).filter { !listed.contains($0.target) }
-            out.insert(contentsOf: rest, at: out.firstIndex { $0.kind == .webmail || $0.kind == .app || $0.kind == .system } ?? out.endIndex)
+            out.insert(contentsOf: rest, at: out.firstIndex { $0.kind == .webmail || $0.kind == .mailer || $0.kind == .app || $0.kind == .system } ?? out.endIndex)
         }
         return out
     }
@@ -80,6 +79,10 @@ public struct TargetListing: Sendable, Equatable {
         if scheme == nil || scheme == "mailto" {
             for name in Set(Webmail.builtIn.keys).union(config.webmail.keys).sorted() {
                 out.append(TargetListing(target: name, kind: .webmail, name: name))
+            }
+            for mailer in Mailer.builtIn {
+                guard let entry = mailer.entry(in: catalog) else { continue }
+                out.append(TargetListing(target: mailer.name, kind: .mailer, name: entry.name, app: entry.id))
             }
         }
         for name in config.apps.keys.sorted() {
