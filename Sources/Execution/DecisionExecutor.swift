@@ -61,7 +61,8 @@ public final class DecisionExecutor {
     }
 
     /// Carries out `decision` for `click`: dropped when the click's deadline passed (the client
-    /// routed it itself) or when the same URL was carried out within `dedupe_ms`; otherwise
+    /// routed it itself) or when the same URL was carried out within `dedupe_ms` (a repeat asked
+    /// for on purpose is not a duplicate); otherwise
     /// recorded and carried out, an ask's answers recorded as they come. `completion` gets the
     /// outcome (at once, but for a copy, whose tool runs beside the loop; without a loop it is
     /// called before this returns).
@@ -76,7 +77,7 @@ public final class DecisionExecutor {
         lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
         let forcedAsk: Bool
         if case .ask(_, true) = decision.effect { forcedAsk = true } else { forcedAsk = false }
-        if window > 0, lastRouted[decision.finalURL] != nil, !forcedAsk {
+        if window > 0, lastRouted[decision.finalURL] != nil, !forcedAsk, !click.isRepeat {
             Log.info("duplicate within \(Int(window * 1000)) ms, not opened again: \(Log.shown(decision.finalURL))")
             return completion(CarriedOut(id: nil, outcome: .duplicate))
         }

@@ -42,13 +42,17 @@ public struct Click {
     public var environment: [String: String]
     /// `CLOCK_MONOTONIC` microseconds after which the client has routed the link itself.
     public var deadline: UInt64?
+    /// Asked for again on purpose (`openurl reopen`): never a duplicate of the click it repeats.
+    public var isRepeat: Bool
 
     /// A click.
-    public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil) {
+    public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil,
+                isRepeat: Bool = false) {
         self.activationToken = activationToken
         self.opener = opener
         self.environment = environment
         self.deadline = deadline
+        self.isRepeat = isRepeat
     }
 }
 

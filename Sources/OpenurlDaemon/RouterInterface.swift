@@ -184,7 +184,7 @@ extension Daemon {
     func reopening(_ id: UInt32, target: String, options: OpenOptions, context: DBusMessageContext) throws -> [DBusValue] {
         try answering(context) { reply in
             self.completing(options, context: context, wantsOpener: false, wantsDisplay: true) { options in
-                let click = Click(activationToken: options.activationToken, environment: options.environment)
+                let click = Click(activationToken: options.activationToken, environment: options.environment, isRepeat: true)
                 do { try self.reopen(id: id, target: target, click: click) { reply($0.map { [] }) } } catch { reply(.failure(error)) }
             }
         }

@@ -146,7 +146,7 @@ import Testing
         let reopen = try harness.run([harness.openurl, "reopen", "\(id)"])
         #expect(reopen.status == 0, "\(reopen)")
         let chooser = ChooserTests()
-        let window = try #require(try chooser.chooserWindow(harness), "reopen asked without a window (the caller's display was not sent)")
+        let window = try #require(try chooser.chooserWindow(harness), "reopen asked without a window (the caller's display was not sent): \(reopen) \(harness.bus.log.suffix(3000)) \((try? harness.outcomes(of: url)) ?? [])")
         try chooser.press(harness, window, "2")
         #expect(harness.browser.waitForRecords(1) == [["--work", url]])
     }
