@@ -37,8 +37,13 @@
 #define OPENURL_OPTION_OPENER "opener"
 #define OPENURL_OPTION_OPENER_DESKTOP_ID "opener-desktop-id"
 #define OPENURL_OPTION_OPENER_FLATPAK_ID "opener-flatpak-id"
+#define OPENURL_OPTION_OPENER_SNAP_ID "opener-snap-id"
 // u: the calling process, so the daemon need not ask the bus for it (the opener is found from it).
 #define OPENURL_OPTION_PROCESS_ID "process-id"
+
+// Properties of Router1 beside Version, ConfigPath, ConfigError and Environment.
+// a{ss}: what the daemon sees of the moment (network, vpn, x11), as `openurl status` prints it.
+#define OPENURL_PROPERTY_MOMENT "Moment"
 
 // Keys of the a{sv} result of Open and Explain (and of `openurl test --json`).
 #define OPENURL_RESULT_URL "url"

@@ -139,10 +139,16 @@ public enum CommandTable {
         CommandSpec(.test, options: [
             OptionSpec("--json", "print the decision as one JSON object"),
             OptionSpec("--config", value: "FILE", kind: .file, "use FILE instead of the user's config"),
-            OptionSpec("--opener", value: "ID", "pretend the click came from ID (a desktop id, Flatpak id or process name)"),
+            OptionSpec("--opener", value: "ID", "pretend the click came from ID (a desktop id, Flatpak or Snap app id, or process name)"),
+            OptionSpec("--network", value: "ID", "pretend the active network connection is ID (its name and Wi-Fi SSID)"),
+            OptionSpec("--vpn", "pretend a VPN connection is active"),
+            OptionSpec("--vpn-name", value: "ID", "pretend the VPN connection ID is active"),
+            OptionSpec("--at", value: "TIME", "pretend the click is at TIME, local (\"2026-12-01 18:30\")"),
+            OptionSpec("--modifiers", value: "KEYS", kind: .words(["shift", "ctrl", "alt", "super", "none"]), "pretend KEYS are held (comma-separated: shift,ctrl)"),
+            OptionSpec("--window", value: "TITLE", "pretend the click came from a window titled TITLE"),
         ], arguments: [ArgumentSpec("URL")],
         "explain the decision for URL without acting",
-        "Explain the decision for URL without carrying it out: the final URL after rewrites and cleaning, the decision, the target, the rule, and a trace of which matchers held, rule by rule."),
+        "Explain the decision for URL without carrying it out: the final URL after rewrites and cleaning, the decision, the target, the rule, and a trace of which matchers held, rule by rule, each condition on the moment with the value it saw. The moment is as a click now would see it (NetworkManager, the clock, the running programs) unless an option gives it; the window title and held keys come only from --window and --modifiers."),
         CommandSpec(.check, options: [
             OptionSpec("--config", value: "FILE", kind: .file, "check FILE instead of the user's config"),
         ], "validate the config",

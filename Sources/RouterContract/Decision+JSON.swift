@@ -49,6 +49,8 @@ extension TraceStep {
             members = [("step", .string("refused")), ("reason", .string(reason))]
         case .appLink(let name, let url, let app):
             members = [("step", .string("app_link")), ("app_link", .string(name)), ("url", .string(url)), ("app", .string(app))]
+        case .moment:
+            members = [("step", .string("moment"))]
         }
         members.append(("text", .string(text)))
         return .object(members)

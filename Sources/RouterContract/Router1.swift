@@ -66,8 +66,16 @@ public enum Router1 {
         public static let openerDesktopID: String = OPENURL_OPTION_OPENER_DESKTOP_ID
         /// `s`: the opener's Flatpak app id.
         public static let openerFlatpakID: String = OPENURL_OPTION_OPENER_FLATPAK_ID
+        /// `s`: the opener's Snap name.
+        public static let openerSnapID: String = OPENURL_OPTION_OPENER_SNAP_ID
         /// `u`: the calling process (the opener is found from it without asking the bus).
         public static let processID: String = OPENURL_OPTION_PROCESS_ID
+    }
+
+    /// The properties of `Router1` that the header names.
+    public enum Property {
+        /// `a{ss}`: what the daemon sees of the moment (`network`, `vpn`, `x11`).
+        public static let moment: String = OPENURL_PROPERTY_MOMENT
     }
 
     /// The keys of the `a{sv}` result of `Open` and `Explain`, as `openurl test --json` names them.
