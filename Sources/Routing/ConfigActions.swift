@@ -71,7 +71,7 @@ extension ConfigReader {
                 return nil
             }
         }
-        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile or window (\"firefox:Work\", \"chromium:private\", \"chromium:Work:app\"), a list of targets (the first running), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
         let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"] + config.catalog.browserNames
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
         collector.report(message, at: position)

@@ -33,9 +33,12 @@ extension RuleEngine {
         }
         func addEntry(_ id: String) {
             let fileID = id.hasSuffix(".desktop") ? id : id + ".desktop"
-            add(config.catalog.entry(id: fileID)?.program)
-            if let browser = config.catalog.browsers.first(where: { $0.desktopID == fileID }), browser.packaging == .native {
-                for name in browser.known?.nativeNames ?? [] { add(name) }
+            // A known browser runs under the names its packages give it (also inside a Flatpak
+            // sandbox); any other entry under its Exec's program.
+            if let known = config.catalog.browsers.first(where: { $0.desktopID == fileID })?.known {
+                for name in known.nativeNames { add(name) }
+            } else {
+                add(config.catalog.entry(id: fileID)?.program)
             }
         }
         switch target {

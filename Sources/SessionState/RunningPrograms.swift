@@ -12,9 +12,14 @@ public enum RunningPrograms {
         guard let entries = try? FileSystem.listDirectory(procRoot) else { return names }
         for entry in entries where entry.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             let directory = procRoot + "/" + entry
-            guard ownerOf(directory) == owner, let comm = FileSystem.contents(directory + "/comm") else { continue }
-            var name = String(decoding: comm, as: UTF8.self)
-            if name.hasSuffix("\n") { name.removeLast() }
+            // `stat` gives the name and the state in one read: a zombie (a browser that has exited
+            // but is not reaped yet) does not count as running.
+            guard ownerOf(directory) == owner, let stat = FileSystem.contents(directory + "/stat"),
+                  let open = stat.firstIndex(of: UInt8(ascii: "(")), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+                  open < close, close + 2 < stat.count else { continue }
+            let state = stat[close + 2]
+            guard state != UInt8(ascii: "Z"), state != UInt8(ascii: "X") else { continue }
+            let name = String(decoding: stat[(open + 1)..<close], as: UTF8.self)
             guard !name.isEmpty else { continue }
             names.insert(name)
             if name.utf8.count >= 15, let cmdline = FileSystem.contents(directory + "/cmdline"),
