@@ -65,22 +65,22 @@ public struct RuleEngine: Sendable {
     public func decide(_ url: String, opener: Opener? = nil, moment: Moment = Moment(), explain: Bool = false, forceAsk: Bool = false) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
         var trace: [TraceStep] = []
-        var forceAsk = forceAsk
-        if config.settings.shiftAsks, !forceAsk {
-            switch moment.modifiers {
-            case .known(let held) where held.contains(.shift):
-                forceAsk = true
-                trace.append(.moment("shift is held and [settings] shift_asks = true: asking"))
-            case .unknown(let why) where explain:
-                trace.append(.moment("shift_asks: which keys are held is unknown (\(why))"))
-            default: break
-            }
+        if config.settings.shiftAsks, !forceAsk, explain, case .unknown(let why) = moment.modifiers {
+            trace.append(.moment("shift_asks: which keys are held is unknown (\(why))"))
         }
         return decide(parsed: parsed, original: url, opener: opener, moment: moment, explain: explain, forceAsk: forceAsk, depth: 0, trace: trace)
     }
 
+    /// `[settings] shift_asks` and Shift held: ask, unless the rule that decided looks at the
+    /// keys itself (`match.modifiers`), which then wins over the built-in default.
+    private func shiftAsks(_ moment: Moment, rule: Rule?) -> Bool {
+        guard config.settings.shiftAsks, moment.modifiers.value?.contains(.shift) == true else { return false }
+        return !(rule?.matchers.contains { $0.needs.contains(.modifiers) } ?? false)
+    }
+
     private func decide(parsed: ParsedURL, original: String, opener: Opener?, moment: Moment, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep]) -> Decision {
         var trace = trace
+        var forceAsk = forceAsk
         var current = parsed
         if depth == 0 {
             switch applyHygiene(hygiene, to: parsed, trace: &trace) {
@@ -103,7 +103,12 @@ public struct RuleEngine: Sendable {
         var action = config.defaultAction
         var notify = config.defaultNotify
         var appLinks = config.settings.appLinks
-        if let rule = firstMatchingRule(subject, explain: explain, trace: &decision.trace) {
+        let matched = firstMatchingRule(subject, explain: explain, trace: &decision.trace)
+        if depth == 0, !forceAsk, shiftAsks(moment, rule: matched) {
+            forceAsk = true
+            decision.trace.append(.moment("shift is held and [settings] shift_asks = true: asking"))
+        }
+        if let rule = matched {
             action = rule.action
             notify = rule.notify
             appLinks = rule.appLinks ?? appLinks

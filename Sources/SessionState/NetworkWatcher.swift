@@ -180,8 +180,11 @@ enum NetworkReading {
     private static func ssid(_ bus: DBusConnection, accessPoint: String?, devices: [String], _ timeout: Double, completion: @escaping (String?) -> Void) {
         func ssidOf(_ path: String, _ done: @escaping (String?) -> Void) {
             get(bus, path, Names.accessPoint, "Ssid", timeout) { value in
-                guard let bytes = value?.array?.compactMap({ $0.integer.map { UInt8(truncatingIfNeeded: $0) } }), !bytes.isEmpty else { return done(nil) }
-                done(String(decoding: bytes, as: UTF8.self))
+                guard var bytes = value?.array?.compactMap({ $0.integer.map { UInt8(truncatingIfNeeded: $0) } }) else { return done(nil) }
+                // An SSID is 0 to 32 arbitrary bytes: trailing NULs dropped, inner ones shown as ?.
+                while bytes.last == 0 { bytes.removeLast() }
+                guard !bytes.isEmpty else { return done(nil) }
+                done(String(decoding: bytes.map { $0 == 0 ? 0x3F : $0 }, as: UTF8.self))
             }
         }
         if let accessPoint, accessPoint != "/" { return ssidOf(accessPoint, completion) }

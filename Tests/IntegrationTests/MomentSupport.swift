@@ -60,7 +60,7 @@ final class MockNetworkManager {
     func addWiFi(ssid: String) throws -> (device: String, accessPoint: String) {
         let device = Self.path(in: try call("/org/freedesktop", "\(Self.mockInterface).AddWiFiDevice", ["mock_WiFi0", "wlan0", "100"]))
         let accessPoint = Self.path(in: try call("/org/freedesktop", "\(Self.mockInterface).AddAccessPoint",
-                                                 [device, "ap1", ssid, "00:11:22:33:44:55", "2", "2425", "5400", "82", "1"]))
+                                                 [device, "ap1", ssid, "00:11:22:33:44:55", "2", "2425", "5400", "82", "256"]))
         return (device, accessPoint)
     }
 

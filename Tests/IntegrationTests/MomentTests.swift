@@ -9,7 +9,12 @@ import Testing
 @Suite(.serialized) struct MomentTests {
     /// The `Moment` property, as `openurl status` reads it.
     static func moment(_ harness: DaemonHarness) throws -> [String: String] {
-        let value = try harness.call("Get", [.string(DaemonHarness.interface), .string("Moment")], interface: "org.freedesktop.DBus.Properties").first
+        let value: DBusValue?
+        do {
+            value = try harness.call("Get", [.string(DaemonHarness.interface), .string("Moment")], interface: "org.freedesktop.DBus.Properties").first
+        } catch {
+            return ["error": "\(error)"]
+        }
         var out: [String: String] = [:]
         for entry in value?.dictionaryEntries ?? [] { if let key = entry.key.string { out[key] = entry.value.string } }
         return out
@@ -40,15 +45,15 @@ import Testing
         open = "vpn"
 
         [[rules]]
+        name = "cafe"
+        match.network = "Cafe"
+        open = "cafe"
+
+        [[rules]]
         name = "office"
         match.network = "Office*"
         match.not = { vpn = true }
         open = "work.desktop"
-
-        [[rules]]
-        name = "cafe"
-        match.network = "Cafe"
-        open = "cafe"
 
         [default]
         open = "browser.desktop"
@@ -143,7 +148,7 @@ import Testing
         #expect(corp.stdout.contains(#""decision":"copy""#) && corp.stdout.contains(#""rule":"corp""#), "\(corp)")
         let home = try harness.run([tool, "test", "--at", "2026-12-05 10:00", "--network", "Home", "https://a.example/"])
         #expect(home.stdout.contains("decision:  system") && home.stdout.contains("rule home: matched"), "\(home)")
-        let unknownKeys = try harness.run([tool, "test", "--at", "2026-12-05 10:00", "--vpn", "https://a.example/"])
+        let unknownKeys = try harness.run([tool, "test", "--at", "2026-12-05 10:00", "--vpn-name", "Corp VPN", "https://a.example/"])
         #expect(unknownKeys.stdout.contains("window (unknown: not given (openurl test --window TITLE))"), "\(unknownKeys)")
         let bad = try harness.run([tool, "test", "--at", "tomorrow", "https://a.example/"])
         #expect(bad.status == 2 && bad.stderr.contains("--at \"tomorrow\": expected a local date and time"), "\(bad)")
@@ -171,14 +176,21 @@ import Testing
             open = "browser.desktop"
             """)
         guard ChildProcess.findExecutable("openbox") != nil else { throw HarnessError("openbox not found: install openbox (apt-get install openbox)") }
-        let openbox = try ChildProcess(["openbox", "--sm-disable"], environment: harness.environment, captureOutput: false)
+        // openbox needs its rc.xml and GTK its GSettings schemas: the system's, which the
+        // isolated XDG directories lack.
+        var gtk = harness.environment
+        gtk["XDG_DATA_DIRS"] = "/usr/local/share:/usr/share"
+        gtk["XDG_CONFIG_DIRS"] = "/etc/xdg"
+        let openbox = try ChildProcess(["openbox", "--sm-disable"], environment: gtk, captureOutput: false, logPath: harness.desktop.root + "/openbox.log")
         defer { openbox.terminate(grace: 1) }
-        let window = try ChildProcess(["zenity", "--info", "--title", "Projekt Ü — Chat", "--text", "hello"], environment: harness.environment, captureOutput: false)
+        let window = try ChildProcess(["zenity", "--info", "--title", "Projekt Ü — Chat", "--text", "hello"], environment: gtk, captureOutput: false,
+                                      logPath: harness.desktop.root + "/zenity.log")
         defer { window.terminate(grace: 1) }
         let search = try harness.run(["xdotool", "search", "--sync", "--name", "Projekt"], timeout: 20)
         let id = search.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(!id.isEmpty, "\(search)")
         _ = try harness.run(["xdotool", "windowactivate", "--sync", id])
+        #expect(openbox.poll() == nil, "openbox exited: \((try? String(contentsOfFile: harness.desktop.root + "/openbox.log", encoding: .utf8)) ?? "")")
         #expect(try eventually(timeout: 10) { try Self.moment(harness)["x11"]?.contains("Projekt Ü — Chat") == true }, "\((try? Self.moment(harness)) ?? [:])")
 
         #expect(try Self.click(harness, "https://any.example/1", expecting: 1) == ["--work", "https://any.example/1"])

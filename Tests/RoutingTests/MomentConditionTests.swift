@@ -155,6 +155,9 @@ import Testing
         #expect(try on.decide("https://x.org/", moment: Moment(modifiers: .known([.ctrl]))).kind == .open)
         #expect(try on.decide("https://x.org/", moment: Moment(modifiers: .unknown("Wayland"))).kind == .open)
         #expect(try off.decide("https://x.org/", moment: shift).kind == .open)
+        // A rule on the keys themselves wins over the built-in default.
+        let keyed = try Self.engine("[settings]\nshift_asks = true\n[[rules]]\nname = \"k\"\nmatch.modifiers = \"shift\"\ndiscard = true\n")
+        #expect(try keyed.decide("https://x.org/", moment: shift).kind == .discard)
         #expect(on.momentNeeds.contains(.modifiers))
         #expect(!off.momentNeeds.contains(.modifiers))
     }
