@@ -108,7 +108,7 @@ public struct OpenerDetector: Sendable {
     /// The Snap name of `snap.NAME.APP-UUID.scope` (or `snap.NAME.APP.service`), else nil.
     static func snapName(fromUnit unit: String) -> String? {
         guard unit.hasPrefix("snap."), unit.hasSuffix(".scope") || unit.hasSuffix(".service") else { return nil }
-        let parts = unit.dropFirst(5).split(separator: ".", maxSplits: 1)
+        let parts = unit.dropFirst(5).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty else { return nil }
         return String(parts[0])
     }
