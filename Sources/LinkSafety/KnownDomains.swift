@@ -31,11 +31,13 @@ public struct KnownDomains: Sendable {
         var unicode: String
     }
 
-    let entries: [Entry]
+    private(set) var entries: [Entry] = []
     /// Skeleton → entries with that skeleton.
-    let bySkeleton: [String: [Int]]
+    private(set) var bySkeleton: [String: [Int]] = [:]
     /// Labels of the longest skeleton: longer suffixes of a host cannot match.
-    let maximumLabels: Int
+    private(set) var maximumLabels = 2
+    /// The ASCII forms held, so a domain is held once.
+    private var held = Set<String>()
 
     /// No domains: every check is free.
     public static let none = KnownDomains([])
@@ -43,29 +45,31 @@ public struct KnownDomains: Sendable {
     /// The table for `domains`; ones that are empty, a single label or not valid host names are
     /// left out.
     public init(_ domains: [KnownDomain]) {
-        var entries: [Entry] = []
-        var bySkeleton: [String: [Int]] = [:]
-        var maximumLabels = 2
-        var seen = Set<String>()
-        for known in domains {
-            var name = known.domain.lowercased()
-            while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
-            if name.hasSuffix(".") { name.removeLast() }
-            guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
-                  !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
-                  seen.insert(ascii).inserted else { continue }
-            let unicode = Punycode.toUnicode(host: ascii)
-            let index = entries.count
-            entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
-            for skeleton in Skeleton.skeletons(of: unicode) {
-                bySkeleton[skeleton, default: []].append(index)
-                maximumLabels = max(maximumLabels, skeleton.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
-            }
-        }
-        self.entries = entries
-        self.bySkeleton = bySkeleton
-        self.maximumLabels = maximumLabels
+        for known in domains { add(known) }
     }
+
+    /// Adds `known` (one skeleton computed, a few hash insertions); false when it is left out:
+    /// already held, empty, a single label or not a valid host name.
+    @discardableResult
+    public mutating func add(_ known: KnownDomain) -> Bool {
+        var name = known.domain.lowercased()
+        while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
+        if name.hasSuffix(".") { name.removeLast() }
+        guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
+              !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
+              held.insert(ascii).inserted else { return false }
+        let unicode = Punycode.toUnicode(host: ascii)
+        let index = entries.count
+        entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
+        for skeleton in Skeleton.skeletons(of: unicode) {
+            bySkeleton[skeleton, default: []].append(index)
+            maximumLabels = max(maximumLabels, skeleton.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
+        }
+        return true
+    }
+
+    /// True when `domain` (ASCII) is held.
+    public func contains(_ domain: String) -> Bool { held.contains(domain) }
 
     /// How many domains the table holds.
     public var count: Int { entries.count }

@@ -33,7 +33,7 @@ import Testing
     @Test func jsonHasExactlyTheDesignKeys() throws {
         let decision = try Self.engine.decide("https://ask.example/", explain: true)
         guard case .object(let members) = decision.json else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "trace"])
+        #expect(members.map(\.0) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "safety", "trace"])
         #expect(decision.json.text.contains("\"choices\":[\"firefox.desktop\",\"work\",\"copy\"]"))
         #expect(decision.json.text.contains("\"rule\":\"ask\""))
     }
@@ -41,7 +41,7 @@ import Testing
     @Test func theDBusResultHasTheJSONKeysThatHoldAValue() throws {
         let decision = try Self.engine.decide("https://ask.example/")
         let result = decision.dbusResult(extra: [(Router1.Result.outcome, .string("asking"))]).dictionary ?? [:]
-        #expect(Set(result.keys) == ["url", "final_url", "decision", "rule", "choices", "trace", "outcome"])
+        #expect(Set(result.keys) == ["url", "final_url", "decision", "rule", "choices", "safety", "trace", "outcome"])
         #expect(result["choices"]?.stringArray == ["firefox.desktop", "work", "copy"])
     }
 
