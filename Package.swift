@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
         .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),

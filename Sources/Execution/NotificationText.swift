@@ -50,9 +50,9 @@ public enum NotificationText {
             lines.append(shortened(text))
         }
         if let found = safety.summary { lines.append("⚠ " + found) }
-        let what = isAddress ? "address" : "link"
         return NotificationRequest(
-            summary: safety.summary == nil ? "Copied \(what)" : "Copied a \(what) that may mislead", body: lines.joined(separator: "\n"),
+            summary: safety.summary == nil ? (isAddress ? "Copied address" : "Copied link") : (isAddress ? "Copied an address that may mislead" : "Copied a link that may mislead"),
+            body: lines.joined(separator: "\n"),
             actions: [(key: openActionKey, label: "Open")], icon: NotificationClient.Icon.copy)
     }
 

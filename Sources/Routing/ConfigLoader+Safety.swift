@@ -24,6 +24,8 @@ extension ConfigReader {
         switch node.value {
         case .string("auto"):
             config.settings.blocklists = .auto
+        case .array(let items) where items.isEmpty:
+            config.settings.blocklists = .files([])
         case .array:
             guard let items = collector.strings(node, "settings.blocklists") else { return }
             var files: [BlockListFile] = []
