@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "Routing"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "URLModel", "LinkSafety", "Routing"], path: "Benchmarks/bench-routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
         .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
         .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),

@@ -12,7 +12,7 @@ public final class Notices {
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
     public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, confirmation, defaults, safety }
 
-    private let session: Session
+    let session: Session
     private var client: NotificationClient?
     private var lastIDs: [Kind: UInt32] = [:]
 

@@ -14,8 +14,9 @@ extension NotificationText {
     }
 
     /// A link held by the safety policy: what was found, that nothing happened, and "Open anyway"
-    /// (which opens or copies it as decided).
-    public static func held(_ decision: Decision, label: String) -> NotificationRequest {
+    /// (which opens or copies it as decided); without `openAnyway` (nobody stays to hear the
+    /// button: embedded mode) only the link, so it is not lost.
+    public static func held(_ decision: Decision, label: String, openAnyway: Bool = true) -> NotificationRequest {
         let place = decision.safety.shownHost ?? "a mail address"
         let listed = decision.safety.isBlockListed
         let then: String
@@ -23,6 +24,12 @@ extension NotificationText {
         case .copy: then = "Open anyway copies it."
         case .ask: then = "Open anyway asks where to open it."
         default: then = "Open anyway opens it in \(label)."
+        }
+        guard openAnyway else {
+            return NotificationRequest(
+                summary: listed ? "Link held: \(place) is on a block list" : "Link held: \(place) may mislead",
+                body: (decision.safety.summary ?? "this link may mislead") + "\nNothing was opened.\n" + shortened(decision.finalURL),
+                urgency: .critical, icon: NotificationClient.Icon.error)
         }
         return NotificationRequest(
             summary: listed ? "Link held: \(place) is on a block list" : "Link held: \(place) may mislead",
