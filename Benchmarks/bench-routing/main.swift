@@ -51,10 +51,19 @@ func corpus(rules: Int) -> [String] {
 }
 
 // OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules (OPENURL_BENCH_RULES to change) and stop (for callgrind).
+// OPENURL_BENCH_SAFETY=off: with `safety = "off"`; =lists: with Debian's uBlock lists and the
+// Public Suffix List, read before the decisions.
 let profileRules = getenv("OPENURL_BENCH_RULES").flatMap { Int(String(cString: $0)) } ?? 10
+let profileSafety = getenv("OPENURL_BENCH_SAFETY").map { String(cString: $0) } ?? ""
 if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
-   let config = try? ConfigLoader.load(text: makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+   var config = try? ConfigLoader.load(text: (profileSafety == "off" ? "[settings]\nsafety = \"off\"\n" : "")
+                                       + makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+    if profileSafety == "lists" {
+        config.publicSuffixes = readFile(PublicSuffixList.debianPath)
+        config.blockLists = BlockListDiscovery.auto(isFile: isFile).map { location in BlockList(path: location.path, name: location.name) { readFile(location.path) } }
+    }
     let engine = RuleEngine(config: config)
+    engine.safety.prepare()
     let urls = corpus(rules: profileRules)
     var sink = 0
     for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count]))?.finalURL.utf8.count ?? 0 }

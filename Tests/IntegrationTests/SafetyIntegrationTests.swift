@@ -120,6 +120,33 @@ import Testing
         #expect(harness.browser.waitForRecords(1) == [["https://paypa1.com/again"]])
     }
 
+    /// The sites opened lately are known domains: read from recent.tsv when the daemon starts,
+    /// and added as links open.
+    @Test func sitesOpenedLatelyBecomeKnownDomains() throws {
+        let harness = try DaemonHarness(config: Self.config(), name: "safetyvisited")
+        let state = harness.desktop.stateHome + "/openurld"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let line = ["1", "1700000000.0", "https://www.google.com/", "https://www.google.com/", "open", "browser.desktop", "", "", "done"]
+        let discarded = ["2", "1700000001.0", "https://goggle.example/", "https://goggle.example/", "discard", "", "", "", "done"]
+        try (line.joined(separator: "\t") + "\n" + discarded.joined(separator: "\t") + "\n").write(toFile: state + "/recent.tsv", atomically: true, encoding: .utf8)
+        func verdict(_ url: String) throws -> [String: DBusValue] {
+            try harness.call("Explain", [.string(url), .vardict([:])]).first?.dictionary?["safety"]?.dictionary ?? [:]
+        }
+        // Read beside the loop at start: wait for it.
+        #expect(eventually { (try? verdict("https://goog1e.com/")["verdict"]?.string) == "warn" }, "\((try? verdict("https://goog1e.com/")) ?? [:])")
+        #expect(try verdict("https://goog1e.com/")["summary"]?.string == "goog1e.com: looks like google.com, which you opened recently")
+        #expect(try verdict("https://www.google.com/")["verdict"]?.string == "safe")
+        // A discarded link is no site you visit.
+        #expect(try verdict("https://gogg1e.example/")["verdict"]?.string == "safe")
+        // A click that opens adds its site at once.
+        #expect(try verdict("https://news.ycornbinator.com/")["verdict"]?.string == "safe")
+        #expect(try open(harness, "https://news.ycombinator.com/item?id=1")["outcome"]?.string == "done")
+        #expect(try verdict("https://news.ycornbinator.com/")["summary"]?.string == "news.ycornbinator.com: looks like ycombinator.com, which you opened recently")
+        // A reload keeps them.
+        #expect(try harness.run([harness.openurl, "reload"]).status == 0)
+        #expect(try verdict("https://news.ycornbinator.com/")["verdict"]?.string == "warn")
+    }
+
     /// A URL the URLhaus list names, and a host the badware list names, as they are in the
     /// installed package today.
     static func listed() throws -> (url: String, host: String) {
