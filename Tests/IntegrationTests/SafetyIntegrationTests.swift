@@ -102,7 +102,9 @@ import Testing
         // `openurl recent` tells the truth.
         let listed = try harness.run([harness.openurl, "recent"])
         #expect(listed.stdout.contains("held: paypa1.com"), "\(listed)")
-        usleep(200_000)
+        // The daemon's own record: held, and no launch (each launch would be a `done` entry).
+        let before = try harness.outcomes(of: url)
+        #expect(before.count == 1 && before.first?.hasPrefix("held: ") == true, "\(before)")
         #expect(harness.browser.records().isEmpty, "a held link must not open")
         #expect(choose(server, "open-anyway", label: "Open anyway"), "menu: \(server.lastMenu)")
         #expect(server.lastMenu.contains { $0.contains("Link held: paypa1.com may mislead") }, "\(server.lastMenu)")
@@ -185,7 +187,9 @@ import Testing
         #expect(reply["outcome"]?.string?.contains("listed in URLhaus malicious URLs") == true, "\(reply)")
         let badware = try open(harness, "https://\(host)/")
         #expect(badware["safety"]?.dictionary?["block"]?.dictionary?["list"]?.string == "uBlock filters – Badware risks", "\(host): \(badware)")
-        usleep(200_000)
+        // Held, by the daemon's own record (a launch would be a `done` entry), so nothing opened.
+        #expect(try harness.outcomes(of: url).allSatisfy { $0.hasPrefix("held: ") })
+        #expect(try harness.outcomes(of: "https://\(host)/").allSatisfy { $0.hasPrefix("held: ") })
         #expect(harness.browser.records().isEmpty)
         // `openurl check` reads and counts both lists; `blocklists = []` turns them off.
         let check = try harness.run([harness.openurl, "check"])
