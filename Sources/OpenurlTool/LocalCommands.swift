@@ -21,7 +21,7 @@ extension Client {
             let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
             Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
-            return ExitCode.success
+            return checkSafety(config, path: path ?? paths.configFile)
         case .failure(let error):
             Output.error(error.description)
             return ExitCode.config
@@ -54,6 +54,7 @@ extension Client {
         let json = parsed.flag("--json")
         let path = parsed.value("--config")
         let openerID = parsed.value("--opener")
+        let context = LinkContext(linkText: parsed.value("--link-text"), originURL: parsed.value("--origin-url"))
         let url = parsed.positionals[0]
         let config: Config
         switch loadConfig(path: path) {
@@ -66,7 +67,7 @@ extension Client {
         let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
         do {
             let engine = RuleEngine(config: config)
-            let decision = try engine.decide(url, opener: opener, explain: true)
+            let decision = try engine.decide(url, opener: opener, explain: true, context: context == LinkContext() ? nil : context)
             let launcher = AppLauncher(paths: paths, environment: environment,
                                        systemHandler: { [paths] scheme in try DefaultHandlers(paths: paths).systemHandler(forScheme: scheme).id })
             let launch = DecisionText.Launch(plan: Result { try decision.launch.map { try launcher.plan($0) } })
@@ -101,7 +102,8 @@ extension Client {
         if json {
             for link in links {
                 Output.print(JSONValue.object([("text", .string(link.text)), ("url", .string(link.url)),
-                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound))]).text)
+                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound)),
+                                               ("link_text", link.linkText.map { .string($0) } ?? .null)]).text)
             }
         } else if !open {
             for link in links { Output.print(link.url) }

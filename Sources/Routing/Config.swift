@@ -1,5 +1,6 @@
 import Patterns
 import Hygiene
+import LinkSafety
 
 /// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
 public struct Config: Sendable {
@@ -28,6 +29,10 @@ public struct Config: Sendable {
     /// Problems that do not stop the config from loading but will bite at click time (a glob no
     /// URL can match, a mail field inside a quoted argument), for `openurl check`.
     public var warnings: [ConfigDiagnostic] = []
+    /// The block lists `[settings] blocklists` names, once the caller has found them (read on first use).
+    public var blockLists: [BlockList] = []
+    /// The Public Suffix List's text, once the caller has read it (nil: URLModel's fallback).
+    public var publicSuffixes: [UInt8]?
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
@@ -64,6 +69,12 @@ public struct Config: Sendable {
         public var askTimeout = 120
         /// `app_links`: which web links open in their native app when it is installed.
         public var appLinks: AppLinkSetting = .all
+        /// `safety`: what a link judged `warn` does; `off` runs no checks.
+        public var safety: SafetyPolicy = .warn
+        /// `safety_checks`: which checks run (all by default).
+        public var safetyChecks: SafetyChecks = .all
+        /// `blocklists`: the offline block lists (`auto`: Debian's uBlock Origin lists, when installed).
+        public var blocklists: BlockListSetting = .auto
         /// Creates the defaults.
         public init() {}
 
@@ -202,6 +213,8 @@ public struct Rule: Sendable {
     /// keys and values in a canonical order (without `enabled`). Toggles made over D-Bus follow
     /// this across reloads, so an edit that moves rules never disables a different one.
     public var identity: String = ""
+    /// `safety`: overrides `[settings] safety` for links this rule takes.
+    public var safety: SafetyPolicy?
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.

@@ -185,6 +185,7 @@ struct ConfigReader {
             config.settings.clearURLsPath = value
             config.settings.clearURLsPosition = clearURLs.position
         }
+        readSafetySettings(node)
     }
 
     mutating func readDefault(_ node: TOMLNode) {
@@ -228,6 +229,7 @@ struct ConfigReader {
                 appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
             rule.identity = name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"])
+            rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
             config.rules.append(rule)
         }
     }

@@ -74,7 +74,19 @@ public enum ConfigSchema {
                   "The first way ask is put to you: the chooser window, notification buttons or the picker; the others follow in that order. Unset: picker when one is set, else window.",
                   example: "\"window\""),
         ConfigKey("ask_timeout", .integer(1...86_400), "Seconds an unanswered question waits before it counts as expired and its window or picker is closed. 120 by default.", example: "120"),
+        safety,
+        ConfigKey("safety_checks", .list(.oneOf(SafetyCheckName.allCases.map(\.rawValue))),
+                  "The link safety checks to run: idn (names browsers would show in punycode), lookalikes (look-alikes of the domains your rules, remembered answers and recent links name), link_text (link text naming another domain) and blocklists. All four by default.",
+                  example: "[\"idn\", \"lookalikes\", \"link_text\", \"blocklists\"]"),
+        ConfigKey("blocklists", .either([.oneOf(["auto"]), .strings]),
+                  "Offline block lists: auto (the default) reads the uBlock Origin badware and URLhaus lists of Debian's webext-ublock-origin-firefox when installed; or a list of files in uBlock filter syntax or hosts-file format; [] for none. Read on first use; a listed link is held, with Open anyway.",
+                  example: "\"auto\""),
     ]
+
+    static let safety = ConfigKey(
+        "safety", .oneOf(SafetyPolicy.allCases.map(\.rawValue)),
+        "What an open or copy does with a link judged warn (an IDN look-alike, a look-alike of a domain you use, link text naming another domain): warn (the default) carries it out with a notification, ask asks instead, block holds it with Open anyway; off runs no checks. Block-listed links are held unless off.",
+        example: "\"warn\"")
 
     static let appLinks = ConfigKey(
         "app_links", .either([.boolean, .list(.oneOf(AppLink.names))]),
@@ -118,6 +130,7 @@ public enum ConfigSchema {
         ConfigKey("clean", .boolean, "Override [settings] clean for URLs this rule decides.", example: "false"),
         ConfigKey("unwrap", .boolean, "Override [settings] unwrap for URLs this rule decides.", example: "false"),
         ConfigKey("app_links", appLinks.type, "Override [settings] app_links for links this rule takes.", example: "false"),
+        ConfigKey("safety", safety.type, "Override [settings] safety for links this rule takes (off: the verdict is shown but not acted on).", example: "\"ask\""),
     ]
 
     /// `replace` in a `[[rewrite]]`.

@@ -1,5 +1,6 @@
 import URLModel
 import Hygiene
+import LinkSafety
 
 /// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
 /// then `[default]`, else `system`.
@@ -17,6 +18,8 @@ public struct RuleEngine: Sendable {
     private let hygiene: URLHygiene
     /// The app links whose app is installed, with the entry that opens them (most configs: none).
     private let installedAppLinks: [(link: AppLink, handler: String)]
+    /// The link safety checks, with the known domains (the rules', then sites visited) and lists.
+    public internal(set) var safety: SafetyChecker
 
     /// Schemes routed with no rule naming them.
     public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
@@ -32,6 +35,7 @@ public struct RuleEngine: Sendable {
         routedSchemes = schemes
         hygiene = config.hygiene()
         installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
+        safety = config.safetyChecker()
     }
 
     /// True when some rule matches on the opener, so callers need to find out who opened a link.
@@ -43,20 +47,25 @@ public struct RuleEngine: Sendable {
     public var allowedSchemes: Set<String> { routedSchemes }
 
     /// Decides for `url`. `explain` records every rule tried (slower: no index); `forceAsk`
-    /// turns the decision into a chooser. Throws when `url` is not a URL.
-    public func decide(_ url: String, opener: Opener? = nil, explain: Bool = false, forceAsk: Bool = false) throws(URLParseError) -> Decision {
+    /// turns the decision into a chooser; `context` (the link's text, its page) goes into the
+    /// safety verdict. Throws when `url` is not a URL.
+    public func decide(_ url: String, opener: Opener? = nil, explain: Bool = false, forceAsk: Bool = false,
+                       context: LinkContext? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
-        return decide(parsed: parsed, original: url, opener: opener, explain: explain, forceAsk: forceAsk, depth: 0, trace: [])
+        return decide(parsed: parsed, original: url, opener: opener, explain: explain, forceAsk: forceAsk, depth: 0, trace: [], context: context)
     }
 
-    private func decide(parsed: ParsedURL, original: String, opener: Opener?, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep]) -> Decision {
+    private func decide(parsed: ParsedURL, original: String, opener: Opener?, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep],
+                        context: LinkContext? = nil) -> Decision {
         var trace = trace
         var current = parsed
         if depth == 0 {
             switch applyHygiene(hygiene, to: parsed, trace: &trace) {
             case .blocked(let provider):
                 trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
-                return Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+                var blocked = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+                blocked.safety = judge(parsed, context: context, policy: config.settings.safety)
+                return blocked
             case .url(let cleaned):
                 current = cleaned
             }
@@ -67,6 +76,7 @@ public struct RuleEngine: Sendable {
             let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
             decision.effect = .refused(reason)
             decision.trace.append(.refused(reason))
+            if depth == 0 { decision.safety = judge(current, context: context, policy: config.settings.safety) }
             return decision
         }
         let subject = MatchSubject(url: current, opener: opener)
@@ -79,10 +89,12 @@ public struct RuleEngine: Sendable {
         var action = config.defaultAction
         var notify = config.defaultNotify
         var appLinks = config.settings.appLinks
+        var policy = config.settings.safety
         if let rule = firstMatchingRule(subject, explain: explain, trace: &decision.trace) {
             action = rule.action
             notify = rule.notify
             appLinks = rule.appLinks ?? appLinks
+            if policy != .off, let own = rule.safety { policy = own }
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
@@ -96,15 +108,20 @@ public struct RuleEngine: Sendable {
         } else {
             decision.trace.append(.defaultAction)
         }
+        // The verdict is on the link as it will be opened, before a webmail or app conversion.
+        let judged = depth == 0 ? judge(current, context: context, policy: policy) : nil
+        let traceIndex = decision.trace.count
         // A forced ask of a rule that already asks keeps the rule's question.
         if forceAsk, action.kind != .ask {
             decision.notify = notify ?? false
             decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
+            if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
             return decision
         }
         decision.notify = notify ?? (action.kind == .copy)
         apply(action, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
         if case .open = decision.effect { openInNativeApp(appLinks, url: current, decision: &decision) }
+        if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
         return decision
     }
 
@@ -324,6 +341,8 @@ public struct RuleEngine: Sendable {
         }
         decision.notify = action.kind == .copy
         apply(action, url: parsed, decision: &decision, opener: opener, explain: false, depth: 0)
+        // The user chose: the verdict is shown (hosts in the form that cannot mislead), not acted on.
+        decision.safety = judge(parsed, context: nil, policy: .off)
         return decision
     }
 
@@ -334,7 +353,7 @@ public struct RuleEngine: Sendable {
     /// (`openurl --ask`) or an empty list also offers the decided target, the named apps, each
     /// discovered browser profile and private window (for web links), the installed apps for the
     /// scheme, the webmail targets for a mailto, and `system`; Copy and Discard come last.
-    private func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
+    func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
         guard action != nil || asked.isEmpty else { return choiceLabels.choices(asked) }
         var actions: [AskChoice] = []
         func offer(_ choice: AskChoice) { if !actions.contains(choice) { actions.append(choice) } }
@@ -414,14 +433,22 @@ public struct RuleEngine: Sendable {
             if positions.isEmpty { missing.append(toggle.identity) }
             for position in positions { config.rules[position].enabled = toggle.enabled }
         }
-        return (RuleEngine(config: config), missing)
+        return (keepingSafety(RuleEngine(config: config)), missing)
+    }
+
+    /// `engine` with this engine's safety checker: a toggle changes no domain the rules name,
+    /// and keeps the sites visited and the lists already read.
+    private func keepingSafety(_ engine: RuleEngine) -> RuleEngine {
+        var engine = engine
+        engine.safety = safety
+        return engine
     }
 
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
         config.rules[position].enabled = enabled
-        return RuleEngine(config: config)
+        return keepingSafety(RuleEngine(config: config))
     }
 }
 

@@ -93,7 +93,7 @@ import Testing
         let environment = try Toolbox.environment(ProcessInfo.processInfo.environment)
         #expect(try Self.bashComplete(["openurl", ""], script: script, environment: environment) == Toolbox.commandNames)
         #expect(try Self.bashComplete(["openurl", "st"], script: script, environment: environment) == ["status"])
-        #expect(try Self.bashComplete(["openurl", "test", "--"], script: script, environment: environment) == ["--json", "--config", "--opener", "--help"])
+        #expect(try Self.bashComplete(["openurl", "test", "--"], script: script, environment: environment) == ["--json", "--config", "--opener", "--link-text", "--origin-url", "--help"])
         #expect(try Self.bashComplete(["openurl", "rules", ""], script: script, environment: environment) == ["enable", "disable"])
     }
 
