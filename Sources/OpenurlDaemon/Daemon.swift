@@ -47,13 +47,26 @@ final class Daemon {
         let recent = RecentLinks(path: paths.stateDirectory + "recent.tsv", loop: loop)
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
-        rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) }) { result in
+        rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) },
+                             preparesSafety: true) { result in
             Self.report(result, recent: recent, notices: notices, signals: signals, network: network)
         }
         executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, notices: notices, routed: signals.routed)
         self.signals = signals
         self.recent = recent
         self.notices = notices
+        Self.learnVisitedSites(from: paths.stateDirectory + "recent.tsv", into: rules, loop: loop)
+    }
+
+    /// The sites opened lately (recent.tsv) become known domains: read on a thread of its own,
+    /// handed to the rules on the loop, so neither the start nor a click waits for the file.
+    private static func learnVisitedSites(from path: String, into rules: RulesInForce, loop: EventLoop) {
+        nonisolated(unsafe) let rules = rules
+        BackgroundThread.start(name: "openurld-recent") {
+            let hosts = RecentLinks.openedHosts(inFile: path)
+            guard !hosts.isEmpty else { return }
+            loop.perform { rules.noteVisited(hosts: hosts) }
+        }
     }
 
     /// The config file.
@@ -96,7 +109,7 @@ final class Daemon {
         // the clock, the click's X11 display (bounded), /proc; only what the rules look at.
         let moment = moment.moment(needs: engine.momentNeeds, click: options.environment)
         do {
-            decision = try engine.decide(url, opener: options.opener, moment: moment, explain: explain, forceAsk: options.ask)
+            decision = try engine.decide(url, opener: options.opener, moment: moment, explain: explain, forceAsk: options.ask, context: options.context)
         } catch {
             return completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
         }
@@ -129,7 +142,8 @@ final class Daemon {
             choice = .open(resolved)
         }
         do {
-            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice) { outcome in
+            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice,
+                                releasingHold: entry.outcome.hasPrefix(RouteOutcome.held("").description)) { outcome in
                 if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
                 completion(.success(()))
             }

@@ -33,7 +33,7 @@ extension Daemon {
                     let links = try self.links(in: args[0].string ?? "")
                     return try self.answering(context) { reply in
                         self.completing(options, context: context, wantsOpener: true, wantsDisplay: true) { options in
-                            self.open(links, options: options) { reply(.success([.stringArray($0)])) }
+                            self.open(links, options: options) { reply(.success([.stringArray($0.map(\.url))])) }
                         }
                     }
                 },
@@ -202,7 +202,7 @@ extension Daemon {
     static let maximumOpenTextBytes = 1 << 20
     static let maximumOpenTextLinks = 50
 
-    func links(in text: String) throws -> [String] {
+    func links(in text: String) throws -> [ExtractedLink] {
         guard text.utf8.count <= Self.maximumOpenTextBytes else {
             throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
         }
@@ -211,17 +211,21 @@ extension Daemon {
         guard links.count <= Self.maximumOpenTextLinks else {
             throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
         }
-        return links.map(\.url)
+        return links
     }
 
-    /// Routes each of `links` in turn; `completion` gets the ones routed (a link that is not a URL is logged and skipped).
-    func open(_ links: [String], options: OpenOptions, routed: [String] = [], completion: @escaping ([String]) -> Void) {
+    /// Routes each of `links` in turn, each with the text it was shown as (Markdown, HTML,
+    /// `text <url>`) for the safety verdict; `completion` gets the ones routed (a link that is
+    /// not a URL is logged and skipped).
+    func open(_ links: [ExtractedLink], options: OpenOptions, routed: [ExtractedLink] = [], completion: @escaping ([ExtractedLink]) -> Void) {
         guard let link = links.first else { return completion(routed) }
-        open(link, options: options) { [weak self] result in
+        var linkOptions = options
+        if let text = link.linkText { linkOptions.context = LinkContext(linkText: text, originURL: options.context?.originURL) }
+        open(link.url, options: linkOptions) { [weak self] result in
             var routed = routed
             switch result {
             case .success: routed.append(link)
-            case .failure(let error): Log.warning("OpenText: \(Log.shown(link)): \(error)")
+            case .failure(let error): Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
             }
             self?.open(Array(links.dropFirst()), options: options, routed: routed, completion: completion)
         }

@@ -22,7 +22,7 @@ extension Client {
             let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
             Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
-            return ExitCode.success
+            return checkSafety(config, path: path ?? paths.configFile)
         case .failure(let error):
             Output.error(error.description)
             return ExitCode.config
@@ -31,7 +31,20 @@ extension Client {
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {
-        var warnings: [String] = []
+        var warnings = config.warnings.map(\.description)
+        // A mail program named by a rule that is not installed refuses its links.
+        var named: [String] = []
+        for action in [config.defaultAction] + config.rules.map(\.action) {
+            switch action {
+            case .open(.mailer(let name)): named.append(name)
+            case .ask(let choices): for case .open(.mailer(let name)) in choices { named.append(name) }
+            default: break
+            }
+        }
+        for name in Set(named).sorted() {
+            guard let mailer = Mailer.named(name), mailer.entry(in: config.catalog) == nil else { continue }
+            warnings.append("mail target \(name): \(mailer.title) is not installed (no \(mailer.desktopIDs.joined(separator: ", ")) was found), so its links are refused")
+        }
         if let program = config.settings.picker?.first, ProcessLauncher.resolve(program, environment: environment) == nil {
             warnings.append("settings.picker: \(program) is not on PATH; asks will fall back to \(config.settings.askOrder.filter { $0 != .picker }.map(\.rawValue).joined(separator: ", then "))")
         }
@@ -49,6 +62,7 @@ extension Client {
         let json = parsed.flag("--json")
         let path = parsed.value("--config")
         let openerID = parsed.value("--opener")
+        let context = LinkContext(linkText: parsed.value("--link-text"), originURL: parsed.value("--origin-url"))
         let url = parsed.positionals[0]
         let config: Config
         switch loadConfig(path: path) {
@@ -66,7 +80,7 @@ extension Client {
             case .success(let given): moment = given
             case .failure(let error): return fail(error.message, code: ExitCode.usage)
             }
-            let decision = try engine.decide(url, opener: opener, moment: moment, explain: true)
+            let decision = try engine.decide(url, opener: opener, moment: moment, explain: true, context: context == LinkContext() ? nil : context)
             let launcher = AppLauncher(paths: paths, environment: environment,
                                        systemHandler: { [paths] scheme in try DefaultHandlers(paths: paths).systemHandler(forScheme: scheme).id })
             let launch = DecisionText.Launch(plan: Result { try decision.launch.map { try launcher.plan($0) } })
@@ -101,7 +115,8 @@ extension Client {
         if json {
             for link in links {
                 Output.print(JSONValue.object([("text", .string(link.text)), ("url", .string(link.url)),
-                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound))]).text)
+                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound)),
+                                               ("link_text", link.linkText.map { .string($0) } ?? .null)]).text)
             }
         } else if !open {
             for link in links { Output.print(link.url) }

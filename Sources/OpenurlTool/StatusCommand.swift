@@ -15,7 +15,8 @@ extension Client {
         _ = parsed.flag("--check")  // accepted for scripts: status always checks every path
         var broken = 0
         var configBroken = false
-        let settings = (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()
+        let loaded = try? loadConfig(path: nil).get()
+        let settings = loaded?.settings ?? Config.Settings()
         func line(_ verdict: PathStatus.Verdict, _ label: String, _ detail: String, fix: String? = nil) {
             let mark: String
             switch verdict {
@@ -65,6 +66,12 @@ extension Client {
             line(found ? .ok : .note, "picker", picker.joined(separator: " ") + (found ? "" : " (not on PATH: ask falls back to the chooser window, then notification buttons)"))
         } else {
             line(.ok, "picker", "not set (ask uses the chooser window, then notification buttons)")
+        }
+        if let loaded {
+            for text in Self.safetyLines(loaded) {
+                let (label, detail) = text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index($0, offsetBy: 2)...])) } ?? ("safety", text)
+                line(text.contains("cannot read") ? .broken : .ok, label, detail)
+            }
         }
         let unitDirs = [paths.configHome + "/systemd/user", paths.dataHome + "/systemd/user", "/etc/systemd/user",
                         "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]

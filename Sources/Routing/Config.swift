@@ -1,5 +1,6 @@
 import Patterns
 import Hygiene
+import LinkSafety
 
 /// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
 public struct Config: Sendable {
@@ -25,6 +26,13 @@ public struct Config: Sendable {
     public var clearURLs: ClearURLsRules?
     /// The installed apps and browsers the config was checked against (browser targets, app links).
     public var catalog = AppCatalog()
+    /// Problems that do not stop the config from loading but will bite at click time (a glob no
+    /// URL can match, a mail field inside a quoted argument), for `openurl check`.
+    public var warnings: [ConfigDiagnostic] = []
+    /// The block lists `[settings] blocklists` names, once the caller has found them (read on first use).
+    public var blockLists: [BlockList] = []
+    /// The Public Suffix List's text, once the caller has read it (nil: URLModel's fallback).
+    public var publicSuffixes: [UInt8]?
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
@@ -63,6 +71,12 @@ public struct Config: Sendable {
         public var appLinks: AppLinkSetting = .all
         /// `shift_asks`: holding Shift while clicking (X11) asks, whatever the rules say.
         public var shiftAsks = false
+        /// `safety`: what a link judged `warn` does; `off` runs no checks.
+        public var safety: SafetyPolicy = .warn
+        /// `safety_checks`: which checks run (all by default).
+        public var safetyChecks: SafetyChecks = .all
+        /// `blocklists`: the offline block lists (`auto`: Debian's uBlock Origin lists, when installed).
+        public var blocklists: BlockListSetting = .auto
         /// Creates the defaults.
         public init() {}
 
@@ -110,6 +124,8 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     case app(String)
     /// A webmail compose target (`gmail`, or a `[webmail.NAME]`).
     case webmail(String)
+    /// A built-in local mail target (`thunderbird`, `mutt`: see `Mailer`).
+    case mailer(String)
     /// The handler that was the default before openurld.
     case system
     /// A discovered browser, possibly a profile or a private window (`firefox:Work`).
@@ -119,7 +135,7 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
-        case .app(let name), .webmail(let name): return name
+        case .app(let name), .webmail(let name), .mailer(let name): return name
         case .system: return "system"
         case .browser(let target): return target.description
         }
@@ -202,6 +218,8 @@ public struct Rule: Sendable {
     /// keys and values in a canonical order (without `enabled`). Toggles made over D-Bus follow
     /// this across reloads, so an edit that moves rules never disables a different one.
     public var identity: String = ""
+    /// `safety`: overrides `[settings] safety` for links this rule takes.
+    public var safety: SafetyPolicy?
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.

@@ -1,5 +1,6 @@
 import URLModel
 import Hygiene
+import LinkSafety
 
 /// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
 /// then `[default]`, else `system`.
@@ -17,6 +18,8 @@ public struct RuleEngine: Sendable {
     private let hygiene: URLHygiene
     /// The app links whose app is installed, with the entry that opens them (most configs: none).
     private let installedAppLinks: [(link: AppLink, handler: String)]
+    /// The link safety checks, with the known domains (the rules', then sites visited) and lists.
+    public internal(set) var safety: SafetyChecker
 
     /// Schemes routed with no rule naming them.
     public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
@@ -33,6 +36,7 @@ public struct RuleEngine: Sendable {
         routedSchemes = schemes
         hygiene = config.hygiene()
         installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
+        safety = config.safetyChecker()
     }
 
     /// True when some rule matches on the opener, so callers need to find out who opened a link.
@@ -60,15 +64,17 @@ public struct RuleEngine: Sendable {
     public var allowedSchemes: Set<String> { routedSchemes }
 
     /// Decides for `url`. `explain` records every rule tried (slower: no index); `forceAsk`
-    /// turns the decision into a chooser. Throws when `url` is not a URL.
+    /// turns the decision into a chooser; `context` (the link's text, its page) goes into the
+    /// safety verdict. Throws when `url` is not a URL.
     /// `moment` holds the facts of the click's moment the rules look at (`momentNeeds`).
-    public func decide(_ url: String, opener: Opener? = nil, moment: Moment = Moment(), explain: Bool = false, forceAsk: Bool = false) throws(URLParseError) -> Decision {
+    public func decide(_ url: String, opener: Opener? = nil, moment: Moment = Moment(), explain: Bool = false, forceAsk: Bool = false,
+                       context: LinkContext? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
         var trace: [TraceStep] = []
         if config.settings.shiftAsks, !forceAsk, explain, case .unknown(let why) = moment.modifiers {
             trace.append(.moment("shift_asks: which keys are held is unknown (\(why))"))
         }
-        return decide(parsed: parsed, original: url, opener: opener, moment: moment, explain: explain, forceAsk: forceAsk, depth: 0, trace: trace)
+        return decide(parsed: parsed, original: url, opener: opener, moment: moment, explain: explain, forceAsk: forceAsk, depth: 0, trace: trace, context: context)
     }
 
     /// `[settings] shift_asks` and Shift held: ask, unless the rule that decided looks at the
@@ -78,7 +84,8 @@ public struct RuleEngine: Sendable {
         return !(rule?.matchers.contains { $0.needs.contains(.modifiers) } ?? false)
     }
 
-    private func decide(parsed: ParsedURL, original: String, opener: Opener?, moment: Moment, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep]) -> Decision {
+    private func decide(parsed: ParsedURL, original: String, opener: Opener?, moment: Moment, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep],
+                        context: LinkContext? = nil) -> Decision {
         var trace = trace
         var forceAsk = forceAsk
         var current = parsed
@@ -86,7 +93,9 @@ public struct RuleEngine: Sendable {
             switch applyHygiene(hygiene, to: parsed, trace: &trace) {
             case .blocked(let provider):
                 trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
-                return Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+                var blocked = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+                blocked.safety = judge(parsed, context: context, policy: config.settings.safety)
+                return blocked
             case .url(let cleaned):
                 current = cleaned
             }
@@ -97,12 +106,20 @@ public struct RuleEngine: Sendable {
             let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
             decision.effect = .refused(reason)
             decision.trace.append(.refused(reason))
+            if depth == 0 { decision.safety = judge(current, context: context, policy: config.settings.safety) }
             return decision
         }
         let subject = MatchSubject(url: current, opener: opener, moment: moment)
+        // Before any rule: an address holding a line break or another control is no address,
+        // and no rule (nor a forced ask) may hand it on.
+        if let problem = subject.mailto?.problem {
+            refuse(problem, decision: &decision)
+            return decision
+        }
         var action = config.defaultAction
         var notify = config.defaultNotify
         var appLinks = config.settings.appLinks
+        var policy = config.settings.safety
         let matched = firstMatchingRule(subject, explain: explain, trace: &decision.trace)
         if depth == 0, !forceAsk, shiftAsks(moment, rule: matched) {
             forceAsk = true
@@ -112,6 +129,7 @@ public struct RuleEngine: Sendable {
             action = rule.action
             notify = rule.notify
             appLinks = rule.appLinks ?? appLinks
+            if policy != .off, let own = rule.safety { policy = own }
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
@@ -125,15 +143,20 @@ public struct RuleEngine: Sendable {
         } else {
             decision.trace.append(.defaultAction)
         }
+        // The verdict is on the link as it will be opened, before a webmail or app conversion.
+        let judged = depth == 0 ? judge(current, context: context, policy: policy) : nil
+        let traceIndex = decision.trace.count
         // A forced ask of a rule that already asks keeps the rule's question.
         if forceAsk, action.kind != .ask {
             decision.notify = notify ?? false
             decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
+            if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
             return decision
         }
         decision.notify = notify ?? (action.kind == .copy)
         apply(action, url: current, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
         if case .open = decision.effect { openInNativeApp(appLinks, url: current, decision: &decision) }
+        if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
         return decision
     }
 
@@ -220,7 +243,8 @@ public struct RuleEngine: Sendable {
         case .system:
             decision.effect = .open(.system, .system(url: url.string))
         case .copy(let template):
-            decision.effect = .copy(text: copyText(for: url, template: template))
+            let copy = copy(for: url, template: template)
+            decision.effect = .copy(text: copy.text, leftOutBcc: copy.leftOutBcc)
         case .ask(let asked):
             decision.effect = .ask(offeredChoices(asked: asked, forcedFrom: nil, scheme: url.scheme), forced: false)
         case .discard:
@@ -260,6 +284,8 @@ public struct RuleEngine: Sendable {
             case nil:
                 refuse("no app named \"\(name)\"", decision: &decision)
             }
+        case .mailer(let name):
+            openMailer(name, target: target, url: url, decision: &decision)
         case .webmail(let name):
             guard url.scheme == "mailto", let template = config.webmail[name] ?? Webmail.builtIn[name] else {
                 decision.effect = .open(.system, .system(url: url.string))
@@ -280,6 +306,28 @@ public struct RuleEngine: Sendable {
             if next.rule == nil { next.rule = decision.rule }
             decision = next
         }
+    }
+
+    /// A built-in mail target: the link rebuilt from its mail fields (`MailtoURL.forMailer`),
+    /// handed to the program's desktop entry as one argument.
+    private func openMailer(_ name: String, target: OpenTarget, url: ParsedURL, decision: inout Decision) {
+        guard url.scheme == "mailto" else {
+            decision.effect = .open(.system, .system(url: url.string))
+            decision.trace.append(.refused("mail target \(name) only composes mailto links; handing \(url.scheme) to system"))
+            return
+        }
+        guard let mailer = Mailer.named(name), let entry = mailer.entry(in: config.catalog) else {
+            return refuse(Mailer.named(name)?.notInstalled ?? "no mail target named \"\(name)\"", decision: &decision)
+        }
+        let mailto = MailtoURL(url)
+        let handed = mailto.forMailer
+        if handed != url.string {
+            let leftOut = mailto.otherFields.map(\.name)
+            let note = leftOut.isEmpty ? "" : "; left out \(leftOut.joined(separator: ", "))"
+            decision.trace.append(.changed(step: "mail target \(name): rebuilt from to, cc, bcc, subject and body\(note)", url: handed))
+        }
+        decision.finalURL = handed
+        decision.effect = .open(target, mailer.launch(handed, entry: entry))
     }
 
     /// Expands `args`; when none of them uses a placeholder, the URL is appended, as a desktop
@@ -322,6 +370,10 @@ public struct RuleEngine: Sendable {
     public func decide(choice: AskChoice, for url: String, opener: Opener? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
         var decision = Decision(url: url, finalURL: parsed.string, effect: .discard)
+        if parsed.scheme == "mailto", let problem = MailtoURL(parsed).problem {
+            refuse(problem, decision: &decision)
+            return decision
+        }
         let action: Action
         switch choice {
         case .open(let target): action = .open(target)
@@ -330,6 +382,8 @@ public struct RuleEngine: Sendable {
         }
         decision.notify = action.kind == .copy
         apply(action, url: parsed, decision: &decision, opener: opener, moment: Moment(), explain: false, depth: 0)
+        // The user chose: the verdict is shown (hosts in the form that cannot mislead), not acted on.
+        decision.safety = judge(parsed, context: nil, policy: .off)
         return decision
     }
 
@@ -340,7 +394,7 @@ public struct RuleEngine: Sendable {
     /// (`openurl --ask`) or an empty list also offers the decided target, the named apps, each
     /// discovered browser profile and private window (for web links), the installed apps for the
     /// scheme, the webmail targets for a mailto, and `system`; Copy and Discard come last.
-    private func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
+    func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
         guard action != nil || asked.isEmpty else { return choiceLabels.choices(asked) }
         var actions: [AskChoice] = []
         func offer(_ choice: AskChoice) { if !actions.contains(choice) { actions.append(choice) } }
@@ -358,7 +412,12 @@ public struct RuleEngine: Sendable {
             offer(.open(.system))
         }
         for entry in config.catalog.entries(forScheme: scheme) {
-            if let target = OpenTarget(entry.id, in: config) { offer(.open(target)) }
+            // A mail program openurld knows is offered as its mail target, which hands it a rebuilt link.
+            if scheme == "mailto", let mailer = Mailer.handling(desktopID: entry.id) {
+                offer(.open(.mailer(mailer.name)))
+            } else if let target = OpenTarget(entry.id, in: config) {
+                offer(.open(target))
+            }
         }
         if scheme == "mailto" {
             for name in config.webmail.keys.sorted() + Webmail.builtIn.keys.sorted() { offer(.open(.webmail(name))) }
@@ -418,14 +477,22 @@ public struct RuleEngine: Sendable {
             if positions.isEmpty { missing.append(toggle.identity) }
             for position in positions { config.rules[position].enabled = toggle.enabled }
         }
-        return (RuleEngine(config: config), missing)
+        return (keepingSafety(RuleEngine(config: config)), missing)
+    }
+
+    /// `engine` with this engine's safety checker: a toggle changes no domain the rules name,
+    /// and keeps the sites visited and the lists already read.
+    private func keepingSafety(_ engine: RuleEngine) -> RuleEngine {
+        var engine = engine
+        engine.safety = safety
+        return engine
     }
 
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
         config.rules[position].enabled = enabled
-        return RuleEngine(config: config)
+        return keepingSafety(RuleEngine(config: config))
     }
 }
 
