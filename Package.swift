@@ -88,13 +88,17 @@ let package = Package(
         // The config files on disk: loading with discovery, remembered answers.
         .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // What a click's moment holds beside the URL: NetworkManager's network (watched on the
+        // system bus), the local time, the X11 display's focused window and held keys (spoken
+        // to directly, no libX11), and the programs running (from /proc).
+        .target(name: "SessionState", dependencies: ["Platform", "DBus", "Routing"]),
         // Carrying decisions out: launch, copy, notify, ask.
         .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
         .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "Routing", "DBus", "RouterContract",
-                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution"],
+                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "SessionState"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
@@ -104,7 +108,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
         .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "Routing", "DBus", "RouterContract",
-                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands"],
+                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands", "SessionState"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),

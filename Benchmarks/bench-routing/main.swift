@@ -17,8 +17,8 @@ func now() -> Double {
 }
 
 /// A realistic mix: 80% domain rules (a tenth with a path), 8% path-only, 2% regex, 5% mailto `to`, 5% opener.
-func makeConfig(rules: Int, hygiene: Bool = true) -> String {
-    var text = (hygiene ? "" : "[settings]\nclean = false\nunwrap = false\n") + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n"
+func makeConfig(rules: Int, hygiene: Bool = true, front: String = "") -> String {
+    var text = (hygiene ? "" : "[settings]\nclean = false\nunwrap = false\n") + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n" + front
     for i in 0..<rules {
         text += "[[rules]]\nname = \"rule \(i)\"\n"
         switch i % 100 {
@@ -106,6 +106,44 @@ for count in [10, 100, 1_000, 10_000] {
 
 func format1(_ x: Double) -> String { String(Double(Int(x * 10)) / 10) }
 func format2(_ x: Double) -> String { String(Double(Int(x * 100)) / 100) }
+
+// Issue 24: rules on the moment. The same 1,000 rules behind 20 rules on the network, VPN, time,
+// days, window, keys and any/not groups (which no index can file, so every URL tries them),
+// decided with a full moment as the daemon gathers it; beside the 1,000 rules alone, same run.
+do {
+    var moment = Moment(network: .known(NetworkFacts(connections: [ActiveConnection(id: "Home", type: "802-11-wireless", ssid: "Fritz")])),
+                        time: .known(LocalTime(year: 2026, month: 12, day: 1, hour: 18, minute: 30)),
+                        window: .known("Inbox — Thunderbird"), modifiers: .known([]))
+    moment.running = .known(["bash", "firefox-esr"])
+    var front = ""
+    for i in 0..<20 {
+        front += "[[rules]]\nname = \"moment \(i)\"\n"
+        switch i % 5 {
+        case 0: front += "match.network = \"Office\(i)*\"\n"
+        case 1: front += "match.vpn = \"Corp\(i)*\"\n"
+        case 2: front += "match.time = \"0\(i % 10):00-0\(i % 10):30\"\nmatch.days = \"mon-fri\"\n"
+        case 3: front += "match.window = \"*Project \(i)*\"\nmatch.modifiers = \"shift\"\n"
+        default: front += "match.any = [{ network = \"N\(i)\" }, { vpn = true }]\nmatch.not = { days = \"sat\" }\n"
+        }
+        front += "discard = true\n"
+    }
+    let base = makeConfig(rules: 1_000)
+    let urls = corpus(rules: 1_000)
+    func rate(_ text: String, _ moment: Moment) -> Double {
+        guard let config = try? ConfigLoader.load(text: text, path: "bench.toml") else { fatalError("config failed") }
+        let engine = RuleEngine(config: config)
+        var decided = 0
+        let start = now()
+        while now() - start < 1.0 {
+            for url in urls { _ = try? engine.decide(url, moment: moment); decided += 1 }
+        }
+        return Double(decided) / (now() - start)
+    }
+    let split = makeConfig(rules: 1_000, front: front)
+    let plain = rate(base, Moment()), withMoment = rate(split, moment)
+    print("moment: 1,000 rules: \(format2(1e6 / plain)) µs/decision; with 20 rules on the moment first (network, vpn, time, days, window, keys, any/not), "
+          + "full moment: \(format2(1e6 / withMoment)) µs/decision (+\(format2(1e6 / withMoment - 1e6 / plain)) µs, same run)")
+}
 
 // Regex engines on the regex matcher's job: search a URL for a pattern.
 let pattern = "^https://[a-z]+\\.r88\\.example/"

@@ -7,6 +7,7 @@ import RouterContract
 import Routing
 import URLModel
 import LinkExtraction
+import SessionState
 
 /// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
 /// and generates the introspection XML.
@@ -121,6 +122,9 @@ extension Daemon {
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
                 DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.rules.configError) },
+                DBusProperty(Router1.Property.moment, signature: "a{ss}", emitsChanged: false) { [unowned self] in
+                    .dictionary(keySignature: "s", valueSignature: "s", self.momentShown.map { DBusDictEntry(key: .string($0.0), value: .string($0.1)) })
+                },
                 DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     let shown = self.displayEnvironment
                     return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
@@ -181,6 +185,16 @@ extension Daemon {
             if let value = environment[key], !value.isEmpty { shown[key] = value }
         }
         return shown
+    }
+
+    /// What `openurl status` shows of the moment: the network as last read, and what the
+    /// daemon's own display tells of windows and keys.
+    var momentShown: [(String, String)] {
+        var moment = Moment(network: network.facts)
+        let x11 = X11Snapshot.read(environment: MomentSources.display(click: [:], own: executor.launcher.environment))
+        moment.window = x11.window
+        moment.modifiers = x11.modifiers
+        return MomentSources.describe(moment)
     }
 
     /// Extracts the links in `text`; refused before any work: longer text, or more links than
@@ -248,6 +262,7 @@ extension Action {
     var summary: String {
         switch self {
         case .open(let target): return "open \(target)"
+        case .openFirstRunning(let targets): return "open the first running of " + targets.map(\.description).joined(separator: ", ")
         case .copy(let template): return "copy" + (template.map { " \($0)" } ?? "")
         case .ask(let choices): return "ask " + choices.map(\.description).joined(separator: ", ")
         case .discard: return "discard"

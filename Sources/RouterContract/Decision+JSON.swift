@@ -50,6 +50,8 @@ extension TraceStep {
             members = [("step", .string("refused")), ("reason", .string(reason))]
         case .appLink(let name, let url, let app):
             members = [("step", .string("app_link")), ("app_link", .string(name)), ("url", .string(url)), ("app", .string(app))]
+        case .moment:
+            members = [("step", .string("moment"))]
         case .safety(let safety):
             members = [("step", .string("safety")), ("verdict", .string(safety.verdict.name)), ("policy", .string(safety.policy.rawValue)),
                        ("action", .string(safety.action.rawValue))]

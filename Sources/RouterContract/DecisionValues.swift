@@ -92,8 +92,9 @@ public struct OpenOptions {
         let openerName = try string(Router1.Option.opener)
         let desktopID = try string(Router1.Option.openerDesktopID)
         let flatpakID = try string(Router1.Option.openerFlatpakID)
-        if openerName != nil || desktopID != nil || flatpakID != nil {
-            opener = Opener(desktopID: desktopID ?? openerName, flatpakID: flatpakID ?? openerName, processName: openerName)
+        let snapID = try string(Router1.Option.openerSnapID)
+        if openerName != nil || desktopID != nil || flatpakID != nil || snapID != nil {
+            opener = Opener(desktopID: desktopID ?? openerName, flatpakID: flatpakID ?? openerName, processName: openerName, snapID: snapID)
         }
         dryRun = try bool(Router1.Option.dryRun)
         ask = try bool(Router1.Option.ask)

@@ -69,6 +69,8 @@ public struct Config: Sendable {
         public var askTimeout = 120
         /// `app_links`: which web links open in their native app when it is installed.
         public var appLinks: AppLinkSetting = .all
+        /// `shift_asks`: holding Shift while clicking (X11) asks, whatever the rules say.
+        public var shiftAsks = false
         /// `safety`: what a link judged `warn` does; `off` runs no checks.
         public var safety: SafetyPolicy = .warn
         /// `safety_checks`: which checks run (all by default).
@@ -163,6 +165,9 @@ public enum AskChoice: Sendable, Equatable, CustomStringConvertible {
 public enum Action: Sendable, Equatable {
     /// Launch a target.
     case open(OpenTarget)
+    /// Launch the first of these targets whose program runs for this user, else the first
+    /// (`open = ["firefox:Work", "chromium"]`).
+    case openFirstRunning([OpenTarget])
     /// Copy text (a template; nil means the URL, or the recipients of a mailto).
     case copy(template: String?)
     /// Offer choices.
@@ -175,7 +180,7 @@ public enum Action: Sendable, Equatable {
     /// The decision this action produces.
     public var kind: Decision.Kind {
         switch self {
-        case .open: return .open
+        case .open, .openFirstRunning: return .open
         case .copy: return .copy
         case .ask: return .ask
         case .discard: return .discard
@@ -249,6 +254,7 @@ extension Config {
         func add(_ action: Action) {
             switch action {
             case .open(let target): add(target)
+            case .openFirstRunning(let targets): targets.forEach(add)
             case .ask(let choices): for case .open(let target) in choices { add(target) }
             default: break
             }

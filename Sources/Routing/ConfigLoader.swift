@@ -178,6 +178,7 @@ struct ConfigReader {
             config.settings.askTimeout = value
         }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
+        if let shiftAsks = node["shift_asks"], let value = collector.bool(shiftAsks, "settings.shift_asks") { config.settings.shiftAsks = value }
         if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
             config.settings.guardDefaults = value
         }

@@ -141,6 +141,9 @@ public enum Launch: Sendable, Equatable {
     case desktopEntryWithArguments(id: String, arguments: [String])
     /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile).
     case desktopEntryAdding(id: String, arguments: [String], url: String)
+    /// A desktop entry's `Exec` without its URL field codes, with `arguments` appended, which
+    /// hold the URL themselves (`--app=URL`, a web app's launch URL).
+    case desktopEntryAppending(id: String, arguments: [String])
     /// A raw argv.
     case argv([String])
     /// The handler that was the default before openurld, with the URL.
@@ -161,6 +164,8 @@ public enum TraceStep: Sendable, Equatable {
     case refused(String)
     /// A web link was converted for its native app (`zoom`), opened by the entry `app`.
     case appLink(name: String, url: String, app: String)
+    /// A fact of the moment decided something: Shift held, the first running target.
+    case moment(String)
     /// The link's safety verdict and what the policy did with it.
     case safety(DecisionSafety)
 
@@ -177,6 +182,7 @@ public enum TraceStep: Sendable, Equatable {
         case .webmail(let name, let url): return "webmail \(name): compose \(url), routed again"
         case .refused(let reason): return "refused: \(reason)"
         case .appLink(let name, let url, let app): return "app link \(name): \(url) in \(app)"
+        case .moment(let text): return text
         case .safety(let safety): return safety.text
         }
     }
