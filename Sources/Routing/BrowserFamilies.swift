@@ -4,6 +4,8 @@ public enum BrowserFamily: String, Sendable, Equatable {
     case firefox
     /// `Local State` JSON; launched with `--profile-directory=DIR`.
     case chromium
+    /// Profiles openurld does not list (GNOME Web, Falkon, qutebrowser): private windows only.
+    case unlisted
 }
 
 /// A browser openurld knows the profiles of: one line of `KnownBrowser.table` each.
@@ -14,6 +16,8 @@ public struct KnownBrowser: Sendable, Equatable {
     public var family: BrowserFamily
     /// The arguments that open a private window.
     public var privateArguments: [String]
+    /// The argument that, with the URL appended, opens an app-mode window (`--app=`); nil when the browser has none.
+    public var appArgument: String? { family == .chromium ? "--app=" : nil }
     /// Where its profiles live, relative to the home directory (Firefox family: `.mozilla/firefox`)
     /// or to the config directory (Chromium family: `google-chrome`).
     public var profileRoot: String
@@ -41,6 +45,10 @@ public struct KnownBrowser: Sendable, Equatable {
         KnownBrowser(key: "microsoft-edge", family: .chromium, privateArguments: ["--inprivate"], profileRoot: "microsoft-edge", xdgProfileRoot: nil, nativeNames: ["microsoft-edge", "microsoft-edge-stable"], flatpakIDs: ["com.microsoft.Edge"], snapNames: []),
         KnownBrowser(key: "vivaldi", family: .chromium, privateArguments: ["--incognito"], profileRoot: "vivaldi", xdgProfileRoot: nil, nativeNames: ["vivaldi-stable", "vivaldi"], flatpakIDs: ["com.vivaldi.Vivaldi"], snapNames: ["vivaldi"]),
         KnownBrowser(key: "opera", family: .chromium, privateArguments: ["--private"], profileRoot: "opera", xdgProfileRoot: nil, nativeNames: ["opera"], flatpakIDs: ["com.opera.Opera"], snapNames: ["opera"]),
+        KnownBrowser(key: "ungoogled-chromium", family: .chromium, privateArguments: ["--incognito"], profileRoot: "chromium", xdgProfileRoot: nil, nativeNames: ["ungoogled-chromium"], flatpakIDs: ["io.github.ungoogled_software.ungoogled_chromium"], snapNames: []),
+        KnownBrowser(key: "epiphany", family: .unlisted, privateArguments: ["--incognito-mode"], profileRoot: "", xdgProfileRoot: nil, nativeNames: ["org.gnome.Epiphany", "epiphany", "epiphany-browser"], flatpakIDs: ["org.gnome.Epiphany"], snapNames: []),
+        KnownBrowser(key: "falkon", family: .unlisted, privateArguments: ["--private-browsing"], profileRoot: "", xdgProfileRoot: nil, nativeNames: ["org.kde.falkon", "falkon"], flatpakIDs: ["org.kde.falkon"], snapNames: []),
+        KnownBrowser(key: "qutebrowser", family: .unlisted, privateArguments: ["--target", "private-window"], profileRoot: "", xdgProfileRoot: nil, nativeNames: ["org.qutebrowser.qutebrowser", "qutebrowser"], flatpakIDs: ["org.qutebrowser.qutebrowser"], snapNames: []),
     ]
 
     /// How a desktop entry of a browser is packaged, which decides where its profiles are.
@@ -105,6 +113,7 @@ public struct KnownBrowser: Sendable, Equatable {
         case (.chromium, .snap(let name)):
             let directory = home + "/snap/" + name + "/current/.config/" + profileRoot
             return (directory, directory, [])
+        case (.unlisted, _): return ("", "", [])
         }
     }
 
@@ -113,6 +122,7 @@ public struct KnownBrowser: Sendable, Equatable {
         switch family {
         case .firefox: return ["--profile", directory]
         case .chromium: return ["--profile-directory=" + directory]
+        case .unlisted: return []
         }
     }
 }

@@ -78,11 +78,13 @@ public struct ChoiceLabels: Sendable {
             let actionName = entry?.actions.first { $0.id == action }?.name ?? action
             return "\(name): \(actionName)"
         case .browser(let browser):
-            let name = catalog.entry(id: browser.desktopID)?.name ?? browser.browser
-            switch browser.profile {
-            case nil: return markedDefault(name, id: browser.desktopID, scheme: scheme)
-            case "private"?: return "\(name): Private window"
-            case let profile?: return "\(name): \(profile)"
+            let name = catalog.entry(id: browser.desktopID)?.name ?? Self.capitalised(browser.browser)
+            let window: String? = browser.window == .private ? "Private window" : browser.window == .app ? "App window" : nil
+            switch (browser.profile, window) {
+            case (nil, nil): return markedDefault(name, id: browser.desktopID, scheme: scheme)
+            case (nil, let window?): return "\(name): \(window)"
+            case (let profile?, nil): return "\(name): \(profile)"
+            case (let profile?, let window?): return "\(name): \(profile), \(window)"
             }
         }
     }

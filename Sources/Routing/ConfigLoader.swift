@@ -201,6 +201,7 @@ struct ConfigReader {
             config.settings.askTimeout = value
         }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
+        if let shiftAsks = node["shift_asks"], let value = collector.bool(shiftAsks, "settings.shift_asks") { config.settings.shiftAsks = value }
         if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
             config.settings.guardDefaults = value
         }
@@ -208,6 +209,7 @@ struct ConfigReader {
             config.settings.clearURLsPath = value
             config.settings.clearURLsPosition = clearURLs.position
         }
+        readSafetySettings(node)
     }
 
     mutating func readDefault(_ node: TOMLNode) {
@@ -251,6 +253,7 @@ struct ConfigReader {
                 appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
             rule.identity = name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"])
+            rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
             config.rules.append(rule)
         }
     }
