@@ -80,7 +80,7 @@ public struct AppCatalog: Sendable, Equatable {
             }
         }
         guard let known = browser.known else {
-            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.filter { $0.family != .unlisted }.map(\.key).joined(separator: ", ")))"))
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.filter { $0.family != .unlisted }.map(\.key).joined(separator: ", ")))", isMissing: false))
         }
         if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
             return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
@@ -94,7 +94,7 @@ public struct AppCatalog: Sendable, Equatable {
     private func target(_ name: String, _ browser: Browser, profile: String?, window: BrowserWindow, profileArguments: [String]) -> Result<BrowserTarget, BrowserLookupError> {
         guard let known = browser.known else {
             let what = window == .private ? "a private window" : "an app-mode window"
-            return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens \(what); use a desktop action (openurl apps lists them)"))
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens \(what); use a desktop action (openurl apps lists them)", isMissing: false))
         }
         switch window {
         case .private:
@@ -102,7 +102,7 @@ public struct AppCatalog: Sendable, Equatable {
                                           arguments: profileArguments + known.privateArguments))
         case .app:
             guard known.appArgument != nil else {
-                return .failure(BrowserLookupError(message: "\(name): \(browser.name) has no app-mode window (a window without tabs: Chromium-family browsers have one, with --app=URL)"))
+                return .failure(BrowserLookupError(message: "\(name): \(browser.name) has no app-mode window (a window without tabs: Chromium-family browsers have one, with --app=URL)", isMissing: false))
             }
             return .success(BrowserTarget(browser: name, profile: profile, window: .app, desktopID: browser.desktopID, arguments: profileArguments))
         case .normal:
@@ -279,4 +279,14 @@ public struct WebApp: Sendable, Equatable {
 public struct BrowserLookupError: Error, Sendable, Equatable {
     /// The message for `check`.
     public var message: String
+    /// True when what is named may simply not be installed (a browser, a profile): a missing
+    /// app, with which the rest of the config still loads; false for a target no installation
+    /// makes work (Firefox's app window, a private window of a browser openurld does not know).
+    public var isMissing: Bool
+
+    /// An error for `check`; `isMissing` when an installation could make the target work.
+    public init(message: String, isMissing: Bool = true) {
+        self.message = message
+        self.isMissing = isMissing
+    }
 }

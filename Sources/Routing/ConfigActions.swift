@@ -78,11 +78,23 @@ extension ConfigReader {
             collector.report(message, at: position)
             return nil
         }
-        if let colon = name.firstIndex(of: ":"),
-           case .failure(let error) = config.catalog.resolve(browser: String(name[..<colon]), profile: String(name[name.index(after: colon)...])) {
-            message = error.message
-        } else {
+        if let colon = name.firstIndex(of: ":") {
+            if case .failure(let error) = config.catalog.resolve(browser: String(name[..<colon]), profile: String(name[name.index(after: colon)...])) {
+                // A target no installation makes work (Firefox's app window) is a mistake in the config.
+                guard error.isMissing else {
+                    collector.report(error.message, at: position)
+                    return nil
+                }
+                message = error.message
+            }
+        } else if readingRemembered || KnownBrowser.table.contains(where: { $0.key == name || $0.nativeNames.contains(name) || $0.flatpakIDs.contains(name) || $0.snapNames.contains(name) }) {
+            // A browser openurld knows, not installed here (`brave` after Brave was removed), or
+            // a remembered answer's `[apps.NAME]` that config.toml no longer has.
             message += " (openurl apps lists what is installed)"
+        } else {
+            // A bare name no installed or known app has: a typo, reported as before.
+            collector.report(message, at: position)
+            return nil
         }
         noteMissing(name, message, at: position)
         return .unavailable(name)

@@ -491,9 +491,11 @@ public struct RuleEngine: Sendable {
     private func launchKey(_ action: AskChoice, scheme: String) -> String? {
         guard case .open(let target) = action else { return nil }
         func entry(_ id: String, _ extra: [String]) -> String { (["entry", id] + extra).joined(separator: "\u{1}") }
+        // An app window adds `--app=URL` at launch, so it is not the plain entry.
+        func browserKey(_ browser: BrowserTarget) -> String { entry(browser.desktopID, browser.arguments + (browser.window == .normal ? [] : ["window", browser.window.rawValue])) }
         switch target {
         case .desktopEntry(let id, let desktopAction): return entry(id, desktopAction.map { ["action", $0] } ?? [])
-        case .browser(let browser): return entry(browser.desktopID, browser.arguments)
+        case .browser(let browser): return browserKey(browser)
         case .system: return config.catalog.previousHandlers[scheme.lowercased()].map { entry($0.id, []) } ?? "system"
         case .webmail(let name): return "webmail\u{1}" + name
         case .unavailable(let name): return "unavailable\u{1}" + name
@@ -502,7 +504,7 @@ public struct RuleEngine: Sendable {
         case .app(let name):
             switch config.apps[name] {
             case .desktop(let id, nil)?: return entry(id, [])
-            case .browser(let browser)?: return entry(browser.desktopID, browser.arguments)
+            case .browser(let browser)?: return browserKey(browser)
             default: return "app\u{1}" + name
             }
         }

@@ -107,7 +107,7 @@ import Testing
         let news = try harness.run([harness.openurl, "test", "--json", "https://news.example.org/x"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(news.stdout.utf8)) as? [String: Any])
         #expect(object["rule"] as? String == "Remembered: example.org")
-        let step = (object["trace"] as? [[String: Any]])?.last ?? [:]
+        let step = (object["trace"] as? [[String: Any]])?.first { $0["step"] as? String == "remembered" } ?? [:]
         #expect(step["step"] as? String == "remembered" && step["location"] as? String == "\(remembered):1" && step["asked"] as? String == "ask", "\(step)")
         let rules = try harness.run([harness.openurl, "rules"])
         #expect(rules.stdout.hasPrefix("remembered\ton \tRemembered: example.org\topen work.desktop (answers an ask; \(remembered):1)"), "\(rules.stdout)")

@@ -184,7 +184,7 @@ enum DebianDesktop {
 
     @Test func theTraceSaysWhichAnswerAppliedAndWhereItLives() throws {
         let decision = try engine().decide("https://news.example.org/", explain: true)
-        let step = try #require(decision.trace.last)
+        let step = try #require(decision.trace.first { if case .remembered = $0 { return true } else { return false } })
         let line = (Self.remembered.components(separatedBy: "\n").firstIndex(of: "[[rules]]") ?? 0) + 1
         #expect(step == .remembered(rule: "Remembered: example.org", location: "/c/remembered.toml:\(line)", asked: .named("ask")))
         #expect(step.text == "remembered answer Remembered: example.org (/c/remembered.toml:\(line)) answers the question of rule ask")
@@ -247,8 +247,8 @@ enum DebianDesktop {
         #expect(keyed.contains("copy") && keyed.contains("discard"), "\(choices.map(\.key))")
         #expect(Set(choices.map(\.key)).count == choices.count)
         #expect(choices.contains { $0.key == "chromium.desktop" })
-        // firefox-esr.desktop, Chromium's profile and private window, each Firefox profile and its
-        // private window, chromium.desktop, Copy and Discard.
-        #expect(choices.count == 1 + 2 + profiles.count + 1 + 1 + 2, "\(choices.map(\.key))")
+        // firefox-esr.desktop, Chromium's profile, private and app window, each Firefox profile
+        // and its private window, chromium.desktop, Copy and Discard.
+        #expect(choices.count == 1 + 3 + profiles.count + 1 + 1 + 2, "\(choices.map(\.key))")
     }
 }
