@@ -69,6 +69,9 @@ let package = Package(
         // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
         // offline block lists, link text naming another domain; one verdict per link.
         .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
+        // Site lists admins already keep for their browsers: Enterprise Mode schema v.1 and v.2
+        // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
+        .target(name: "SiteLists", dependencies: ["URLModel"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
         .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
         // Swift over libdbus.
@@ -137,6 +140,7 @@ let package = Package(
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
         .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
+        .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
         .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),
