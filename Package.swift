@@ -73,7 +73,7 @@ let package = Package(
         // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
         .target(name: "SiteLists", dependencies: ["URLModel"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "SiteLists"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // The Router1 contract: its names, keys, error names and the click's time budget are

@@ -1,5 +1,6 @@
 import URLModel
 import Patterns
+import SiteLists
 
 /// Who a link came from: any of these can be matched by `match.opener`.
 public struct Opener: Sendable, Equatable {
@@ -70,6 +71,8 @@ public enum Matcher: Sendable {
     case to([Glob])
     /// `opener`: the desktop id, Flatpak id or process name matches a glob.
     case opener([Glob])
+    /// A `[[sitelist]]`: the list switches the URL (see `SiteList.verdict`).
+    case siteList(SiteListMatch)
 
     /// The config key (`domain`).
     public var key: String {
@@ -83,6 +86,7 @@ public enum Matcher: Sendable {
         case .regex: return "regex"
         case .to: return "to"
         case .opener: return "opener"
+        case .siteList: return "sitelist"
         }
     }
 
@@ -113,6 +117,9 @@ public enum Matcher: Sendable {
         case .opener(let globs):
             guard let names = subject.opener?.names else { return false }
             return names.contains { name in globs.contains { $0.matches(name) } }
+        case .siteList(let match):
+            if case .go = match.list.verdict(for: subject.url, greylists: match.greylists) { return true }
+            return false
         }
     }
 
