@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing", "Launching"],
+        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing", "Launching", "SiteLists"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // Carrying decisions out: launch, copy, notify, ask.
         .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"],

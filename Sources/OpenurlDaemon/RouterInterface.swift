@@ -62,6 +62,12 @@ extension Daemon {
                         .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
                     })]
                 },
+                DBusMethod(Router1.Method.describeRules, outputs: [.init("rules", "aa{sv}")]) { [unowned self] _, _ in
+                    [.array(elementSignature: "a{sv}", self.rules.engine.config.rules.map(\.dbusDescription))]
+                },
+                DBusMethod(Router1.Method.configSources, outputs: [.init("sources", "aa{sv}")]) { [unowned self] _, _ in
+                    [.array(elementSignature: "a{sv}", self.rules.sources.map(\.dbusDescription))]
+                },
                 DBusMethod(Router1.Method.setRuleEnabled, inputs: [.init("name", "s"), .init("enabled", "b")]) { [unowned self] args, _ in
                     try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
                     return []
@@ -121,6 +127,7 @@ extension Daemon {
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
                 DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.rules.configError) },
+                DBusProperty("SystemConfigError", signature: "s") { [unowned self] in .string(self.rules.systemConfigError) },
                 DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     let shown = self.displayEnvironment
                     return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
