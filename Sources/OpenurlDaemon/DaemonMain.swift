@@ -90,6 +90,7 @@ func start(replace: Bool) throws -> Never {
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
+    keepPrivate([Path.parent(daemon.configPath), String(daemon.paths.stateDirectory.dropLast())])
     daemon.layerWatchers = LayerWatchers(configDirs: daemon.paths.configDirs, loop: loop) { daemon.reload() }
     daemon.layerWatchers?.follow(daemon.rules.sources)
     let defaultsGuard: DefaultsGuard
