@@ -1,4 +1,5 @@
 import DesktopDefaults
+import Launching
 import OpenurlCommands
 import Platform
 
@@ -21,7 +22,11 @@ extension Client {
             let shadowed = try handlers.install(openurl: Self.handlerPath, environment: environment)
             Output.print("openurld is now the default handler for http, https and mailto for every user (what was there is saved in \(handlers.recordFile))")
             for file in handlers.takenOverFiles() { Output.print("  changed \(file)") }
-            for type in shadowed { Output.error("openurl: warning: another system list still overrides \(type)") }
+            if !shadowed.isEmpty, handlers.entries.entry(id: DefaultHandlers.ourDesktopID) == nil {
+                Output.error("openurl: warning: \(DefaultHandlers.ourDesktopID) is installed but not usable here (is the program of its Exec line on PATH?)")
+            } else {
+                for type in shadowed { Output.error("openurl: warning: another system list still overrides \(type)") }
+            }
             Output.print("A user's own ~/.config/mimeapps.list still wins over these files; `openurl status` as that user shows what decides.")
             return ExitCode.success
         } catch {
