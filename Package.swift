@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "Routing"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "Routing", "SiteLists"], path: "Benchmarks/bench-routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
         .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing", "SiteLists"]),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
