@@ -88,8 +88,12 @@ extension Config {
             case .user: return 3
             }
         }
-        // Stable: within a group, the order of the files and of the rules in them.
-        config.rules = rules.enumerated().sorted { (group($0.element), $0.offset) < (group($1.element), $1.offset) }.map(\.element)
+        // Stable: within a group, the order of the files and of the rules in them. A user's
+        // config alone (the usual case) is in order already, and is not sorted again.
+        let groups = rules.map(group)
+        if zip(groups, groups.dropFirst()).contains(where: { $0 > $1 }) {
+            config.rules = rules.enumerated().sorted { (groups[$0.offset], $0.offset) < (groups[$1.offset], $1.offset) }.map(\.element)
+        }
         var next = 1
         for position in config.rules.indices {
             if config.rules[position].source.layer == .remembered {
@@ -98,6 +102,7 @@ extension Config {
                 config.rules[position].index = next
                 next += 1
             }
+            guard !siteLists.isEmpty else { continue }
             config.rules[position].matchers = config.rules[position].matchers.map { matcher in
                 guard case .siteList(var match) = matcher, siteLists.indices.contains(match.source) else { return matcher }
                 let layer = siteLists[match.source].source.layer

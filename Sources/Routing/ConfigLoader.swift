@@ -66,8 +66,10 @@ public enum ConfigLoader {
         if let siteLists = root["sitelist"] { reader.readSiteLists(siteLists) }
         config = reader.config
         // [[rules]] and [[sitelist]] tables are tried in the order they stand in the file.
-        let added = config.rules[firstNew...].enumerated().sorted { ($0.element.position.line, $0.offset) < ($1.element.position.line, $1.offset) }
-        config.rules.replaceSubrange(firstNew..., with: added.map(\.element))
+        if !config.siteLists.isEmpty {
+            let added = config.rules[firstNew...].enumerated().sorted { ($0.element.position.line, $0.offset) < ($1.element.position.line, $1.offset) }
+            config.rules.replaceSubrange(firstNew..., with: added.map(\.element))
+        }
         collector = reader.collector
         guard collector.diagnostics.isEmpty else {
             let sorted = collector.diagnostics.enumerated().sorted {
