@@ -72,8 +72,9 @@ let package = Package(
         // Site lists admins already keep for their browsers: Enterprise Mode schema v.1 and v.2
         // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
         .target(name: "SiteLists", dependencies: ["URLModel"]),
-        // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "SiteLists"]),
+        // The rules: config schema, loading and errors, matchers, index, engine, decisions (each with its
+        // safety verdict), templates, targets.
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "LinkSafety", "SiteLists"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // The Router1 contract: its names, keys, error names and the click's time budget are
@@ -88,15 +89,19 @@ let package = Package(
         .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing", "Launching", "SiteLists"],
+        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching", "SiteLists"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // What a click's moment holds beside the URL: NetworkManager's network (watched on the
+        // system bus), the local time, the X11 display's focused window and held keys (spoken
+        // to directly, no libX11), and the programs running (from /proc).
+        .target(name: "SessionState", dependencies: ["Platform", "DBus", "Routing"]),
         // Carrying decisions out: launch, copy, notify, ask.
         .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
         .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "Routing", "DBus", "RouterContract",
-                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution"],
+                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "SessionState"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
@@ -105,8 +110,8 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "RouterContract",
-                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands"],
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "Routing", "DBus", "RouterContract",
+                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands", "SessionState"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
@@ -123,7 +128,7 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "Routing", "SiteLists"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "URLModel", "LinkSafety", "Routing", "SiteLists"], path: "Benchmarks/bench-routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
         .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
@@ -139,7 +144,7 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing", "SiteLists"]),
+        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing", "SiteLists"]),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),

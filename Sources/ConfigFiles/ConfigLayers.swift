@@ -96,6 +96,7 @@ extension ConfigFile {
         config.catalog = discover()
         var result = LayeredConfig(config: config)
         var clearURLsSetBy: (layer: ConfigLayer, file: String)?
+        var blockListsSetBy: (layer: ConfigLayer, file: String)?
         func load(_ file: String, _ layer: ConfigLayer, given: String? = nil, required: Bool = false) -> String? {
             var problem: String?
             var text = given
@@ -131,6 +132,7 @@ extension ConfigFile {
             status.problem = problem
             status.rules = config.rules.count - before.rules.count
             if config.settings.clearURLsPath != before.settings.clearURLsPath { clearURLsSetBy = (layer, file) }
+            if config.settings.blocklists != before.settings.blocklists { blockListsSetBy = (layer, file) }
             result.sources.append(status)
             for index in siteListsBefore..<config.siteLists.count {
                 result.sources.append(readSiteList(&config.siteLists[index], namedIn: file, memory: memory))
@@ -151,6 +153,15 @@ extension ConfigFile {
                 if let index = result.sources.lastIndex(where: { $0.path == file }) { result.sources[index].problem = problem }
             } else {
                 userProblems.append(problem)
+            }
+        }
+        // Block lists are found (and named files checked) here; a list is read on first use.
+        if let error = SafetyFiles.attach(to: &config, path: blockListsSetBy?.file ?? path) {
+            if blockListsSetBy?.layer == .system, let file = blockListsSetBy?.file,
+               let index = result.sources.lastIndex(where: { $0.path == file }) {
+                result.sources[index].problem = error.description
+            } else {
+                userProblems.append(error.description)
             }
         }
         if !userProblems.isEmpty {

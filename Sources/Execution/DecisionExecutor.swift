@@ -30,9 +30,6 @@ public final class DecisionExecutor {
     let routed: (Decision) -> Void
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
-    /// The display variables of the last click that brought some: for later launches with no
-    /// caller (reopen, a notification's "Open" button).
-    private var lastClickEnvironment: [String: String] = [:]
     /// The chooser window, found on first use (beside this executable, else on PATH).
     lazy var chooser: ChooserLauncher? = session.loop.flatMap { loop in
         ChooserLauncher.locate(environment: session.environment).map { ChooserLauncher(executable: $0, loop: loop) }
@@ -85,7 +82,6 @@ public final class DecisionExecutor {
         }
         lastRouted[decision.finalURL] = now
         let id = record?.add(decision, opener: click.opener, outcome: .asking)
-        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
         perform(decision, click: click, id: id) { [weak self] outcome in
             guard let self else { return }
             if outcome != .asking, let id { self.record?.update(id: id, outcome: outcome, decision: decision) }
@@ -94,29 +90,37 @@ public final class DecisionExecutor {
             }
             self.routed(decision)
             completion(CarriedOut(id: id, outcome: outcome))
+            if outcome == .done, self.record != nil { self.noteVisited(decision) }
         }
     }
 
-    /// Carries out a decision with no caller (a reopen, a notification's button), with the last
-    /// click's display, and records it.
-    func carryOutLater(_ decision: Decision, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
-        perform(decision, click: Click(environment: lastClickEnvironment), id: nil) { [weak self] outcome in
+    /// Carries out a decision that is no new click (a reopen to a chosen target) on the display
+    /// `environment` names, and records it.
+    func carryOutLater(_ decision: Decision, environment: [String: String], completion: @escaping (RouteOutcome) -> Void = { _ in }) {
+        perform(decision, click: Click(environment: environment), id: nil) { [weak self] outcome in
             self?.record?.add(decision, opener: nil, outcome: outcome)
             completion(outcome)
         }
     }
 
-    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click); `completion`
-    /// gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
-        guard let choice else { return carryOut(try engine.decide(url), click: Click()) { completion($0.outcome) } }
-        carryOutLater(try engine.decide(choice: choice, for: finalURL), completion: completion)
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click; a link that
+    /// was held is released, as Open anyway would), on the display of the caller that asked
+    /// (`environment`: its display variables; empty, this process's own). Nothing of an earlier
+    /// click's display is reused: it belongs to that click. `completion` gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, releasingHold: Bool = false,
+                       environment: [String: String] = [:],
+                       completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+        guard let choice else {
+            let decision = try engine.decide(url)
+            return carryOut(releasingHold ? decision.releasingHold() : decision, click: Click(environment: environment)) { completion($0.outcome) }
+        }
+        carryOutLater(try engine.decide(choice: choice, for: finalURL), environment: environment, completion: completion)
     }
 
-    /// Copies `url` (the addresses of a mailto) outside the rules, and confirms it.
+    /// Copies `url` (the addresses of a mailto) outside the rules, on the clipboard of the
+    /// click's display, and confirms it.
     public func copy(_ url: String, click: Click, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         let decision = try engine.decide(choice: .copy, for: url)
-        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
         perform(decision, click: click, id: nil, completion: completion)
     }
 
@@ -136,15 +140,19 @@ public final class DecisionExecutor {
         case .open(_, let launch):
             do {
                 try self.launch(launch, activationToken: click.activationToken, environment: click.environment)
-                if decision.notify { notices.confirm(decision, label: label(decision)) }
+                if decision.safety.action == .notify {
+                    notices.warned(decision, label: label(decision))
+                } else if decision.notify {
+                    notices.confirm(decision, label: label(decision))
+                }
                 completion(.done)
             } catch {
                 let message = "could not open \(decision.finalURL) with \(decision.target?.description ?? "the system handler"): \(error)"
                 notices.failed(message, decision: decision, label: label(decision))
                 completion(.failed(message))
             }
-        case .copy(let text):
-            copy(text, decision: decision, environment: click.environment) { [weak self] error in
+        case .copy(let text, let leftOutBcc):
+            copy(text, leftOutBcc: leftOutBcc, decision: decision, environment: click.environment) { [weak self] error in
                 guard let error else { return completion(.done) }
                 let message = "could not copy: \(error)"
                 self?.notices.failed(message, decision: decision, label: self?.label(decision) ?? "")
@@ -159,6 +167,9 @@ public final class DecisionExecutor {
         case .ask:
             ask(decision, click: click, id: id)
             completion(.asking)
+        case .held:
+            hold(decision, click: click, id: id)
+            completion(.held(decision.safety.summary ?? "held by the safety policy"))
         }
     }
 
@@ -183,7 +194,7 @@ public final class DecisionExecutor {
 
     /// Puts `text` on the clipboard the settings choose (beside the loop, when there is one), and
     /// confirms it when `decision.notify`.
-    private func copy(_ text: String, decision: Decision, environment clickEnvironment: [String: String],
+    private func copy(_ text: String, leftOutBcc: Bool, decision: Decision, environment clickEnvironment: [String: String],
                       completion: @escaping (Error?) -> Void) {
         var environment = session.environment
         for (name, value) in clickEnvironment { environment[name] = value }
@@ -194,8 +205,8 @@ public final class DecisionExecutor {
         let copied = { [weak self] (error: Error?) in
             guard let self, error == nil else { return completion(error) }
             if self.session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { self.notices.verbose("copied with \(writer.name)") }
-            if decision.notify, let url = try? ParsedURL(decision.finalURL) {
-                self.notices.show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
+            if decision.notify || decision.safety.action == .notify, let url = try? ParsedURL(decision.finalURL) {
+                self.notices.show(NotificationText.copied(text: text, url: url, leftOutBcc: leftOutBcc, safety: decision.safety), kind: .copied) { [weak self] key in
                     guard key == NotificationText.openActionKey else { return }
                     self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
                 }

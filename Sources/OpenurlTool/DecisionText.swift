@@ -40,9 +40,10 @@ enum DecisionText {
         lines.append(summary)
         let origin = decision.ruleSource.map { " (\(LayerText.origin(layer: $0.layer.rawValue, file: $0.file, line: $0.line, locked: $0.locked, recommended: $0.recommended)))" } ?? ""
         lines.append("rule:      \(decision.rule?.description ?? "none ([default])")\(origin)")
-        if let copyText = decision.copyText { lines.append("copy text: \(copyText)") }
+        if let copyText = decision.copyText { lines.append("copy text: \(copyText)\(decision.copyLeftOutBcc ? " (Bcc left out)" : "")") }
         if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
         if let error = decision.error { lines.append("error:     \(error)") }
+        lines.append("safety:    " + decision.safety.text.dropFirst("safety: ".count))
         if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }
         if let argv = launch.argv { lines.append("\(launch.dbus == nil ? "argv" : "or argv"):\(launch.dbus == nil ? "      " : "   ")\(argv.map(shellQuoted).joined(separator: " "))") }
         if let error = launch.error { lines.append("launch:    cannot launch: \(error)") }

@@ -8,6 +8,7 @@ import Routing
 import URLModel
 import LinkExtraction
 import JSON
+import SessionState
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {
@@ -38,14 +39,34 @@ extension Client {
         for source in layers.sources where source.layer != .system && source.siteList != nil { Output.print(LayerText.line(source, rules: config.rules)) }
         for note in config.notes { Output.error("warning: \(note)") }
         for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
-        return ExitCode.success
+        return checkSafety(config, path: file)
     }
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {
-        var warnings: [String] = []
+        var warnings = config.warnings.map(\.description)
+        // A mail program named by a rule that is not installed refuses its links.
+        var named: [String] = []
+        for action in [config.defaultAction] + config.rules.map(\.action) {
+            switch action {
+            case .open(.mailer(let name)): named.append(name)
+            case .ask(let choices): for case .open(.mailer(let name)) in choices { named.append(name) }
+            default: break
+            }
+        }
+        for name in Set(named).sorted() {
+            guard let mailer = Mailer.named(name), mailer.entry(in: config.catalog) == nil else { continue }
+            warnings.append("mail target \(name): \(mailer.title) is not installed (no \(mailer.desktopIDs.joined(separator: ", ")) was found), so its links are refused")
+        }
         if let program = config.settings.picker?.first, ProcessLauncher.resolve(program, environment: environment) == nil {
             warnings.append("settings.picker: \(program) is not on PATH; asks will fall back to \(config.settings.askOrder.filter { $0 != .picker }.map(\.rawValue).joined(separator: ", then "))")
+        }
+        let needs = RuleEngine.needs(of: config)
+        if needs.contains(.network), case .unknown(let why) = NetworkWatcher.readOnce(environment: environment) {
+            warnings.append("match.network and match.vpn: \(why)")
+        }
+        if !needs.isDisjoint(with: [.window, .modifiers]), let why = X11Snapshot.unavailable(environment) {
+            warnings.append("match.window, match.modifiers and shift_asks: \(why), so they never hold for clicks from here")
         }
         return warnings
     }
@@ -54,6 +75,7 @@ extension Client {
         let json = parsed.flag("--json")
         let path = parsed.value("--config")
         let openerID = parsed.value("--opener")
+        let context = LinkContext(linkText: parsed.value("--link-text"), originURL: parsed.value("--origin-url"))
         let url = parsed.positionals[0]
         let config: Config
         switch loadConfig(path: path) {
@@ -63,10 +85,15 @@ extension Client {
             return ExitCode.config
         }
         // --opener stands for every kind of name, so any `match.opener` glob can be tried.
-        let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
+        let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0, snapID: $0) }
         do {
             let engine = RuleEngine(config: config)
-            let decision = try engine.decide(url, opener: opener, explain: true)
+            let moment: Moment
+            switch testMoment(parsed, needs: engine.momentNeeds) {
+            case .success(let given): moment = given
+            case .failure(let error): return fail(error.message, code: ExitCode.usage)
+            }
+            let decision = try engine.decide(url, opener: opener, moment: moment, explain: true, context: context == LinkContext() ? nil : context)
             let launcher = AppLauncher(paths: paths, environment: environment,
                                        systemHandler: { [paths] scheme in try DefaultHandlers(paths: paths).systemHandler(forScheme: scheme).id })
             let launch = DecisionText.Launch(plan: Result { try decision.launch.map { try launcher.plan($0) } })
@@ -101,7 +128,8 @@ extension Client {
         if json {
             for link in links {
                 Output.print(JSONValue.object([("text", .string(link.text)), ("url", .string(link.url)),
-                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound))]).text)
+                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound)),
+                                               ("link_text", link.linkText.map { .string($0) } ?? .null)]).text)
             }
         } else if !open {
             for link in links { Output.print(link.url) }

@@ -1,5 +1,6 @@
 import Patterns
 import Hygiene
+import LinkSafety
 
 /// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
 public struct Config: Sendable {
@@ -31,6 +32,13 @@ public struct Config: Sendable {
     var locks = Locks()
     /// Problems that do not stop a file from loading: a user's value of a locked setting, …
     public var notes: [ConfigDiagnostic] = []
+    /// Problems that do not stop the config from loading but will bite at click time (a glob no
+    /// URL can match, a mail field inside a quoted argument), for `openurl check`.
+    public var warnings: [ConfigDiagnostic] = []
+    /// The block lists `[settings] blocklists` names, once the caller has found them (read on first use).
+    public var blockLists: [BlockList] = []
+    /// The Public Suffix List's text, once the caller has read it (nil: URLModel's fallback).
+    public var publicSuffixes: [UInt8]?
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
@@ -67,6 +75,14 @@ public struct Config: Sendable {
         public var askTimeout = 120
         /// `app_links`: which web links open in their native app when it is installed.
         public var appLinks: AppLinkSetting = .all
+        /// `shift_asks`: holding Shift while clicking (X11) asks, whatever the rules say.
+        public var shiftAsks = false
+        /// `safety`: what a link judged `warn` does; `off` runs no checks.
+        public var safety: SafetyPolicy = .warn
+        /// `safety_checks`: which checks run (all by default).
+        public var safetyChecks: SafetyChecks = .all
+        /// `blocklists`: the offline block lists (`auto`: Debian's uBlock Origin lists, when installed).
+        public var blocklists: BlockListSetting = .auto
         /// Creates the defaults.
         public init() {}
 
@@ -114,6 +130,8 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     case app(String)
     /// A webmail compose target (`gmail`, or a `[webmail.NAME]`).
     case webmail(String)
+    /// A built-in local mail target (`thunderbird`, `mutt`: see `Mailer`).
+    case mailer(String)
     /// The handler that was the default before openurld.
     case system
     /// A discovered browser, possibly a profile or a private window (`firefox:Work`).
@@ -123,7 +141,7 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
-        case .app(let name), .webmail(let name): return name
+        case .app(let name), .webmail(let name), .mailer(let name): return name
         case .system: return "system"
         case .browser(let target): return target.description
         }
@@ -153,6 +171,9 @@ public enum AskChoice: Sendable, Equatable, CustomStringConvertible {
 public enum Action: Sendable, Equatable {
     /// Launch a target.
     case open(OpenTarget)
+    /// Launch the first of these targets whose program runs for this user, else the first
+    /// (`open = ["firefox:Work", "chromium"]`).
+    case openFirstRunning([OpenTarget])
     /// Copy text (a template; nil means the URL, or the recipients of a mailto).
     case copy(template: String?)
     /// Offer choices.
@@ -165,7 +186,7 @@ public enum Action: Sendable, Equatable {
     /// The decision this action produces.
     public var kind: Decision.Kind {
         switch self {
-        case .open: return .open
+        case .open, .openFirstRunning: return .open
         case .copy: return .copy
         case .ask: return .ask
         case .discard: return .discard
@@ -205,6 +226,8 @@ public struct Rule: Sendable {
     public var identity: String = ""
     /// Its layer and file, and whether the system configuration locked it or only recommends it.
     public var source = RuleSource(layer: .user, file: "", line: 0)
+    /// `safety`: overrides `[settings] safety` for links this rule takes.
+    public var safety: SafetyPolicy?
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.
@@ -242,6 +265,7 @@ extension Config {
         func add(_ action: Action) {
             switch action {
             case .open(let target): add(target)
+            case .openFirstRunning(let targets): targets.forEach(add)
             case .ask(let choices): for case .open(let target) in choices { add(target) }
             default: break
             }

@@ -99,9 +99,13 @@ struct ConfigReader {
             guard let members = collector.table(appNode, "apps.\(name)") else { continue }
             collector.checkKeys(members, known: ConfigLoader.appKeys, in: "[apps.\(name)]")
             let desktop = appNode["desktop"].flatMap { collector.string($0, "apps.\(name).desktop") }
-            let args = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args")?.map(\.0) }
-            let exec = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec")?.map(\.0) }
-            for template in (args ?? []) + (exec ?? []) { checkPlaceholders(template, at: appNode.position, "apps.\(name)") }
+            let argsItems = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args") }
+            let execItems = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec") }
+            let args = argsItems?.map(\.0), exec = execItems?.map(\.0)
+            for (template, position) in (argsItems ?? []) + (execItems ?? []) {
+                checkPlaceholders(template, at: appNode.position, "apps.\(name)")
+                if let problem = Template.spliceProblem(in: template) { warn("apps.\(name): \(template.debugDescription): \(problem)", at: position) }
+            }
             if let browserNode = appNode["browser"] {
                 readBrowserApp(name, appNode, browserNode)
                 continue
@@ -203,6 +207,7 @@ struct ConfigReader {
             config.settings.askTimeout = value
         }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
+        if let shiftAsks = node["shift_asks"], let value = collector.bool(shiftAsks, "settings.shift_asks") { config.settings.shiftAsks = value }
         if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
             config.settings.guardDefaults = value
         }
@@ -210,6 +215,7 @@ struct ConfigReader {
             config.settings.clearURLsPath = value
             config.settings.clearURLsPosition = clearURLs.position
         }
+        readSafetySettings(node)
     }
 
     mutating func readDefault(_ node: TOMLNode) {
@@ -256,6 +262,7 @@ struct ConfigReader {
                 position: item.position)
             rule.source = ruleSource(item, "rules")
             rule.identity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"]))
+            rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
             config.rules.append(rule)
         }
     }
