@@ -51,6 +51,11 @@ extension RuleEngine {
             case .browser(let browser)?: addEntry(browser.desktopID)
             case nil: break
             }
+        case .mailer(let name):
+            // A mail program runs under its installed entry's program, else under its own name.
+            if let mailer = Mailer.named(name) {
+                if let entry = mailer.entry(in: config.catalog) { addEntry(entry.id) } else { add(mailer.name) }
+            }
         case .webmail, .system: break
         }
         return names

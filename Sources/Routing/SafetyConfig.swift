@@ -76,6 +76,7 @@ extension Config {
         switch rule.action {
         case .open(.system), .system: does = "hands to the previous default handler"
         case .open(let target): does = "opens in \(target)"
+        case .openFirstRunning(let targets): does = "opens in the first running of \(targets.map(\.description).joined(separator: ", "))"
         case .copy: does = "copies"
         case .ask: does = "asks about"
         case .discard: does = "discards"
