@@ -242,6 +242,8 @@ if var withList = try? ConfigLoader.load(text: "[[sitelist]]\npath = \"sites.xml
     let urls = corpus(rules: 1_000) + (0..<200).map { "https://app\($0 * 7).legacy\(($0 * 7) % 97).example/x" }
     let plainRate = rate(plain, urls), listedRate = rate(listed, urls)
     print("site list: 1,000 rules \(format2(1e6 / plainRate)) µs/decision; with the 10,000-site list as the first rule \(format2(1e6 / listedRate)) µs/decision")
+}
+
 // Link safety per decision (issue 23), same run: 1,000 rules with hygiene, the verdict off,
 // on without block lists (the rules' domains as known domains), on with Debian's uBlock lists
 // (webext-ublock-origin-firefox, read before timing; their first-use load shown apart), and
