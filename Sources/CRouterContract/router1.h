@@ -29,6 +29,8 @@
 // `activation-token` (the Open option keys), as `openurl reopen` sends them; Reopen(u, s) stays.
 #define OPENURL_METHOD_REOPEN_WITH_OPTIONS "ReopenWithOptions"
 #define OPENURL_METHOD_CLEAR_RECENT "ClearRecent"
+#define OPENURL_METHOD_DESCRIBE_RULES "DescribeRules"
+#define OPENURL_METHOD_CONFIG_SOURCES "ConfigSources"
 
 // Keys of the a{sv} options of Open, OpenText, Copy and Explain.
 #define OPENURL_OPTION_ACTIVATION_TOKEN "activation-token"
@@ -76,6 +78,7 @@
 #define OPENURL_ERROR_CONFIG_INVALID "io.github.openurld.Error.ConfigInvalid"
 #define OPENURL_ERROR_FAILED "io.github.openurld.Error.Failed"
 #define OPENURL_ERROR_INVALID_ARGS "org.freedesktop.DBus.Error.InvalidArgs"
+#define OPENURL_ERROR_RULE_LOCKED "io.github.openurld.Error.RuleLocked"
 
 // A click's time budget: the handler waits this long for Open, and sends a deadline this much
 // earlier, after which the daemon drops the call (the handler has routed the link itself).

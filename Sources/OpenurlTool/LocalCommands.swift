@@ -14,30 +14,43 @@ import SessionState
 extension Client {
     func runCheck(_ parsed: ParsedCommand) -> Int32 {
         let path = parsed.value("--config")
-        switch loadConfig(path: path) {
-        case .success(let config):
-            let source = FileSystem.exists(path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
-            for answer in config.missingApps where answer.remembered {
-                Output.error("warning: \(answer.diagnostic) (this remembered answer is not used; the question is asked again)")
-            }
-            // A target that is not installed loads (the daemon keeps the rest in force) but is an error here.
-            if let missing = config.missingAppsError {
-                Output.error(missing.description)
-                let count = missing.diagnostics.count
-                Output.error("\(source): \(Self.counted(count, "target")) not installed; the daemon and embedded mode use the rest of the config and refuse links to \(count == 1 ? "it" : "them") with a notification")
-                return ExitCode.config
-            }
-            let rememberedPath = ConfigFile.rememberedPath(besides: path ?? paths.configFile)
-            let remembered = config.remembered.count
-            let rememberedNote = remembered > 0 ? " (and \(remembered) remembered, from \(rememberedPath))" : ""
-            Output.print("\(source): OK, \(Self.counted(config.rules.count, "rule"))\(rememberedNote), \(Self.counted(config.rewrites.count, "rewrite")), "
-                + "\(Self.counted(config.apps.count, "app")), \(Self.counted(config.catalog.browsers.count, "browser")) found")
-            for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
-            return checkSafety(config, path: path ?? paths.configFile)
-        case .failure(let error):
-            Output.error(error.description)
+        let layers = loadLayers(path: path)
+        let system = layers.sources.filter { $0.layer == .system }
+        for source in system { Output.print(LayerText.line(source, rules: layers.config.rules)) }
+        let systemError = layers.systemError
+        if parsed.flag("--system") {
+            if system.isEmpty { Output.print("no system configuration: none of \(SystemConfig.directories(configDirs: paths.configDirs).joined(separator: ", ")) holds config.toml or config.d/*.toml") }
+            if !systemError.isEmpty { Output.error(systemError) }
+            return systemError.isEmpty ? ExitCode.success : ExitCode.config
+        }
+        if !systemError.isEmpty { Output.error("openurl: " + LayerText.systemProblem(systemError)) }
+        if let failure = layers.userFailure {
+            Output.error(failure.description)
             return ExitCode.config
         }
+        let config = layers.config
+        let file = path ?? paths.configFile
+        let source = FileSystem.exists(file) ? file : "built-in defaults (no file at \(paths.configFile))"
+        for answer in config.missingApps where answer.remembered {
+            Output.error("warning: \(answer.diagnostic) (this remembered answer is not used; the question is asked again)")
+        }
+        // A target that is not installed loads (the daemon keeps the rest in force) but is an error here.
+        if let missing = config.missingAppsError {
+            Output.error(missing.description)
+            let count = missing.diagnostics.count
+            Output.error("\(source): \(Self.counted(count, "target")) not installed; the daemon and embedded mode use the rest of the config and refuse links to \(count == 1 ? "it" : "them") with a notification")
+            return ExitCode.config
+        }
+        let rememberedPath = ConfigFile.rememberedPath(besides: file)
+        let remembered = config.remembered.count
+        let own = config.rules.filter { $0.source.layer != .system }.count
+        let rememberedNote = remembered > 0 ? " (and \(remembered) remembered, from \(rememberedPath))" : ""
+        Output.print("\(source): OK, \(Self.counted(own, "rule"))\(rememberedNote), \(Self.counted(config.rewrites.filter { $0.layer != .system }.count, "rewrite")), "
+            + "\(Self.counted(config.apps.count, "app")), \(Self.counted(config.catalog.browsers.count, "browser")) found")
+        for source in layers.sources where source.layer != .system && source.siteList != nil { Output.print(LayerText.line(source, rules: config.rules)) }
+        for note in config.notes { Output.error("warning: \(note)") }
+        for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
+        return checkSafety(config, path: file)
     }
 
     /// `1 rule`, `2 rules`.

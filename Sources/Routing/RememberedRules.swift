@@ -96,8 +96,9 @@ extension String {
 
 extension ConfigLoader {
     /// Reads a remembered-rules file (`RememberedRules`) into `config.remembered` (the answers the
-    /// engine consults where it would ask). Only `[[rules]]` tables with a name are accepted; a
-    /// name used in the config is an error.
+    /// engine consults where it would ask, never before another rule, nor for a rule the system
+    /// configuration locked). Only `[[rules]]` tables with a name are accepted; a name used in
+    /// the user's config is an error.
     public static func loadRemembered(text: String, path: String, into config: Config) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
         let root: TOMLNode
@@ -110,10 +111,11 @@ extension ConfigLoader {
         collector.checkKeys(root.members ?? [], known: ["rules"], in: "\(RememberedRules.fileName) (only [[rules]] tables)")
         var base = config
         base.rules = []
-        var reader = ConfigReader(collector: collector, config: base, readingRemembered: true)
+        var reader = ConfigReader(collector: collector, config: base, layer: .remembered)
         if let rules = root["rules"] { reader.readRules(rules) }
         collector = reader.collector
-        let taken = Dictionary(config.rules.compactMap { rule in rule.name.map { ($0, rule.position) } }, uniquingKeysWith: { first, _ in first })
+        let taken = Dictionary(config.rules.filter { $0.source.layer == .user }.compactMap { rule in rule.name.map { ($0, rule.source) } },
+                               uniquingKeysWith: { first, _ in first })
         var remembered = reader.config.rules
         for (offset, rule) in remembered.enumerated() {
             guard let name = rule.name else {
@@ -121,7 +123,7 @@ extension ConfigLoader {
                 continue
             }
             if let other = taken[name] {
-                collector.report("rule name \"\(name)\" is also used in \(config.path ?? "the config") at line \(other.line); rule names must be unique", at: rule.position)
+                collector.report("rule name \"\(name)\" is also used in \(other.file.isEmpty ? config.path ?? "the config" : other.file) at line \(other.line); rule names must be unique", at: rule.position)
             }
             remembered[offset].index = 0
         }
@@ -130,7 +132,7 @@ extension ConfigLoader {
         merged.rules = config.rules
         merged.remembered = remembered
         merged.rememberedPath = path
-        return merged
+        return merged.finishingLayers()
     }
 }
 

@@ -110,7 +110,7 @@ import Testing
         let step = (object["trace"] as? [[String: Any]])?.first { $0["step"] as? String == "remembered" } ?? [:]
         #expect(step["step"] as? String == "remembered" && step["location"] as? String == "\(remembered):1" && step["asked"] as? String == "ask", "\(step)")
         let rules = try harness.run([harness.openurl, "rules"])
-        #expect(rules.stdout.hasPrefix("remembered\ton \tRemembered: example.org\topen work.desktop (answers an ask; \(remembered):1)"), "\(rules.stdout)")
+        #expect(rules.stdout.hasPrefix("remembered\ton \tRemembered: example.org\topen work.desktop\tremembered \(remembered):1"), "\(rules.stdout)")
         #expect(rules.stdout.contains("\n1\ton \tpaste\tcopy"), "\(rules.stdout)")
     }
 
