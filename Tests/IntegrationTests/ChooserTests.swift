@@ -123,8 +123,8 @@ import Testing
         #expect(check.status == 0, "\(check)")
         #expect(check.stdout.contains("1 remembered"), "\(check)")
         let rules = try harness.run([harness.openurl, "rules"])
-        // Where it lives, and that it only answers the rule's question (issue 21, case 3).
-        #expect(rules.stdout.contains("remembered\ton \tRemembered: www.ask.example only\topen browser.desktop (answers an ask; \(harness.desktop.configHome)/openurld/remembered.toml:"), "\(rules)")
+        // Where it lives (issue 21, case 3), in the remembered layer.
+        #expect(rules.stdout.contains("remembered\ton \tRemembered: www.ask.example only\topen browser.desktop\tremembered \(harness.desktop.configHome)/openurld/remembered.toml:"), "\(rules)")
     }
 
     @Test func aSecondAskWaitsForTheOpenWindowThenReusesTheChooserProcess() throws {
