@@ -73,7 +73,8 @@ public enum ConfigSchema {
         ConfigKey("ask_with", .oneOf(["window", "notification", "picker"]),
                   "The first way ask is put to you: the chooser window, notification buttons or the picker; the others follow in that order. Unset: picker when one is set, else window.",
                   example: "\"window\""),
-        ConfigKey("ask_timeout", .integer(1...86_400), "Seconds an unanswered question waits before it counts as expired and its window or picker is closed. 120 by default.", example: "120"),
+        ConfigKey("ask_timeout", .integer(1...86_400), "Seconds an unanswered question waits, counted from the click, before it counts as expired: its window, notification or picker is closed and a notification offers Open and Ask again. 120 by default.", example: "120"),
+        ConfigKey("chooser_idle", .integer(0...86_400), "Seconds the chooser window's process stays after the last question, so the next window opens without starting GTK; 0 starts one per question. 300 by default.", example: "300"),
     ]
 
     static let appLinks = ConfigKey(
