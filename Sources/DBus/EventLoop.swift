@@ -26,9 +26,21 @@ public final class EventLoop: @unchecked Sendable {
     private struct Source { var fd: Int32; var events: Int16; var handler: (Int16) -> Void }
     private struct Timer { var deadline: UInt64; var interval: UInt64?; var handler: () -> Void }
 
-    /// Creates a loop; throws if the kernel refuses a pipe.
-    public init() throws {
+    /// The clock the loop's own timers (`addTimer`) run on; libdbus's call timeouts always use
+    /// the monotonic clock.
+    public let clock: LoopClock
+
+    /// Creates a loop whose timers run on `clock`; throws if the kernel refuses a pipe.
+    public init(clock: LoopClock = .monotonic) throws {
         wakePipe = try WakePipe()
+        self.clock = clock
+    }
+
+    /// Moves a manual clock on by `seconds` and runs the timers that fall due (tests drive
+    /// timeouts of minutes this way, in no time). Any thread.
+    public func advanceClock(by seconds: Double) {
+        clock.advance(by: Self.nanoseconds(seconds))
+        wake()
     }
 
     deinit {
@@ -72,7 +84,7 @@ public final class EventLoop: @unchecked Sendable {
         let id = lock.withLock { () -> Int in
             let id = takeID()
             timers[id] = Timer(
-                deadline: Self.now() + Self.nanoseconds(seconds), interval: repeating.map(Self.nanoseconds),
+                deadline: clock.now() + Self.nanoseconds(seconds), interval: repeating.map(Self.nanoseconds),
                 handler: handler)
             return id
         }
@@ -135,8 +147,11 @@ public final class EventLoop: @unchecked Sendable {
                 owners.append(.source(id))
             }
             polling = true
-            let deadlines = timers.values.map(\.deadline) + dbusTimeouts.values.compactMap(\.deadline)
-            return deadlines.min().map { $0 > Self.now() ? $0 - Self.now() : 0 }
+            let now = Self.now(), clockNow = clock.now()
+            // Under a manual clock real time moves no timer: only `advanceClock` (which wakes the loop) does.
+            let timerWaits = clock.isManual ? [] : timers.values.map { $0.deadline > clockNow ? $0.deadline - clockNow : 0 }
+            let dbusWaits = dbusTimeouts.values.compactMap(\.deadline).map { $0 > now ? $0 - now : 0 }
+            return (timerWaits + dbusWaits).min()
         }
         if connections.contains(where: { dbus_connection_get_dispatch_status($0.raw) == DBUS_DISPATCH_DATA_REMAINS }) {
             wait = 0
@@ -177,12 +192,12 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func fireDueTimers() {
-        let now = Self.now()
+        let now = Self.now(), clockNow = clock.now()
         let (due, dueTimeouts) = lock.withLock { () -> ([() -> Void], [OpaquePointer]) in
             var handlers: [() -> Void] = []
-            for (id, timer) in timers.sorted(by: { $0.value.deadline < $1.value.deadline }) where timer.deadline <= now {
+            for (id, timer) in timers.sorted(by: { $0.value.deadline < $1.value.deadline }) where timer.deadline <= clockNow {
                 handlers.append(timer.handler)
-                if let interval = timer.interval { timers[id]?.deadline = now + interval } else { timers[id] = nil }
+                if let interval = timer.interval { timers[id]?.deadline = clockNow + interval } else { timers[id] = nil }
             }
             var expired: [OpaquePointer] = []
             for (key, entry) in dbusTimeouts {
@@ -292,4 +307,30 @@ private func dispatchStatusChanged(
 
 private func wakeUpLoop(_ data: UnsafeMutableRawPointer?) {
     loop(data)?.wake()
+}
+
+/// The time an event loop's timers run on: the monotonic clock, or a manual one that only
+/// moves when a test says (`EventLoop.advanceClock(by:)`).
+public final class LoopClock: @unchecked Sendable {
+    /// `CLOCK_MONOTONIC`.
+    public static let monotonic = LoopClock(manual: false)
+    private let lock = Lock()
+    private var manualNanoseconds: UInt64 = 0
+    /// True for a clock that moves only when advanced.
+    public let isManual: Bool
+
+    private init(manual: Bool) { isManual = manual }
+
+    /// A clock at zero that moves only when advanced.
+    public static func manual() -> LoopClock { LoopClock(manual: true) }
+
+    /// Now, in nanoseconds.
+    public func now() -> UInt64 {
+        isManual ? lock.withLock { manualNanoseconds } : UInt64(MonotonicClock.nanoseconds())
+    }
+
+    func advance(by nanoseconds: UInt64) {
+        guard isManual else { return }
+        lock.withLock { manualNanoseconds += nanoseconds }
+    }
 }

@@ -93,11 +93,12 @@ public final class DefaultsGuard {
     /// Reports every new steal, one notification per app.
     public func check() {
         refreshWatches()
-        guard enabled(), handlers.isRecorded else { return }
+        guard enabled() else { return Log.info("defaults changed; not checked (guard_defaults = false)") }
+        guard handlers.isRecorded else { return }
         let stolen = handlers.stolenSettings()
         reported = reported.intersection(stolen.map(\.identity))
         let fresh = stolen.filter { !reported.contains($0.identity) }
-        guard !fresh.isEmpty else { return }
+        guard !fresh.isEmpty else { return Log.info("defaults checked: no app took new ones") }
         var byApp: [(name: String, settings: [StolenSetting])] = []
         for setting in fresh {
             reported.insert(setting.identity)

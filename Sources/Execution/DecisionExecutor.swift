@@ -32,9 +32,6 @@ public final class DecisionExecutor {
     let routed: (Decision) -> Void
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
-    /// The display variables of the last click that brought some: for later launches with no
-    /// caller (reopen, a notification's "Open" button).
-    private var lastClickEnvironment: [String: String] = [:]
     /// The chooser window, found on first use (beside this executable, else on PATH).
     lazy var chooser: ChooserLauncher? = {
         chooserLocated = true
@@ -96,7 +93,6 @@ public final class DecisionExecutor {
         }
         lastRouted[decision.finalURL] = now
         let id = record?.add(decision, opener: click.opener, outcome: .asking)
-        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
         perform(decision, click: click, id: id) { [weak self] outcome in
             guard let self else { return }
             if outcome != .asking, let id { self.record?.update(id: id, outcome: outcome, decision: decision) }
@@ -108,26 +104,31 @@ public final class DecisionExecutor {
         }
     }
 
-    /// Carries out a decision with no caller (a reopen, a notification's button), with the last
-    /// click's display, and records it.
-    func carryOutLater(_ decision: Decision, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
-        perform(decision, click: Click(environment: lastClickEnvironment), id: nil) { [weak self] outcome in
+    /// Carries out a decision that is no new click (a reopen to a chosen target) on the display
+    /// `environment` names, and records it.
+    func carryOutLater(_ decision: Decision, environment: [String: String], completion: @escaping (RouteOutcome) -> Void = { _ in }) {
+        perform(decision, click: Click(environment: environment), id: nil) { [weak self] outcome in
             self?.record?.add(decision, opener: nil, outcome: outcome)
             completion(outcome)
         }
     }
 
-    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click); `completion`
-    /// gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
-        guard let choice else { return carryOut(try engine.decide(url), click: Click()) { completion($0.outcome) } }
-        carryOutLater(try engine.decide(choice: choice, for: finalURL), completion: completion)
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click), on the
+    /// display of the caller that asked (`environment`: its display variables; empty, this
+    /// process's own). Nothing of an earlier click's display is reused: it belongs to that click.
+    /// `completion` gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, environment: [String: String] = [:],
+                       completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+        guard let choice else {
+            return carryOut(try engine.decide(url), click: Click(environment: environment)) { completion($0.outcome) }
+        }
+        carryOutLater(try engine.decide(choice: choice, for: finalURL), environment: environment, completion: completion)
     }
 
-    /// Copies `url` (the addresses of a mailto) outside the rules, and confirms it.
+    /// Copies `url` (the addresses of a mailto) outside the rules, on the clipboard of the
+    /// click's display, and confirms it.
     public func copy(_ url: String, click: Click, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         let decision = try engine.decide(choice: .copy, for: url)
-        if !click.environment.isEmpty { lastClickEnvironment = click.environment }
         perform(decision, click: click, id: nil, completion: completion)
     }
 
@@ -154,8 +155,8 @@ public final class DecisionExecutor {
                 notices.failed(message, decision: decision, label: label(decision))
                 completion(.failed(message))
             }
-        case .copy(let text):
-            copy(text, decision: decision, environment: click.environment) { [weak self] error in
+        case .copy(let text, let leftOutBcc):
+            copy(text, leftOutBcc: leftOutBcc, decision: decision, environment: click.environment) { [weak self] error in
                 guard let error else { return completion(.done) }
                 let message = "could not copy: \(error)"
                 self?.notices.failed(message, decision: decision, label: self?.label(decision) ?? "")
@@ -194,7 +195,7 @@ public final class DecisionExecutor {
 
     /// Puts `text` on the clipboard the settings choose (beside the loop, when there is one), and
     /// confirms it when `decision.notify`.
-    private func copy(_ text: String, decision: Decision, environment clickEnvironment: [String: String],
+    private func copy(_ text: String, leftOutBcc: Bool, decision: Decision, environment clickEnvironment: [String: String],
                       completion: @escaping (Error?) -> Void) {
         var environment = session.environment
         for (name, value) in clickEnvironment { environment[name] = value }
@@ -206,7 +207,7 @@ public final class DecisionExecutor {
             guard let self, error == nil else { return completion(error) }
             if self.session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { self.notices.verbose("copied with \(writer.name)") }
             if decision.notify, let url = try? ParsedURL(decision.finalURL) {
-                self.notices.show(NotificationText.copied(text: text, url: url), kind: .copied) { [weak self] key in
+                self.notices.show(NotificationText.copied(text: text, url: url, leftOutBcc: leftOutBcc), kind: .copied) { [weak self] key in
                     guard key == NotificationText.openActionKey else { return }
                     self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
                 }

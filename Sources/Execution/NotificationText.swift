@@ -33,9 +33,13 @@ public enum NotificationText {
         return unicode == ascii ? address : "\(local)@\(unicode) (\(local)@\(ascii))"
     }
 
+    /// The line a copy confirmation ends with when a mailto's Bcc recipients were not copied.
+    public static let bccLeftOutLine = "Bcc left out: its recipients are hidden from the others, so they were not copied."
+
     /// The copy confirmation: "Copied address" for a mailto whose recipients were copied,
-    /// "Copied link" otherwise; the body leads with the host, then what was copied; one "Open" action.
-    public static func copied(text: String, url: ParsedURL) -> NotificationRequest {
+    /// "Copied link" otherwise; the body leads with the host, then what was copied, then, when
+    /// `leftOutBcc`, that the Bcc recipients were left out; one "Open" action.
+    public static func copied(text: String, url: ParsedURL, leftOutBcc: Bool = false) -> NotificationRequest {
         let isAddress = url.scheme == "mailto" && !text.contains(":")
         var lines: [String] = []
         if isAddress {
@@ -44,6 +48,7 @@ public enum NotificationText {
             if let host = hostLabel(url) { lines.append(host) }
             lines.append(shortened(text))
         }
+        if leftOutBcc { lines.append(bccLeftOutLine) }
         return NotificationRequest(
             summary: isAddress ? "Copied address" : "Copied link", body: lines.joined(separator: "\n"),
             actions: [(key: openActionKey, label: "Open")], icon: NotificationClient.Icon.copy)

@@ -162,8 +162,8 @@ public enum CommandTable {
             OptionSpec("--json", "print one JSON array of the targets"),
             OptionSpec("--config", value: "FILE", kind: .file, "list FILE's [apps] instead of the user's config"),
         ], arguments: [ArgumentSpec("SCHEME", .words(["http", "https", "mailto"]), optional: true)],
-        "list browsers, profiles, webmail and desktop actions, as targets",
-        "List what rules can open: browsers and their profiles (native, Flatpak and Snap), private windows, desktop actions, the config's [apps], webmail and app links, each with the target string to paste into open, ask or reopen --with. SCHEME limits the list to apps that handle it."),
+        "list browsers, profiles, webmail, mail programs and desktop actions, as targets",
+        "List what rules can open: browsers and their profiles (native, Flatpak and Snap), private windows, desktop actions, the config's [apps], webmail, the installed mail programs and app links, each with the target string to paste into open, ask or reopen --with. SCHEME limits the list to apps that handle it."),
         CommandSpec(.install, options: [
             OptionSpec("--force", "take over even when D-Bus activation of openurld does not work"),
         ], "become the default handler for http, https and mailto on every desktop path",

@@ -39,7 +39,7 @@ enum DecisionText {
         if let target = decision.target { summary += " → \(target)" }
         lines.append(summary)
         lines.append("rule:      \(decision.rule?.description ?? "none ([default])")")
-        if let copyText = decision.copyText { lines.append("copy text: \(copyText)") }
+        if let copyText = decision.copyText { lines.append("copy text: \(copyText)\(decision.copyLeftOutBcc ? " (Bcc left out)" : "")") }
         if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
         if let error = decision.error { lines.append("error:     \(error)") }
         if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }

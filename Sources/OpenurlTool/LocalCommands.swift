@@ -30,7 +30,20 @@ extension Client {
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {
-        var warnings: [String] = []
+        var warnings = config.warnings.map(\.description)
+        // A mail program named by a rule that is not installed refuses its links.
+        var named: [String] = []
+        for action in [config.defaultAction] + config.rules.map(\.action) {
+            switch action {
+            case .open(.mailer(let name)): named.append(name)
+            case .ask(let choices): for case .open(.mailer(let name)) in choices { named.append(name) }
+            default: break
+            }
+        }
+        for name in Set(named).sorted() {
+            guard let mailer = Mailer.named(name), mailer.entry(in: config.catalog) == nil else { continue }
+            warnings.append("mail target \(name): \(mailer.title) is not installed (no \(mailer.desktopIDs.joined(separator: ", ")) was found), so its links are refused")
+        }
         if let program = config.settings.picker?.first, ProcessLauncher.resolve(program, environment: environment) == nil {
             warnings.append("settings.picker: \(program) is not on PATH; asks will fall back to \(config.settings.askOrder.filter { $0 != .picker }.map(\.rawValue).joined(separator: ", then "))")
         }

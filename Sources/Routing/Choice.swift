@@ -58,6 +58,9 @@ public struct ChoiceLabels: Sendable {
         switch target {
         case .system: return "Default browser"
         case .app(let name), .webmail(let name): return Self.capitalised(name)
+        case .mailer(let name):
+            let mailer = Mailer.named(name)
+            return mailer.flatMap { $0.entry(in: catalog)?.name } ?? mailer?.title ?? Self.capitalised(name)
         case .desktopEntry(let id, let action):
             let entry = catalog.entry(id: id)
             let name = entry?.name ?? Self.capitalised(id.hasSuffix(".desktop") ? String(id.dropLast(8)) : id)
@@ -80,6 +83,7 @@ public struct ChoiceLabels: Sendable {
         case .copy: return "edit-copy"
         case .discard: return "user-trash"
         case .open(.webmail): return "mail-send"
+        case .open(.mailer(let name)): return nonEmpty(Mailer.named(name)?.entry(in: catalog)?.icon) ?? "mail-send"
         case .open(.system): return "web-browser"
         case .open(.browser(let target)): return nonEmpty(catalog.entry(id: target.desktopID)?.icon) ?? "web-browser"
         case .open(.desktopEntry(let id, _)): return nonEmpty(catalog.entry(id: id)?.icon) ?? "application-x-executable"

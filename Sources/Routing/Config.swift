@@ -25,6 +25,9 @@ public struct Config: Sendable {
     public var clearURLs: ClearURLsRules?
     /// The installed apps and browsers the config was checked against (browser targets, app links).
     public var catalog = AppCatalog()
+    /// Problems that do not stop the config from loading but will bite at click time (a glob no
+    /// URL can match, a mail field inside a quoted argument), for `openurl check`.
+    public var warnings: [ConfigDiagnostic] = []
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
@@ -110,6 +113,8 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     case app(String)
     /// A webmail compose target (`gmail`, or a `[webmail.NAME]`).
     case webmail(String)
+    /// A built-in local mail target (`thunderbird`, `mutt`: see `Mailer`).
+    case mailer(String)
     /// The handler that was the default before openurld.
     case system
     /// A discovered browser, possibly a profile or a private window (`firefox:Work`).
@@ -119,7 +124,7 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
-        case .app(let name), .webmail(let name): return name
+        case .app(let name), .webmail(let name), .mailer(let name): return name
         case .system: return "system"
         case .browser(let target): return target.description
         }

@@ -53,7 +53,7 @@ extension ConfigReader {
         }
     }
 
-    /// A target name: `system`, an `[apps.NAME]`, a webmail name, a desktop id (`:ACTION`), or a
+    /// A target name: `system`, an `[apps.NAME]`, a webmail or mail program name, a desktop id (`:ACTION`), or a
     /// discovered browser with an optional profile (`firefox:Work`, `chromium:private`).
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
         if let target = OpenTarget(name, in: config) { return target }
@@ -64,8 +64,8 @@ extension ConfigReader {
                 return nil
             }
         }
-        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))) or \"system\""
-        let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + ["system"] + config.catalog.browserNames
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))), a mail program (\(Mailer.builtIn.map(\.name).joined(separator: ", "))) or \"system\""
+        let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + Mailer.builtIn.map(\.name) + ["system"] + config.catalog.browserNames
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
         collector.report(message, at: position)
         return nil
@@ -115,8 +115,8 @@ extension ConfigReader {
                 }
                 matchers.append(.domain(domains))
             case "host": globs(value, what, separator: ".", caseInsensitive: true).map { matchers.append(.host($0)) }
-            case "path": globs(value, what, separator: "/", caseInsensitive: false).map { matchers.append(.path($0)) }
-            case "url": globs(value, what, separator: "/", caseInsensitive: false).map { matchers.append(.url($0)) }
+            case "path": globs(value, what, separator: "/", caseInsensitive: false, forms: GlobText.pathForms).map { matchers.append(.path($0)) }
+            case "url": globs(value, what, separator: "/", caseInsensitive: false, forms: GlobText.urlForms).map { matchers.append(.url($0)) }
             case "to": globs(value, what, separator: nil, caseInsensitive: true).map { matchers.append(.to($0)) }
             case "opener": globs(value, what, separator: nil, caseInsensitive: true).map { matchers.append(.opener($0)) }
             case "regex":
@@ -145,15 +145,27 @@ extension ConfigReader {
         return matchers
     }
 
-    private mutating func globs(_ node: TOMLNode, _ what: String, separator: Character?, caseInsensitive: Bool) -> [Glob]? {
+    /// The globs of `node`; `forms` gives the patterns each is compiled as (the path and URL
+    /// forms of `GlobText`), and what of it no URL can hold, which `openurl check` warns about.
+    private mutating func globs(_ node: TOMLNode, _ what: String, separator: Character?, caseInsensitive: Bool,
+                                forms: (String) -> GlobText.Forms = { GlobText.Forms(patterns: [$0]) }) -> [Glob]? {
         guard let items = collector.strings(node, what) else { return nil }
         var globs: [Glob] = []
         for (pattern, position) in items {
-            do { globs.append(try Glob(pattern, separator: separator, caseInsensitive: caseInsensitive)) } catch {
+            let compiled = forms(pattern)
+            if let warning = compiled.warning { warn("\(what) \"\(pattern)\": \(warning)", at: position) }
+            do {
+                for form in compiled.patterns { globs.append(try Glob(form, separator: separator, caseInsensitive: caseInsensitive)) }
+            } catch {
                 collector.report("\(what): \(error.message)", at: position)
             }
         }
         return globs
+    }
+
+    /// Records a problem that does not stop the config from loading (`openurl check` prints it).
+    mutating func warn(_ message: String, at position: SourcePosition) {
+        config.warnings.append(ConfigDiagnostic(path: collector.path, position: position, message: message))
     }
 }
 
@@ -171,12 +183,13 @@ extension String {
 
 extension OpenTarget {
     /// Resolves a target name as written in a config: `system`, an `[apps.NAME]`, a webmail
-    /// name, a desktop id with an optional `:ACTION`, or a browser of `config.catalog` with an
+    /// name, a built-in mail program (`thunderbird`), a desktop id with an optional `:ACTION`, or a browser of `config.catalog` with an
     /// optional `:PROFILE`. Nil when it is none of these.
     public init?(_ name: String, in config: Config) {
         if name == "system" { self = .system; return }
         if config.apps[name] != nil { self = .app(name); return }
         if config.webmail[name] != nil || Webmail.builtIn[name] != nil { self = .webmail(name); return }
+        if Mailer.named(name) != nil { self = .mailer(name); return }
         guard let end = name.endOfFirst(".desktop") else {
             // `firefox:Work`: the browser is everything before the first colon (profile names may hold colons).
             let colon = name.firstIndex(of: ":")

@@ -76,9 +76,13 @@ struct ConfigReader {
             guard let members = collector.table(appNode, "apps.\(name)") else { continue }
             collector.checkKeys(members, known: ConfigLoader.appKeys, in: "[apps.\(name)]")
             let desktop = appNode["desktop"].flatMap { collector.string($0, "apps.\(name).desktop") }
-            let args = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args")?.map(\.0) }
-            let exec = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec")?.map(\.0) }
-            for template in (args ?? []) + (exec ?? []) { checkPlaceholders(template, at: appNode.position, "apps.\(name)") }
+            let argsItems = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args") }
+            let execItems = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec") }
+            let args = argsItems?.map(\.0), exec = execItems?.map(\.0)
+            for (template, position) in (argsItems ?? []) + (execItems ?? []) {
+                checkPlaceholders(template, at: appNode.position, "apps.\(name)")
+                if let problem = Template.spliceProblem(in: template) { warn("apps.\(name): \(template.debugDescription): \(problem)", at: position) }
+            }
             if let browserNode = appNode["browser"] {
                 readBrowserApp(name, appNode, browserNode)
                 continue

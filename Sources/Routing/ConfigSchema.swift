@@ -87,17 +87,17 @@ public enum ConfigSchema {
         ConfigKey("scheme", .stringOrStrings, "The URL's scheme, without a colon.", example: "\"mailto\""),
         ConfigKey("domain", .stringOrStrings, "The host or any subdomain of it (zoom.us matches us04web.zoom.us).", example: "\"zoom.us\""),
         ConfigKey("host", .stringOrStrings, "A glob on the exact host (* stops at dots).", example: "\"*.example.com\""),
-        ConfigKey("path", .stringOrStrings, "A glob on the path (* stops at slashes, ** crosses them).", example: "\"/j/*\""),
+        ConfigKey("path", .stringOrStrings, "A glob on the path as the URL Standard writes it (* stops at slashes, ** crosses them); non-ASCII and spaces are percent-encoded at load, as in the URL.", example: "\"/j/*\""),
         ConfigKey("query", .named(.string), "A table of query parameter name to glob; every parameter given must be present and match.", example: "{ tab = \"inbox*\" }"),
-        ConfigKey("url", .stringOrStrings, "A glob on the whole URL.", example: "\"https://example.com/**\""),
+        ConfigKey("url", .stringOrStrings, "A glob on the whole URL as the URL Standard writes it (host labels in xn-- form, non-ASCII and spaces percent-encoded at load).", example: "\"https://example.com/**\""),
         ConfigKey("regex", .stringOrStrings, "A regular expression (PCRE2) searched in the whole URL.", example: "\"^https://[^/]+/wiki/\""),
-        ConfigKey("to", .stringOrStrings, "A glob on the recipients of a mailto link; any recipient matching is enough.", example: "\"*@corp.example.com\""),
+        ConfigKey("to", .stringOrStrings, "A glob on the recipients of a mailto link, with their domain in Unicode or xn-- form; any recipient matching is enough.", example: "\"*@corp.example.com\""),
         ConfigKey("opener", .stringOrStrings, "A glob on the app the click came from: its desktop id, Flatpak app id or process name.", example: "\"slack\""),
     ]
 
     /// The actions: a rule or `[default]` gives exactly one.
     public static let actions: [ConfigKey] = [
-        ConfigKey("open", .string, "Open with a target: a desktop id (firefox.desktop), ID.desktop:ACTION for a desktop action, an [apps] name, a webmail name (gmail, outlook, office365, fastmail, proton, yahoo, or a [webmail] table) or system.",
+        ConfigKey("open", .string, "Open with a target: a desktop id (firefox.desktop), ID.desktop:ACTION for a desktop action, an [apps] name, a webmail name (gmail, outlook, office365, fastmail, proton, yahoo, or a [webmail] table), a mail program (thunderbird, evolution, geary, kmail, claws-mail, mutt, neomutt, aerc) or system.",
                   example: "\"firefox.desktop\""),
         ConfigKey("copy", .either([.trueOnly, .string]), "Copy to the clipboard and notify: true copies the URL (the address of a mailto); a string is a template. " + templateNote,
                   example: "\"{to}\""),

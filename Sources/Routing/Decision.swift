@@ -14,8 +14,9 @@ public struct Decision: Sendable, Equatable {
         /// Launch `target` as `launch` says; `target` is `.system` for the handler that was the
         /// default before openurld.
         case open(OpenTarget, Launch)
-        /// Put `text` on the clipboard.
-        case copy(text: String)
+        /// Put `text` on the clipboard; `leftOutBcc` when a mailto's Bcc recipients are not in
+        /// it (hidden from the others by definition), so the confirmation can say so.
+        case copy(text: String, leftOutBcc: Bool)
         /// Offer these choices; `forced` when the ask came from `--ask` rather than a rule.
         case ask([Choice], forced: Bool)
         /// Drop the link (a rule's `discard`).
@@ -88,8 +89,14 @@ public struct Decision: Sendable, Equatable {
 
     /// The text to copy, for `copy`.
     public var copyText: String? {
-        if case .copy(let text) = effect { return text }
+        if case .copy(let text, _) = effect { return text }
         return nil
+    }
+
+    /// True for a copy that left a mailto's Bcc recipients out of its text.
+    public var copyLeftOutBcc: Bool {
+        if case .copy(_, true) = effect { return true }
+        return false
     }
 
     /// The choices, for `ask` (empty otherwise).

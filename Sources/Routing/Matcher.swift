@@ -66,7 +66,8 @@ public enum Matcher: Sendable {
     case url([Glob])
     /// `regex`: a PCRE2 regex searched in the whole URL.
     case regex([PatternRegex])
-    /// `to`: any mailto recipient (to, cc or bcc) matches a glob.
+    /// `to`: any mailto recipient (to, cc or bcc) matches a glob, in its display form
+    /// (`a@bücher.de`) or its ASCII form (`a@xn--bcher-kva.de`).
     case to([Glob])
     /// `opener`: the desktop id, Flatpak id or process name matches a glob.
     case opener([Glob])
@@ -108,8 +109,9 @@ public enum Matcher: Sendable {
             return regexes.contains { $0.matches(subject.text) }
         case .to(let globs):
             guard let mailto = subject.mailto else { return false }
-            let recipients = mailto.to + mailto.cc + mailto.bcc
-            return recipients.contains { recipient in globs.contains { $0.matches(recipient) } }
+            return mailto.addresses.contains { address in
+                globs.contains { $0.matches(address.display) || (address.ascii != address.display && $0.matches(address.ascii)) }
+            }
         case .opener(let globs):
             guard let names = subject.opener?.names else { return false }
             return names.contains { name in globs.contains { $0.matches(name) } }

@@ -70,6 +70,12 @@ public struct RuleEngine: Sendable {
             return decision
         }
         let subject = MatchSubject(url: current, opener: opener)
+        // Before any rule: an address holding a line break or another control is no address,
+        // and no rule (nor a forced ask) may hand it on.
+        if let problem = subject.mailto?.problem {
+            refuse(problem, decision: &decision)
+            return decision
+        }
         var action = config.defaultAction
         var notify = config.defaultNotify
         var appLinks = config.settings.appLinks
@@ -182,7 +188,8 @@ public struct RuleEngine: Sendable {
         case .system:
             decision.effect = .open(.system, .system(url: url.string))
         case .copy(let template):
-            decision.effect = .copy(text: copyText(for: url, template: template))
+            let copy = copy(for: url, template: template)
+            decision.effect = .copy(text: copy.text, leftOutBcc: copy.leftOutBcc)
         case .ask(let asked):
             decision.effect = .ask(offeredChoices(asked: asked, forcedFrom: nil, scheme: url.scheme), forced: false)
         case .discard:
@@ -219,6 +226,8 @@ public struct RuleEngine: Sendable {
             case nil:
                 refuse("no app named \"\(name)\"", decision: &decision)
             }
+        case .mailer(let name):
+            openMailer(name, target: target, url: url, decision: &decision)
         case .webmail(let name):
             guard url.scheme == "mailto", let template = config.webmail[name] ?? Webmail.builtIn[name] else {
                 decision.effect = .open(.system, .system(url: url.string))
@@ -239,6 +248,28 @@ public struct RuleEngine: Sendable {
             if next.rule == nil { next.rule = decision.rule }
             decision = next
         }
+    }
+
+    /// A built-in mail target: the link rebuilt from its mail fields (`MailtoURL.forMailer`),
+    /// handed to the program's desktop entry as one argument.
+    private func openMailer(_ name: String, target: OpenTarget, url: ParsedURL, decision: inout Decision) {
+        guard url.scheme == "mailto" else {
+            decision.effect = .open(.system, .system(url: url.string))
+            decision.trace.append(.refused("mail target \(name) only composes mailto links; handing \(url.scheme) to system"))
+            return
+        }
+        guard let mailer = Mailer.named(name), let entry = mailer.entry(in: config.catalog) else {
+            return refuse(Mailer.named(name)?.notInstalled ?? "no mail target named \"\(name)\"", decision: &decision)
+        }
+        let mailto = MailtoURL(url)
+        let handed = mailto.forMailer
+        if handed != url.string {
+            let leftOut = mailto.otherFields.map(\.name)
+            let note = leftOut.isEmpty ? "" : "; left out \(leftOut.joined(separator: ", "))"
+            decision.trace.append(.changed(step: "mail target \(name): rebuilt from to, cc, bcc, subject and body\(note)", url: handed))
+        }
+        decision.finalURL = handed
+        decision.effect = .open(target, mailer.launch(handed, entry: entry))
     }
 
     /// Expands `args`; when none of them uses a placeholder, the URL is appended, as a desktop
@@ -281,6 +312,10 @@ public struct RuleEngine: Sendable {
     public func decide(choice: AskChoice, for url: String, opener: Opener? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
         var decision = Decision(url: url, finalURL: parsed.string, effect: .discard)
+        if parsed.scheme == "mailto", let problem = MailtoURL(parsed).problem {
+            refuse(problem, decision: &decision)
+            return decision
+        }
         let action: Action
         switch choice {
         case .open(let target): action = .open(target)
@@ -314,7 +349,12 @@ public struct RuleEngine: Sendable {
             offer(.open(.system))
         }
         for entry in config.catalog.entries(forScheme: scheme) {
-            if let target = OpenTarget(entry.id, in: config) { offer(.open(target)) }
+            // A mail program openurld knows is offered as its mail target, which hands it a rebuilt link.
+            if scheme == "mailto", let mailer = Mailer.handling(desktopID: entry.id) {
+                offer(.open(.mailer(mailer.name)))
+            } else if let target = OpenTarget(entry.id, in: config) {
+                offer(.open(target))
+            }
         }
         if scheme == "mailto" {
             for name in config.webmail.keys.sorted() + Webmail.builtIn.keys.sorted() { offer(.open(.webmail(name))) }

@@ -100,17 +100,31 @@ struct RuleIndex: Sendable {
         }
         if !byScheme.isEmpty { byScheme.append(url.scheme, to: &hits) }
         if !byRecipientDomain.isEmpty, let mailto {
-            for recipient in mailto.to + mailto.cc + mailto.bcc {
+            // Both forms, as `to` matches both: a glob may name `bücher.de` or `xn--bcher-kva.de`.
+            func look(up recipient: String) {
                 if let at = recipient.lastIndex(of: "@"), let positions = byRecipientDomain[recipient[recipient.index(after: at)...].lowercased()] {
                     hits += positions
                 }
+            }
+            for address in mailto.addresses {
+                look(up: address.display)
+                if address.ascii != address.display { look(up: address.ascii) }
             }
         }
         if hasOpener { hits += needingOpener }
         let always = regexGate.map { $0.matches(text) ? self.always : alwaysUngated } ?? self.always
         if hits.isEmpty { return always }
         hits.sort()
-        if always.isEmpty { return hits }
+        if always.isEmpty {
+            // A rule is filed once, but two recipients (or both forms of one) can each find it.
+            var kept = 1
+            for next in hits.indices.dropFirst() where hits[next] != hits[kept - 1] {
+                hits[kept] = hits[next]
+                kept += 1
+            }
+            hits.removeLast(hits.count - kept)
+            return hits
+        }
         var merged: [Int] = []
         merged.reserveCapacity(hits.count + always.count)
         var i = 0, j = 0

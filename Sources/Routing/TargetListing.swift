@@ -4,7 +4,7 @@ import JSON
 public struct TargetListing: Sendable, Equatable {
     /// What it is.
     public enum Kind: String, Sendable {
-        case browser, profile, `private`, action, entry, webmail, app, system
+        case browser, profile, `private`, action, entry, webmail, mailer, app, system
     }
 
     /// The string to paste into a rule (`open = "firefox:Work"`).
@@ -34,8 +34,8 @@ public struct TargetListing: Sendable, Equatable {
     }
 
     /// Everything that can open `scheme` links (every scheme when nil): browsers with their
-    /// profiles and private windows, other entries and their desktop actions, webmail (for
-    /// mailto), the config's `[apps]`, and `system`.
+    /// profiles and private windows, other entries and their desktop actions, webmail and the
+    /// installed built-in mail programs (for mailto), the config's `[apps]`, and `system`.
     public static func targets(for scheme: String?, config: Config) -> [TargetListing] {
         let catalog = config.catalog
         let scheme = scheme?.lowercased()
@@ -65,6 +65,10 @@ public struct TargetListing: Sendable, Equatable {
         if scheme == nil || scheme == "mailto" {
             for name in Set(Webmail.builtIn.keys).union(config.webmail.keys).sorted() {
                 out.append(TargetListing(target: name, kind: .webmail, name: name))
+            }
+            for mailer in Mailer.builtIn {
+                guard let entry = mailer.entry(in: catalog) else { continue }
+                out.append(TargetListing(target: mailer.name, kind: .mailer, name: entry.name, app: entry.id))
             }
         }
         for name in config.apps.keys.sorted() {

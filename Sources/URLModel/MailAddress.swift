@@ -21,6 +21,15 @@ enum MailAddress {
         return items
     }
 
+    /// True when `address` opens a quoted string it does not close (as `split` reads quotes).
+    static func hasUnbalancedQuote(_ address: String) -> Bool {
+        var inQuotes = false, escaped = false
+        for byte in address.utf8 {
+            if escaped { escaped = false } else if inQuotes, byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+        }
+        return inQuotes
+    }
+
     /// The display and ASCII forms of `item`, or why it is no address.
     static func read(_ item: ArraySlice<UInt8>) -> Result<(display: String, ascii: String), URLParseError> {
         let text = String(decoding: item, as: UTF8.self)

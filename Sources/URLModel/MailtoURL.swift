@@ -100,6 +100,51 @@ public struct MailtoURL: Sendable, Equatable {
         return text
     }
 
+    /// The header fields `forMailer` hands on. The others can make a mailer attach a local
+    /// file (`attach`, `attachment`), change the sender (`from`) or the message's format, and
+    /// are left out.
+    public static let mailerFields = ["to", "cc", "bcc", "subject", "body"]
+
+    /// This link as a mailto URL for a local mail program: To (in the path), Cc, Bcc, Subject and
+    /// Body only, recipients in ASCII form, every value percent-encoded but for unreserved
+    /// characters and an address's `@`, so nothing in a value (`'`, `,`, `=`, `&`) can read as a
+    /// mailer's own syntax. The subject is one line: its controls are spaces.
+    public var forMailer: String {
+        func encoded(_ text: String, keepingAt: Bool) -> String {
+            var out: [UInt8] = []
+            for byte in text.utf8 {
+                if PercentEncoding.isUnreserved(byte) || (keepingAt && byte == UInt8(ascii: "@")) { out.append(byte) } else { URLTail.appendEscaped(byte, to: &out) }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        // A recipient with an unbalanced quote would take the comma after it (and the next
+        // recipient) into its quoted string: it goes in a field of its own.
+        var alone: [String] = []
+        func recipients(_ kind: Address.Kind, field: String) -> String {
+            var joined: [String] = []
+            for address in addresses where address.kind == kind {
+                if MailAddress.hasUnbalancedQuote(address.ascii) {
+                    alone.append("\(field)=" + encoded(address.ascii, keepingAt: true))
+                } else {
+                    joined.append(encoded(address.ascii, keepingAt: true))
+                }
+            }
+            return joined.joined(separator: ",")
+        }
+        let to = recipients(.to, field: "to")
+        var pairs: [String] = []
+        for (name, value) in [("cc", recipients(.cc, field: "cc")), ("bcc", recipients(.bcc, field: "bcc"))] where !value.isEmpty {
+            pairs.append("\(name)=\(value)")
+        }
+        pairs += alone
+        if let subject, !subject.isEmpty {
+            let oneLine = String(decoding: subject.utf8.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            pairs.append("subject=" + encoded(oneLine, keepingAt: false))
+        }
+        if let body, !body.isEmpty { pairs.append("body=" + encoded(body, keepingAt: false)) }
+        return "mailto:" + to + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+    }
+
     /// Decodes a comma-separated address list and adds its items, dropping empty ones.
     private mutating func add(_ raw: Substring, as kind: Address.Kind) {
         for item in MailAddress.split(PercentEncoding.decodeBytes(raw)) {

@@ -58,6 +58,23 @@ public enum PercentEncoding {
         return out
     }
 
+    /// The URL Standard's percent-encode sets, for text that must read as a special URL's
+    /// path, query or fragment is serialised.
+    public enum StandardSet: Sendable {
+        /// The path set: controls, non-ASCII, space, `" # < > ? ^ ` { }`.
+        case path
+        /// The bytes every part of a special URL encodes: controls, non-ASCII, space, `" < >`.
+        case everyPart
+    }
+
+    /// True when the URL Standard's `set` writes `byte` as `%XX`.
+    public static func encodes(_ set: StandardSet, _ byte: UInt8) -> Bool {
+        switch set {
+        case .path: return URLTail.encodes(.path, byte)
+        case .everyPart: return URLTail.encodes(.fragment, byte) && URLTail.encodes(.query, byte)
+        }
+    }
+
     /// True for RFC 3986 unreserved bytes.
     @inline(__always)
     public static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -77,3 +77,18 @@ import Testing
         #expect(ok.stderr == "err\n")
     }
 }
+
+/// A manual clock: timers fire when the test moves it, however long they are.
+@Suite struct ManualClockTests {
+    @Test func anHourLongTimerFiresWhenTheClockIsMovedAnHour() throws {
+        let loop = try EventLoop(clock: .manual())
+        var fired = 0
+        loop.addTimer(after: 3600) { fired += 1 }
+        loop.advanceClock(by: 3599)
+        _ = loop.run(timeout: 0.05)
+        #expect(fired == 0)
+        loop.advanceClock(by: 1)
+        _ = loop.run(timeout: 0.05)
+        #expect(fired == 1)
+    }
+}

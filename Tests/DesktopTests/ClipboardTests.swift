@@ -24,8 +24,8 @@ final class LoopThread {
     let loop: EventLoop
     private let finished = DispatchSemaphore(value: 0)
 
-    init(serving connections: [DBusConnection]) throws {
-        loop = try EventLoop()
+    init(serving connections: [DBusConnection], clock: LoopClock = .monotonic) throws {
+        loop = try EventLoop(clock: clock)
         for connection in connections { try loop.add(connection) }
         let loop = self.loop, finished = self.finished
         Thread {

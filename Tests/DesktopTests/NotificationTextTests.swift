@@ -46,6 +46,15 @@ import URLModel
         #expect(request.body == "a@example.org, b@bücher.de (b@xn--bcher-kva.de)")
     }
 
+    @Test func aCopyThatLeftBccOutSaysSo() throws {
+        let url = try ParsedURL("mailto:a@example.org?bcc=hidden@example.org")
+        let request = NotificationText.copied(text: "a@example.org", url: url, leftOutBcc: true)
+        #expect(request.body == "a@example.org\n" + NotificationText.bccLeftOutLine)
+        let linkOnly = NotificationText.copied(text: "mailto:?subject=Hi", url: try ParsedURL("mailto:?bcc=h@x.org&subject=Hi"), leftOutBcc: true)
+        #expect(linkOnly.summary == "Copied link" && linkOnly.body.hasSuffix(NotificationText.bccLeftOutLine))
+        #expect(!NotificationText.copied(text: "a@example.org", url: url).body.contains("Bcc"))
+    }
+
     @Test func longLinksAreShortenedForDisplay() throws {
         let long = "https://example.org/" + String(repeating: "a", count: 5000)
         let request = NotificationText.copied(text: long, url: try ParsedURL(long))

@@ -93,6 +93,24 @@ final class DaemonHarness {
 
     /// The daemon's pid, once it runs.
     func daemonPID() throws -> UInt32 { try connect().processID(of: Self.busName) }
+
+    /// The daemon's own account of `finalURL`: the outcome `recent` records for each time it was
+    /// routed, oldest first. Every launch the daemon makes is one `done` here, so "opened once"
+    /// is read from this record, not from waiting to see whether a second launch turns up.
+    func outcomes(of finalURL: String) throws -> [String] {
+        let entries = try call("Recent", [.uint32(0)]).first?.array?.compactMap(\.dictionary) ?? []
+        return entries.reversed().filter { $0["final_url"]?.string == finalURL }.compactMap { $0["outcome"]?.string }
+    }
+
+    /// The outcomes of `finalURL` once none of them is still `asking`.
+    func settledOutcomes(of finalURL: String, timeout: Double = 10) throws -> [String] {
+        var outcomes: [String] = []
+        _ = try eventually(timeout: timeout) {
+            outcomes = try self.outcomes(of: finalURL)
+            return !outcomes.isEmpty && !outcomes.contains("asking")
+        }
+        return outcomes
+    }
 }
 
 /// Waits until `condition` holds or `timeout` passes.

@@ -97,11 +97,13 @@ import Testing
             while !stop.isSet {
                 let fd = open(path, O_WRONLY | O_TRUNC)
                 if fd >= 0 {
+                    // The input under test: an editor that truncates, then writes 3 ms later.
                     usleep(3_000)
                     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                     close(fd)
                 }
-                usleep(2_000)
+                usleep(2_000)  // and saves again 2 ms after that
+
             }
         }
         writer.start()

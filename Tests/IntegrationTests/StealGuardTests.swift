@@ -84,9 +84,10 @@ import Testing
         #expect(history.map(\.summary) == ["Recording Browser took over http and https links"])
         let record = try String(contentsOfFile: harness.desktop.stateHome + "/openurld/previous-handlers", encoding: .utf8)
         #expect(record.contains("handler\tx-scheme-handler/https\tbrowser.desktop\t"), "\(record)")
-        // Another write of the lists is not a new steal: nothing more is shown.
+        // Another write of the lists is not a new steal: the guard checks it and shows nothing.
+        let checks = harness.bus.log.components(separatedBy: "defaults checked: no app took new ones").count
         #expect(try harness.run(["gio", "mime", "x-scheme-handler/https", "browser.desktop"]).status == 0)
-        usleep(2_500_000)
+        #expect(eventually(timeout: 10) { harness.bus.log.components(separatedBy: "defaults checked: no app took new ones").count > checks })
         #expect(try displayedCount(harness) == 0)
         // Uninstall leaves the kept app alone.
         #expect(try harness.run([harness.openurl, "uninstall"]).status == 0)
@@ -97,7 +98,7 @@ import Testing
         let harness = try Self.installed(DesktopPathTests.config + "\n[settings]\nguard_defaults = false\n", name: "noguard")
         let server = try #require(harness.notifications)
         #expect(try harness.run(["gio", "mime", "x-scheme-handler/https", "browser.desktop"]).status == 0)
-        usleep(2_500_000)
+        #expect(eventually(timeout: 10) { harness.bus.log.contains("defaults changed; not checked (guard_defaults = false)") })
         #expect(try displayedCount(harness) == 0)
         #expect(try server.history().isEmpty)
         #expect(try httpsDefault(harness) == "browser.desktop")

@@ -45,6 +45,15 @@ import Testing
             // What a copy of a Bcc-only mailto shows parses, and holds no Bcc.
             let copied = try? ParsedURL(MailtoURL.withoutBcc(url))
             #expect(copied.map { MailtoURL($0).bcc.isEmpty } == true, "\(name): \(MailtoURL.withoutBcc(url).debugDescription)")
+            // What a mail program is handed is its own normal form with the same recipients and body, no other field.
+            let handed = mailto.forMailer
+            let reread = try MailtoURL(ParsedURL(handed))
+            #expect(try ParsedURL(handed).string == handed, "\(name)")
+            for kind in [MailtoURL.Address.Kind.to, .cc, .bcc] {
+                #expect(reread.addresses.filter { $0.kind == kind }.map(\.ascii).sorted() == mailto.addresses.filter { $0.kind == kind }.map(\.ascii).sorted(), "\(name): \(handed)")
+            }
+            #expect(reread.otherFields.isEmpty && reread.problem == nil, "\(name): \(handed)")
+            #expect(reread.body == (mailto.body?.isEmpty == false ? mailto.body : nil), "\(name)")
         }
     }
 
