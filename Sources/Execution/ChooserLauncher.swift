@@ -219,6 +219,9 @@ public final class ChooserLauncher: @unchecked Sendable {
         guard let active, active.serverID == serverID, let read = Self.read(line, choices: active.choices) else { return }
         switch read {
         case .shown(let id) where id == nil || id == active.questionID:
+            // Mapped in time: from now on the pings tell whether it still answers.
+            if let watchdog = active.watchdog { loop.remove(watchdog) }
+            self.active?.watchdog = nil
             self.active?.shown = true
             schedulePing()
         case .pong(let id) where id == active.questionID:

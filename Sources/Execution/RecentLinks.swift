@@ -9,8 +9,8 @@ import Routing
 /// line, written (one `write`, see `RecordFile`) before the click's reply is sent, and a line for
 /// an id replaces the earlier one when read. An id names its link for good: ids are never given
 /// twice, because each one is on disk before anyone hears of it. It is bounded in bytes: a stored
-/// URL is cut at `maximumURLBytes`, the list keeps at most `capacity` entries and `maximumBytes`
-/// of text (a question still waiting for its answer is never dropped), and once the file is twice
+/// URL is cut at `maximumURLBytes`, the list keeps at most `capacity` decisions and `maximumBytes`
+/// of text (a question still waiting for its answer is kept beside them, never dropped), and once the file is twice
 /// that it is rewritten with the list alone. It is read on first use, not at start, and created
 /// 0600. When the disk is full the lines wait in memory (and `Recent` still shows them) and are
 /// written when space returns.
@@ -144,7 +144,8 @@ public final class RecentLinks {
     /// waiting for its answer (its outcome is yet to be written).
     private func trim() {
         guard var list = loaded else { return }
-        var excess = max(0, list.count - capacity)
+        // `capacity` counts decisions made; a question still waiting is kept beside them.
+        var excess = max(0, list.filter { $0.outcome != RouteOutcome.asking.description }.count - capacity)
         var bytes = totalBytes
         var index = 0
         var dropped = Set<Int>()
@@ -164,7 +165,7 @@ public final class RecentLinks {
 
     /// Drops the oldest entries of `added` beyond `capacity`, keeping questions still waiting.
     private func trimAdded() {
-        var excess = added.count - capacity
+        var excess = added.filter { $0.outcome != RouteOutcome.asking.description }.count - capacity
         guard excess > 0 else { return }
         added = added.filter { entry in
             guard excess > 0, entry.outcome != RouteOutcome.asking.description else { return true }

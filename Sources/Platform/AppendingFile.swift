@@ -32,7 +32,7 @@ public final class AppendingFile {
     /// Whether the file is empty or ends with `byte` (a newline: its last record is whole).
     public func ends(with byte: UInt8) -> Bool {
         guard let size = try? status().size, size > 0 else { return true }
-        return Sys.byte(fd, at: size - 1) == byte
+        return Sys.byte(path, at: size - 1) == byte
     }
 
     /// The open file's status (fstat): its size after the writes so far.

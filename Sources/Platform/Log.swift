@@ -34,6 +34,13 @@ public enum Log {
         toStderr = alsoStderr
     }
 
+    /// Sends log lines to stderr alone again (the file, if any, is no longer written).
+    public static func useStandardError() {
+        file = nil
+        fileBytes = 0
+        toStderr = true
+    }
+
     /// Moves a full log file to `FILE.1` and starts a new one (the same mode); on failure the
     /// old file is kept and written to.
     private static func rotate(_ current: AppendingFile) {

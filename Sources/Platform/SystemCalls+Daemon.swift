@@ -146,8 +146,12 @@ extension Sys {
         }
     }
 
-    /// The byte at `offset` of the open file, nil past its end or when it cannot be read.
-    static func byte(_ fd: Int32, at offset: Int) -> UInt8? {
+    /// The byte at `offset` of the file at `path`, nil past its end or when it cannot be read.
+    /// Read through a descriptor of its own: an appending one is write-only.
+    static func byte(_ path: String, at offset: Int) -> UInt8? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
         var byte: UInt8 = 0
         return Glibc.pread(fd, &byte, 1, off_t(offset)) == 1 ? byte : nil
     }

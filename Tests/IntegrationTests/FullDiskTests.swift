@@ -51,6 +51,7 @@ import Testing
         #expect(text.hasSuffix("\n"))
         let lines = text.split(separator: "\n")
         #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 9 }, "a torn line: \(lines)")
+        #expect(!text.contains("\n\n") && !text.hasPrefix("\n"), "an empty line in the record")
         #expect(eventually(timeout: 10) { (try? server.displayedCount()) == 0 }, "the notification stayed after space returned")
         let history = try server.history().filter { $0.summary == "openurld: history cannot be written" }
         #expect(history.count == 1, "\(history)")
