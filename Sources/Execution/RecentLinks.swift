@@ -96,25 +96,30 @@ public final class RecentLinks {
     /// is remembered anew, so an outcome is never lost.
     public func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
         guard capacity > 0, id != 0 else { return }
-        func change(_ entry: inout Entry) {
+        func changed(_ entry: Entry) -> Entry {
+            var entry = entry
             entry.outcome = outcome.description
             entry.decision = decision.kind.rawValue
             entry.target = decision.target?.description ?? ""
-            append(entry)
+            return entry
         }
         if loaded == nil, !added.contains(where: { $0.id == id }) { _ = load() }
-        if loaded != nil, let index = loaded?.firstIndex(where: { $0.id == id }) {
-            change(&loaded![index])
+        let written: Entry
+        if let index = loaded?.firstIndex(where: { $0.id == id }), let old = loaded?[index] {
+            written = changed(old)
+            loaded?[index] = written
         } else if let index = added.firstIndex(where: { $0.id == id }) {
-            change(&added[index])
+            written = changed(added[index])
+            added[index] = written
         } else {
-            var entry = Entry(
+            written = changed(Entry(
                 id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
-                decision: "", target: "", rule: decision.rule?.description ?? "", opener: "", outcome: "")
-            change(&entry)
-            loaded?.append(entry)
-            totalBytes += entry.bytes
+                decision: "", target: "", rule: decision.rule?.description ?? "", opener: "", outcome: ""))
+            loaded?.append(written)
+            totalBytes += written.bytes
         }
+        // Written once the list is settled: a write that makes the file due for its rewrite reads it.
+        append(written)
     }
 
     /// The entry with `id`, if still kept.

@@ -25,6 +25,8 @@ final class RecordFile {
     private let loop: EventLoop?
     private let reported: (String?) -> Void
     private var retryTimer: EventLoopToken?
+    /// True once this process's own whole write ended the file: its last byte need not be read again.
+    private var endsWhole = false
 
     /// A record at `path` (created 0600, its directory 0700, on the first line), retried on
     /// `loop` (without one, only before the next line).
@@ -52,8 +54,10 @@ final class RecordFile {
             try? file.setPermissions(0o600)
             let size = try file.status().size
             var text = unwritten.joined()
-            if !file.ends(with: UInt8(ascii: "\n")) { text = "\n" + text }
+            if !endsWhole, !file.ends(with: UInt8(ascii: "\n")) { text = "\n" + text }
+            endsWhole = false
             try file.appendWhole(Array(text.utf8), size: size)
+            endsWhole = true
             unwritten = []
             recovered()
             return size + text.utf8.count

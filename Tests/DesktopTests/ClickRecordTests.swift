@@ -44,6 +44,23 @@ import Testing
         #expect(RecentLinks(path: path).add(copied, opener: nil, outcome: .done) == later + 1)
     }
 
+    /// An answer's line that brings the file to its rewrite (twice the byte bound) rewrites it
+    /// with the answer in: the update is settled before the file is read back.
+    @Test func anAnswerThatTriggersTheRewriteIsKept() throws {
+        let path = try record("rewrite")
+        let recent = RecentLinks(path: path)
+        let long = "https://e.org/" + String(repeating: "a", count: 20_000)
+        let big = Decision(url: long, finalURL: long, effect: .copy(text: long, leftOutBcc: false))
+        let ids = (0..<40).map { _ in recent.add(big, opener: nil, outcome: .asking) }
+        for id in ids { recent.update(id: id, outcome: .done, decision: big) }
+        // Rewritten on the way (40 lines of ~16 KiB asked, then answered, pass twice the bound).
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+        #expect(lines < 80, "\(lines) lines: never rewritten")
+        let again = RecentLinks(path: path)
+        #expect(!again.entries.isEmpty && again.entries.allSatisfy { $0.outcome == "done" }, "\(again.entries.map(\.outcome))")
+        #expect(again.entries.last?.id == ids.last)
+    }
+
     @Test func chooserIdleIsASettingWithItsRange() throws {
         #expect(try ConfigLoader.load(text: "[settings]\nchooser_idle = 30\n", path: "c.toml").settings.chooserIdle == 30)
         #expect(try ConfigLoader.load(text: "", path: "c.toml").settings.chooserIdle == 300)
