@@ -69,8 +69,9 @@ let package = Package(
         // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
         // offline block lists, link text naming another domain; one verdict per link.
         .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
-        // The rules: config schema, loading and errors, matchers, index, engine, decisions, templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML"]),
+        // The rules: config schema, loading and errors, matchers, index, engine, decisions (each with its
+        // safety verdict), templates, targets.
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "LinkSafety"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // The Router1 contract: its names, keys, error names and the click's time budget are
@@ -85,15 +86,19 @@ let package = Package(
         .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "Hygiene", "Routing", "Launching"],
+        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // What a click's moment holds beside the URL: NetworkManager's network (watched on the
+        // system bus), the local time, the X11 display's focused window and held keys (spoken
+        // to directly, no libX11), and the programs running (from /proc).
+        .target(name: "SessionState", dependencies: ["Platform", "DBus", "Routing"]),
         // Carrying decisions out: launch, copy, notify, ask.
         .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
 
         // The daemon: owns io.github.openurld on the session bus.
         .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "Routing", "DBus", "RouterContract",
-                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution"],
+                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "SessionState"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
@@ -102,8 +107,8 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "Routing", "DBus", "RouterContract",
-                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands"],
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "Routing", "DBus", "RouterContract",
+                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands", "SessionState"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
@@ -120,7 +125,7 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "Routing"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "URLModel", "LinkSafety", "Routing"], path: "Benchmarks/bench-routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
         .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
@@ -136,7 +141,7 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["URLModel", "Patterns", "Hygiene", "Routing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
         .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),

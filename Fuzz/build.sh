@@ -16,7 +16,7 @@ cat > "$out/include/CIDNA/module.modulemap" <<MAP
 module CIDNA { header "$root/Sources/CIDNA/include/cidna.h" export * }
 MAP
 dbus_cflags=$(pkg-config --cflags dbus-1)
-includes=(-I "$out" -I "$out/include/CTOML" -I "$out/include/CIDNA" -I Sources/CPCRE2 -I Sources/CDBus)
+includes=(-I "$out" -I "$out/include/CTOML" -I "$out/include/CIDNA" -I Sources/CSpoof/include -I Sources/CPCRE2 -I Sources/CDBus)
 for flag in $dbus_cflags; do includes+=(-Xcc "$flag"); done
 
 newer() { # true when $1 is missing or older than any of the rest
@@ -35,6 +35,10 @@ if newer "$out/obj/cidna.o" Sources/CIDNA/cidna.c Sources/CIDNA/include/cidna.h;
     echo "fuzz: CIDNA"
     clang -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CIDNA/include -c Sources/CIDNA/cidna.c -o "$out/obj/cidna.o"
 fi
+if newer "$out/obj/cspoof.o" Sources/CSpoof/cspoof.c Sources/CSpoof/include/cspoof.h; then
+    echo "fuzz: CSpoof"
+    clang -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CSpoof/include -c Sources/CSpoof/cspoof.c -o "$out/obj/cspoof.o"
+fi
 built=() # a module is rebuilt when one built before it (one it may import) changed
 module() { # NAME SOURCE-DIR
     local name=$1 dir=$2
@@ -46,11 +50,11 @@ module() { # NAME SOURCE-DIR
     fi
     built+=("$out/obj/$name.o")
 }
-for name in JSON URLModel Patterns Hygiene LinkExtraction Routing; do module "$name" "Sources/$name"; done
+for name in JSON URLModel Patterns Hygiene LinkExtraction LinkSafety Routing; do module "$name" "Sources/$name"; done
 module Platform Sources/Platform
 module DBus Sources/DBus
 
-libs=(-ltomlplusplus -lpcre2-8 -licuuc -ldbus-1 -lstdc++)
+libs=(-ltomlplusplus -lpcre2-8 -licui18n -licuuc -ldbus-1 -lstdc++)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     for f in Fuzz/Targets/*.swift; do targets+=("$(basename "$f" .swift)"); done
@@ -58,11 +62,11 @@ fi
 for name in "${targets[@]}"; do
     src=Fuzz/Targets/$name.swift
     [ -f "$src" ] || { echo "fuzz: no target $name ($src)" >&2; exit 2; }
-    objects=("$out"/obj/{JSON,URLModel,Patterns,Hygiene,LinkExtraction,Routing,Platform,DBus}.o)
+    objects=("$out"/obj/{JSON,URLModel,Patterns,Hygiene,LinkExtraction,LinkSafety,Routing,Platform,DBus}.o)
     if newer "$out/$name" "$src" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
         echo "fuzz: target $name"
         swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" -package-name openurld \
-            "$src" Fuzz/Targets/Support/*.swift "${objects[@]}" "$out/obj/ctoml.o" "$out/obj/cidna.o" \
+            "$src" Fuzz/Targets/Support/*.swift "${objects[@]}" "$out/obj/ctoml.o" "$out/obj/cidna.o" "$out/obj/cspoof.o" \
             "${libs[@]}" -use-ld=lld -o "$out/$name"
     fi
 done

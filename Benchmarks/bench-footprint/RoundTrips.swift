@@ -35,7 +35,7 @@ private func countedCalls(_ log: String) throws -> Int {
 
 /// Round trips of a warm click, with the bench's config and with a `match.opener` rule (which
 /// needs the caller's process), beside dbus-send.
-func measureRoundTrips(_ session: Session, runs: Int) throws -> (plain: Double, opener: Double, dbusSend: Double) {
+func measureRoundTrips(_ session: Session, runs: Int) throws -> (plain: Double, opener: Double, moment: Double, dbusSend: Double) {
     try session.ping()
     let dbusSend = ["dbus-send", "--session", "--print-reply", "--dest=\(Session.busName)", "/io/github/openurld",
                     "org.freedesktop.DBus.Properties.Get", "string:io.github.openurld.Router1", "string:Version"]
@@ -51,5 +51,21 @@ func measureRoundTrips(_ session: Session, runs: Int) throws -> (plain: Double, 
     try (original + "[[rules]]\nmatch.opener = \"no-such-app\"\ndiscard = true\n").write(toFile: config, atomically: true, encoding: .utf8)
     _ = try session.call("Reload", [])
     let opener = try methodCallsPerRun(session, [session.openurl, "https://noop.example/rt-opener"], runs: runs)
-    return (plain, opener, peer)
+    // Issue 24: rules on the moment (network, VPN, time, days, window, keys, any/not) read the
+    // watcher's state, the clock and the click's X11 display: no call on the session bus.
+    try (original + """
+        [[rules]]
+        match.any = [{ network = "no-such-net" }, { window = "no-such-window" }]
+        match.not = { time = "00:00-24:00" }
+        discard = true
+        [[rules]]
+        match.modifiers = "super"
+        match.days = "mon-sun"
+        match.vpn = "no-such-vpn"
+        discard = true
+
+        """).write(toFile: config, atomically: true, encoding: .utf8)
+    _ = try session.call("Reload", [])
+    let moment = try methodCallsPerRun(session, [session.openurl, "https://noop.example/rt-moment"], runs: runs)
+    return (plain, opener, moment, peer)
 }

@@ -2,7 +2,9 @@
 // PCRE2 against Swift Regex for the regex matcher. Run in release mode:
 //   swift build -c release --product bench-routing && .build/release/bench-routing
 import Hygiene
+import LinkSafety
 import Routing
+import URLModel
 #if canImport(Glibc)
 import Glibc
 import Patterns
@@ -15,8 +17,8 @@ func now() -> Double {
 }
 
 /// A realistic mix: 80% domain rules (a tenth with a path), 8% path-only, 2% regex, 5% mailto `to`, 5% opener.
-func makeConfig(rules: Int, hygiene: Bool = true) -> String {
-    var text = (hygiene ? "" : "[settings]\nclean = false\nunwrap = false\n") + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n"
+func makeConfig(rules: Int, hygiene: Bool = true, front: String = "") -> String {
+    var text = (hygiene ? "" : "[settings]\nclean = false\nunwrap = false\n") + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n" + front
     for i in 0..<rules {
         text += "[[rules]]\nname = \"rule \(i)\"\n"
         switch i % 100 {
@@ -49,10 +51,19 @@ func corpus(rules: Int) -> [String] {
 }
 
 // OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules (OPENURL_BENCH_RULES to change) and stop (for callgrind).
+// OPENURL_BENCH_SAFETY=off: with `safety = "off"`; =lists: with Debian's uBlock lists and the
+// Public Suffix List, read before the decisions.
 let profileRules = getenv("OPENURL_BENCH_RULES").flatMap { Int(String(cString: $0)) } ?? 10
+let profileSafety = getenv("OPENURL_BENCH_SAFETY").map { String(cString: $0) } ?? ""
 if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
-   let config = try? ConfigLoader.load(text: makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+   var config = try? ConfigLoader.load(text: (profileSafety == "off" ? "[settings]\nsafety = \"off\"\n" : "")
+                                       + makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+    if profileSafety == "lists" {
+        config.publicSuffixes = readFile(PublicSuffixList.debianPath)
+        config.blockLists = BlockListDiscovery.auto(isFile: isFile).map { location in BlockList(path: location.path, name: location.name) { readFile(location.path) } }
+    }
     let engine = RuleEngine(config: config)
+    engine.safety.prepare()
     let urls = corpus(rules: profileRules)
     var sink = 0
     for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count]))?.finalURL.utf8.count ?? 0 }
@@ -95,6 +106,44 @@ for count in [10, 100, 1_000, 10_000] {
 
 func format1(_ x: Double) -> String { String(Double(Int(x * 10)) / 10) }
 func format2(_ x: Double) -> String { String(Double(Int(x * 100)) / 100) }
+
+// Issue 24: rules on the moment. The same 1,000 rules behind 20 rules on the network, VPN, time,
+// days, window, keys and any/not groups (which no index can file, so every URL tries them),
+// decided with a full moment as the daemon gathers it; beside the 1,000 rules alone, same run.
+do {
+    var moment = Moment(network: .known(NetworkFacts(connections: [ActiveConnection(id: "Home", type: "802-11-wireless", ssid: "Fritz")])),
+                        time: .known(LocalTime(year: 2026, month: 12, day: 1, hour: 18, minute: 30)),
+                        window: .known("Inbox — Thunderbird"), modifiers: .known([]))
+    moment.running = .known(["bash", "firefox-esr"])
+    var front = ""
+    for i in 0..<20 {
+        front += "[[rules]]\nname = \"moment \(i)\"\n"
+        switch i % 5 {
+        case 0: front += "match.network = \"Office\(i)*\"\n"
+        case 1: front += "match.vpn = \"Corp\(i)*\"\n"
+        case 2: front += "match.time = \"0\(i % 10):00-0\(i % 10):30\"\nmatch.days = \"mon-fri\"\n"
+        case 3: front += "match.window = \"*Project \(i)*\"\nmatch.modifiers = \"shift\"\n"
+        default: front += "match.any = [{ network = \"N\(i)\" }, { vpn = true }]\nmatch.not = { days = \"sat\" }\n"
+        }
+        front += "discard = true\n"
+    }
+    let base = makeConfig(rules: 1_000)
+    let urls = corpus(rules: 1_000)
+    func rate(_ text: String, _ moment: Moment) -> Double {
+        guard let config = try? ConfigLoader.load(text: text, path: "bench.toml") else { fatalError("config failed") }
+        let engine = RuleEngine(config: config)
+        var decided = 0
+        let start = now()
+        while now() - start < 1.0 {
+            for url in urls { _ = try? engine.decide(url, moment: moment); decided += 1 }
+        }
+        return Double(decided) / (now() - start)
+    }
+    let split = makeConfig(rules: 1_000, front: front)
+    let plain = rate(base, Moment()), withMoment = rate(split, moment)
+    print("moment: 1,000 rules: \(format2(1e6 / plain)) µs/decision; with 20 rules on the moment first (network, vpn, time, days, window, keys, any/not), "
+          + "full moment: \(format2(1e6 / withMoment)) µs/decision (+\(format2(1e6 / withMoment - 1e6 / plain)) µs, same run)")
+}
 
 // Regex engines on the regex matcher's job: search a URL for a pattern.
 let pattern = "^https://[a-z]+\\.r88\\.example/"
@@ -150,4 +199,66 @@ if let catalogue = readCatalogue() {
           + "every catalogue pattern compiled and JIT-compiled at load, as before: \(format2(eager * 1000)) ms (median of 15, same run)")
 } else {
     print("start-up: ../shared/conformance/clearurls/data.min.json not found; no start-up figure")
+}
+
+// Link safety per decision (issue 23), same run: 1,000 rules with hygiene, the verdict off,
+// on without block lists (the rules' domains as known domains), on with Debian's uBlock lists
+// (webext-ublock-origin-firefox, read before timing; their first-use load shown apart), and
+// with link text on every link.
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let read = fread(&chunk, 1, chunk.count, file)
+        if read <= 0 { break }
+        bytes += chunk[0..<read]
+    }
+    return bytes
+}
+func isFile(_ path: String) -> Bool { access(path, R_OK) == 0 }
+do {
+    let suffixes = readFile(PublicSuffixList.debianPath)
+    let found = BlockListDiscovery.auto(isFile: isFile)
+    func engine(_ settings: String, lists: Bool) -> (RuleEngine, Double) {
+        guard var config = try? ConfigLoader.load(text: settings + "\n" + makeConfig(rules: 1_000), path: "bench.toml") else { fatalError("config failed") }
+        config.publicSuffixes = suffixes
+        config.blockLists = lists ? found.map { location in BlockList(path: location.path, name: location.name) { readFile(location.path) } } : []
+        let engine = RuleEngine(config: config)
+        let start = now()
+        engine.safety.prepare()
+        return (engine, now() - start)
+    }
+    func rate(_ engine: RuleEngine, linkText: String?) -> Double {
+        let urls = corpus(rules: 1_000)
+        let context = linkText.map { LinkContext(linkText: $0) }
+        var decided = 0, sink = 0
+        let start = now()
+        while now() - start < 1.0 {
+            for url in urls {
+                if let decision = try? engine.decide(url, context: context) { sink &+= decision.safety.verdict.name.utf8.count }
+                decided += 1
+            }
+        }
+        if sink == 42 { print("") }
+        return Double(decided) / (now() - start)
+    }
+    print("\nlink safety per decision (1,000 rules, hygiene on; lists: \(found.isEmpty ? "none installed: apt-get install webext-ublock-origin-firefox" : found.map(\.name).joined(separator: ", ")))")
+    print("verdict                                  | decisions/s | µs/decision | + µs vs off")
+    let (off, _) = engine("[settings]\nsafety = \"off\"", lists: false)
+    let offRate = rate(off, linkText: nil)
+    let (plain, _) = engine("", lists: false)
+    let (listed, loadSeconds) = engine("", lists: true)
+    let rows: [(String, Double)] = [
+        ("off (safety = \"off\")", offRate),
+        ("on, no lists (\(plain.safety.knownDomains.count) known domains)", rate(plain, linkText: nil)),
+        ("on, with the Debian lists", rate(listed, linkText: nil)),
+        ("on, with the lists and link text", rate(listed, linkText: "example.com")),
+    ]
+    let pad = { (s: String, n: Int) in s + String(repeating: " ", count: max(0, n - s.count)) }
+    for (label, value) in rows {
+        print(pad(label, 41) + "| " + pad("\(Int(value))", 12) + "| " + pad(format2(1e6 / value), 12) + "| " + format2(1e6 / value - 1e6 / offRate))
+    }
+    print("the lists' first use (read, parse, index, and the suffix list's index), off the click path at load: \(format2(loadSeconds * 1000)) ms")
 }

@@ -37,8 +37,18 @@
 #define OPENURL_OPTION_OPENER "opener"
 #define OPENURL_OPTION_OPENER_DESKTOP_ID "opener-desktop-id"
 #define OPENURL_OPTION_OPENER_FLATPAK_ID "opener-flatpak-id"
+#define OPENURL_OPTION_OPENER_SNAP_ID "opener-snap-id"
 // u: the calling process, so the daemon need not ask the bus for it (the opener is found from it).
 #define OPENURL_OPTION_PROCESS_ID "process-id"
+// a{sv}: what the page or app that showed the link says about it, for the safety verdict.
+#define OPENURL_OPTION_CONTEXT "context"
+// Keys of the context a{sv}: s, the text the link was shown as; s, the page it was on.
+#define OPENURL_CONTEXT_LINK_TEXT "link-text"
+#define OPENURL_CONTEXT_ORIGIN_URL "origin-url"
+
+// Properties of Router1 beside Version, ConfigPath, ConfigError and Environment.
+// a{ss}: what the daemon sees of the moment (network, vpn, x11), as `openurl status` prints it.
+#define OPENURL_PROPERTY_MOMENT "Moment"
 
 // Keys of the a{sv} result of Open and Explain (and of `openurl test --json`).
 #define OPENURL_RESULT_URL "url"
@@ -48,6 +58,8 @@
 #define OPENURL_RESULT_RULE "rule"
 #define OPENURL_RESULT_COPY_TEXT "copy_text"
 #define OPENURL_RESULT_CHOICES "choices"
+// a{sv}: the safety verdict (verdict, shown_host, summary, reasons, block, policy, action).
+#define OPENURL_RESULT_SAFETY "safety"
 #define OPENURL_RESULT_ERROR "error"
 #define OPENURL_RESULT_TRACE "trace"
 #define OPENURL_RESULT_OUTCOME "outcome"

@@ -88,6 +88,7 @@ public enum ConfigFile {
         case .success(nil):
             var defaults = Config()
             defaults.catalog = discover()
+            _ = SafetyFiles.attach(to: &defaults, path: path)
             return required ? .failure(LoadError(description: "\(path): no such file")) : .success(defaults)
         case .failure(let error): return .failure(error)
         }
@@ -113,6 +114,7 @@ public enum ConfigFile {
                 return .failure(LoadError(description: "\(path):\(position): settings.clearurls: \(resolved): \(error)"))
             }
         }
+        if let error = SafetyFiles.attach(to: &config, path: path) { return .failure(error) }
         return .success(config)
     }
 

@@ -1,5 +1,6 @@
 import Hygiene
 import Launching
+import LinkSafety
 import Platform
 import Routing
 
@@ -38,11 +39,20 @@ public final class RulesInForce {
     private var toggles: [(identity: String, enabled: Bool)] = []
     /// How many of the ClearURLs patterns that failed to compile on first use were reported.
     private var clearURLsFailuresReported = 0
+    /// Hosts of sites opened (recent links): known domains again after every reload.
+    private var visitedHosts: [String] = []
+    private var visitedSet = Set<String>()
+    /// Whether each loaded config's block lists and suffix index are read on a background
+    /// thread (the daemon), so no click pays for them.
+    private let preparesSafety: Bool
 
     /// The built-in defaults until the first `reload()`.
     /// `schedule` runs work after a delay; with it, a settling file is loaded again once it settled.
+    /// `preparesSafety` reads each loaded config's block lists in the background.
     public init(paths: XDGPaths, environment: [String: String], configPath: String? = nil,
-                schedule: ((Double, @escaping () -> Void) -> Void)? = nil, onReload: @escaping (Reload) -> Void = { _ in }) {
+                schedule: ((Double, @escaping () -> Void) -> Void)? = nil, preparesSafety: Bool = false,
+                onReload: @escaping (Reload) -> Void = { _ in }) {
+        self.preparesSafety = preparesSafety
         self.paths = paths
         self.environment = environment
         self.configPath = configPath ?? paths.configFile
@@ -58,6 +68,7 @@ public final class RulesInForce {
         configPath = engine.config.path ?? paths.configFile
         onReload = { _ in }
         schedule = nil
+        preparesSafety = false
         self.engine = engine
         loadedOnce = true
     }
@@ -76,9 +87,14 @@ public final class RulesInForce {
         switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog, describe: discovery.entries,
                                clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse) {
         case .success(let config):
-            let (next, missing) = RuleEngine(config: config).applyingToggles(toggles)
+            var (next, missing) = RuleEngine(config: config).applyingToggles(toggles)
             toggles.removeAll { missing.contains($0.identity) }
+            next.addVisited(hosts: visitedHosts)
             engine = next
+            if preparesSafety {
+                let checker = next.safety
+                BackgroundThread.start(name: "openurld-lists") { checker.prepare() }
+            }
             loadedOnce = true
             configError = ""
             clearURLsFailuresReported = 0
@@ -101,6 +117,23 @@ public final class RulesInForce {
         defer { clearURLsFailuresReported = failures.count }
         return failures.dropFirst(clearURLsFailuresReported).map { "\($0)" }
     }
+
+    /// Sites the user opened (ASCII hosts): their registrable domains become known domains
+    /// ("looks like paypal.com, which you opened recently"), now and after every reload. The
+    /// most recent `maximumVisited` are kept.
+    public func noteVisited(hosts: [String]) {
+        let fresh = hosts.filter { !$0.isEmpty && visitedSet.insert($0).inserted }
+        guard !fresh.isEmpty else { return }
+        visitedHosts += fresh
+        if visitedHosts.count > Self.maximumVisited {
+            for host in visitedHosts.prefix(visitedHosts.count - Self.maximumVisited) { visitedSet.remove(host) }
+            visitedHosts.removeFirst(visitedHosts.count - Self.maximumVisited)
+        }
+        engine.addVisited(hosts: fresh)
+    }
+
+    /// The most visited hosts kept (`[settings] recent` keeps at most 10,000 links).
+    public static let maximumVisited = 10_000
 
     /// Why a rule could not be toggled.
     public struct ToggleError: Error, CustomStringConvertible {

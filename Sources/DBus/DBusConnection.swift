@@ -41,6 +41,18 @@ public final class DBusConnection: @unchecked Sendable {
             message: "no session bus: DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist")
     }
 
+    /// The system bus's address: `DBUS_SYSTEM_BUS_ADDRESS` (from `environment`), else the
+    /// standard socket.
+    public static func systemAddress(environment: [String: String]) -> String {
+        if let address = environment["DBUS_SYSTEM_BUS_ADDRESS"], !address.isEmpty { return address }
+        return "unix:path=/run/dbus/system_bus_socket"
+    }
+
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` honoured).
+    public static func system(environment: [String: String]) throws -> DBusConnection {
+        try DBusConnection(address: systemAddress(environment: environment))
+    }
+
     /// Connects to the bus at `address` (e.g. `unix:path=/run/user/1000/bus`) and registers with it.
     public convenience init(address: String) throws {
         ensureThreadsInitialised

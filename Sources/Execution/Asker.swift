@@ -152,7 +152,7 @@ public final class Asker: @unchecked Sendable {
             answer.cleanUp = { loop.remove(timer) }
         }
         notifications.notifyAsync(
-            NotificationText.ask(url: url, choices: choices),
+            NotificationText.ask(url: url, choices: choices, safety: request.decision.safety),
             onAction: { [weak notifications] key in
                 // "default" (a click on the body) is not a choice: wait for a button or the close.
                 guard let choice = choices.first(where: { $0.key == key }) else { return }

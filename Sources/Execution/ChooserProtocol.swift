@@ -11,14 +11,16 @@ import Routing
 /// "value":…},"keep":true}` or `{"answer":"cancel"}`). A line for another id than the question
 /// shown is stale (answered as its time ran out) and ignored.
 extension ChooserLauncher {
-    /// The question line for `request`: its `id`, the link, the original, the opener and each
-    /// choice with its label and icon, all JSON strings (a tab or newline in a label survives).
+    /// The question line for `request`: its `id`, the link, the original, the opener, the
+    /// decision's safety verdict and each choice with its label and icon, all JSON strings (a tab
+    /// or newline in a label survives).
     public static func question(for request: AskRequest, id: Int? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let id { members.append(("id", .number(id))) }
         members.append(("url", .string(request.decision.finalURL)))
         if request.decision.url != request.decision.finalURL { members.append(("original", .string(request.decision.url))) }
         if let opener = request.opener, !opener.isEmpty { members.append(("opener", .string(opener))) }
+        members.append(("safety", request.decision.safety.json))
         members.append(("choices", .array(request.choices.map { choice in
             .object([("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon))])
         })))

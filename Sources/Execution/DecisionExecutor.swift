@@ -101,6 +101,7 @@ public final class DecisionExecutor {
             }
             self.routed(decision)
             completion(CarriedOut(id: id, outcome: outcome))
+            if outcome == .done, self.record != nil { self.noteVisited(decision) }
         }
     }
 
@@ -113,14 +114,16 @@ public final class DecisionExecutor {
         }
     }
 
-    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click), on the
-    /// display of the caller that asked (`environment`: its display variables; empty, this
-    /// process's own). Nothing of an earlier click's display is reused: it belongs to that click.
-    /// `completion` gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, environment: [String: String] = [:],
+    /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click; a link that
+    /// was held is released, as Open anyway would), on the display of the caller that asked
+    /// (`environment`: its display variables; empty, this process's own). Nothing of an earlier
+    /// click's display is reused: it belongs to that click. `completion` gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, releasingHold: Bool = false,
+                       environment: [String: String] = [:],
                        completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         guard let choice else {
-            return carryOut(try engine.decide(url), click: Click(environment: environment)) { completion($0.outcome) }
+            let decision = try engine.decide(url)
+            return carryOut(releasingHold ? decision.releasingHold() : decision, click: Click(environment: environment)) { completion($0.outcome) }
         }
         carryOutLater(try engine.decide(choice: choice, for: finalURL), environment: environment, completion: completion)
     }
@@ -148,7 +151,11 @@ public final class DecisionExecutor {
         case .open(_, let launch):
             do {
                 try self.launch(launch, activationToken: click.activationToken, environment: click.environment)
-                if decision.notify { notices.confirm(decision, label: label(decision)) }
+                if decision.safety.action == .notify {
+                    notices.warned(decision, label: label(decision))
+                } else if decision.notify {
+                    notices.confirm(decision, label: label(decision))
+                }
                 completion(.done)
             } catch {
                 let message = "could not open \(decision.finalURL) with \(decision.target?.description ?? "the system handler"): \(error)"
@@ -171,6 +178,9 @@ public final class DecisionExecutor {
         case .ask:
             ask(decision, click: click, id: id)
             completion(.asking)
+        case .held:
+            hold(decision, click: click, id: id)
+            completion(.held(decision.safety.summary ?? "held by the safety policy"))
         }
     }
 
@@ -206,8 +216,8 @@ public final class DecisionExecutor {
         let copied = { [weak self] (error: Error?) in
             guard let self, error == nil else { return completion(error) }
             if self.session.staysForAnswers { Log.info("copied with \(writer.name): \(Log.shown(copied: text))") } else { self.notices.verbose("copied with \(writer.name)") }
-            if decision.notify, let url = try? ParsedURL(decision.finalURL) {
-                self.notices.show(NotificationText.copied(text: text, url: url, leftOutBcc: leftOutBcc), kind: .copied) { [weak self] key in
+            if decision.notify || decision.safety.action == .notify, let url = try? ParsedURL(decision.finalURL) {
+                self.notices.show(NotificationText.copied(text: text, url: url, leftOutBcc: leftOutBcc, safety: decision.safety), kind: .copied) { [weak self] key in
                     guard key == NotificationText.openActionKey else { return }
                     self?.openAfterAll(decision.finalURL, environment: clickEnvironment)
                 }

@@ -10,9 +10,9 @@ import URLModel
 public final class Notices {
     /// What a notification is about: each kind replaces its own previous notification, so
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
-    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, confirmation, defaults, unanswered, history }
+    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, confirmation, defaults, safety, unanswered, history }
 
-    private let session: Session
+    let session: Session
     private var client: NotificationClient?
     private var lastIDs: [Kind: UInt32] = [:]
     /// Kinds whose `Notify` has not been answered yet: what comes meanwhile waits in `next`.

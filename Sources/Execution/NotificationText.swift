@@ -13,10 +13,11 @@ public enum NotificationText {
     public static func escapeMarkup(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// The host as a person should read it: `example.org`, or for an IDN host both forms,
-    /// `bücher.de (xn--bcher-kva.de)`, so a look-alike domain is visible. Nil without a host.
-    public static func hostLabel(_ url: ParsedURL) -> String? {
+    /// `bücher.de (xn--bcher-kva.de)`, so a look-alike domain is visible; only the ASCII form
+    /// when `showsUnicode` is false (a link judged `warn` or `block`). Nil without a host.
+    public static func hostLabel(_ url: ParsedURL, showsUnicode: Bool = true) -> String? {
         guard !url.host.isEmpty else { return nil }
-        return hostLabel(ascii: url.host, unicode: url.unicodeHost)
+        return showsUnicode ? hostLabel(ascii: url.host, unicode: url.unicodeHost) : url.host
     }
 
     /// `unicode (ascii)` when they differ, else the host.
@@ -24,12 +25,14 @@ public enum NotificationText {
         unicode == ascii ? ascii : "\(unicode) (\(ascii))"
     }
 
-    /// An e-mail address with an IDN domain shown both ways: `a@bücher.de (a@xn--bcher-kva.de)`.
-    public static func addressLabel(_ address: String) -> String {
+    /// An e-mail address with an IDN domain shown both ways: `a@bücher.de (a@xn--bcher-kva.de)`;
+    /// only in ASCII when `showsUnicode` is false.
+    public static func addressLabel(_ address: String, showsUnicode: Bool = true) -> String {
         guard let at = address.lastIndex(of: "@") else { return address }
         let local = address[..<at], domain = String(address[address.index(after: at)...])
         let ascii = Punycode.toASCII(host: domain.lowercased()) ?? domain
         let unicode = Punycode.toUnicode(host: ascii)
+        if !showsUnicode { return "\(local)@\(ascii)" }
         return unicode == ascii ? address : "\(local)@\(unicode) (\(local)@\(ascii))"
     }
 
@@ -38,19 +41,23 @@ public enum NotificationText {
 
     /// The copy confirmation: "Copied address" for a mailto whose recipients were copied,
     /// "Copied link" otherwise; the body leads with the host, then what was copied, then, when
-    /// `leftOutBcc`, that the Bcc recipients were left out; one "Open" action.
-    public static func copied(text: String, url: ParsedURL, leftOutBcc: Bool = false) -> NotificationRequest {
+    /// `leftOutBcc`, that the Bcc recipients were left out, then what the safety checks found
+    /// (`safety`); one "Open" action.
+    public static func copied(text: String, url: ParsedURL, leftOutBcc: Bool = false, safety: DecisionSafety = .unchecked) -> NotificationRequest {
         let isAddress = url.scheme == "mailto" && !text.contains(":")
+        let unicode = safety.showsUnicode
         var lines: [String] = []
         if isAddress {
-            lines.append(text.split(separator: ",").map { addressLabel($0.trimmingSpaces) }.joined(separator: ", "))
+            lines.append(text.split(separator: ",").map { addressLabel($0.trimmingSpaces, showsUnicode: unicode) }.joined(separator: ", "))
         } else {
-            if let host = hostLabel(url) { lines.append(host) }
+            if let host = hostLabel(url, showsUnicode: unicode) { lines.append(host) }
             lines.append(shortened(text))
         }
         if leftOutBcc { lines.append(bccLeftOutLine) }
+        if let found = safety.summary { lines.append("⚠ " + found) }
         return NotificationRequest(
-            summary: isAddress ? "Copied address" : "Copied link", body: lines.joined(separator: "\n"),
+            summary: safety.summary == nil ? (isAddress ? "Copied address" : "Copied link") : (isAddress ? "Copied an address that may mislead" : "Copied a link that may mislead"),
+            body: lines.joined(separator: "\n"),
             actions: [(key: openActionKey, label: "Open")], icon: NotificationClient.Icon.copy)
     }
 
@@ -147,11 +154,14 @@ public enum NotificationText {
 
     /// The ask prompt: host and link in the body, one action per choice, keyed by the choice as
     /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled as the window labels it.
-    public static func ask(url: ParsedURL, choices: [Choice]) -> NotificationRequest {
+    /// With a verdict (`safety`), the host is shown in ASCII and what was found comes first.
+    public static func ask(url: ParsedURL, choices: [Choice], safety: DecisionSafety = .unchecked) -> NotificationRequest {
         var lines: [String] = []
-        if let host = hostLabel(url) { lines.append(host) }
+        if let found = safety.summary { lines.append("⚠ " + found) }
+        if let host = hostLabel(url, showsUnicode: safety.showsUnicode) { lines.append(host) }
         lines.append(shortened(url.string))
-        return NotificationRequest(summary: "Open link with…", body: lines.joined(separator: "\n"),
+        let summary = safety.summary == nil ? "Open link with…" : "Careful: open \(safety.shownHost ?? "this link") with…"
+        return NotificationRequest(summary: summary, body: lines.joined(separator: "\n"),
                                    actions: choices.map { (key: $0.key, label: $0.label) }, timeout: 0, icon: NotificationClient.Icon.browser)
     }
 

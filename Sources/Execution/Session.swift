@@ -78,11 +78,13 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     case failed(String)
     /// A ClearURLs `completeProvider` blocked it (the user was told, with "Open anyway").
     case blocked(String)
+    /// The safety policy held it, with what was found (the user was told, with "Open anyway").
+    case held(String)
     /// The client gave up waiting before the daemon got to the call, and routed the link itself.
     case abandoned
 
     /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `interrupted`,
-    /// `failed: why`, `blocked by PROVIDER` or `abandoned`.
+    /// `failed: why`, `blocked by PROVIDER`, `held: why` or `abandoned`.
     public var description: String {
         switch self {
         case .done: return "done"
@@ -94,6 +96,7 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .interrupted: return "interrupted"
         case .failed(let why): return "failed: \(why)"
         case .blocked(let provider): return "blocked by \(provider)"
+        case .held(let why): return "held: \(why)"
         case .abandoned: return "abandoned"
         }
     }

@@ -37,14 +37,18 @@ public struct AppDiscovery: AppDiscovering {
     public func catalog() -> AppCatalog {
         var entries: [AppEntry] = []
         var browsers: [Browser] = []
-        for entry in DesktopEntryDirectory(paths: paths).allEntries(containing: ["x-scheme-handler/", "WebBrowser"]) where entry.id != Router1.desktopID {
+        var webApps: [WebApp] = []
+        for entry in DesktopEntryDirectory(paths: paths).allEntries(containing: ["x-scheme-handler/", "WebBrowser", "--app-id="]) where entry.id != Router1.desktopID {
             let app = Self.appEntry(entry)
             let isBrowser = entry.categories.contains("WebBrowser") || app.schemes.contains("http") || app.schemes.contains("https")
+            if !isBrowser, let web = Self.webApp(entry) { webApps.append(web) }
             guard isBrowser || !app.schemes.isEmpty else { continue }
             entries.append(app)
             if isBrowser { browsers.append(browser(for: entry)) }
         }
-        return AppCatalog(entries: entries, browsers: browsers)
+        var catalog = AppCatalog(entries: entries, browsers: browsers)
+        catalog.webApps = webApps
+        return catalog
     }
 
     /// The installed entries among `ids`, read one by one (a config names a few).
@@ -57,8 +61,19 @@ public struct AppDiscovery: AppDiscovering {
         let schemes = entry.mimeTypes.compactMap { type -> String? in
             type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)).lowercased() : nil
         }
+        let words = entry.exec.flatMap { try? ExecLine.tokenize($0, entry: entry.id) } ?? []
         return AppEntry(id: entry.id, name: entry.name, schemes: schemes,
-                        actions: entry.actions.map { AppEntry.EntryAction(id: $0.id, name: $0.name) }, icon: entry.icon ?? "")
+                        actions: entry.actions.map { AppEntry.EntryAction(id: $0.id, name: $0.name) }, icon: entry.icon ?? "",
+                        program: ExecLine.programPrefix(words).last.map(Path.lastComponent))
+    }
+
+    /// A web app a Chromium-family browser installed: its `Exec` runs a browser with `--app-id=ID`.
+    static func webApp(_ entry: DesktopEntry) -> WebApp? {
+        let words = entry.exec.flatMap { try? ExecLine.tokenize($0, entry: entry.id) } ?? []
+        guard let word = words.first(where: { $0.hasPrefix("--app-id=") }) else { return nil }
+        let id = String(word.dropFirst("--app-id=".count))
+        guard !id.isEmpty else { return nil }
+        return WebApp(desktopID: entry.id, name: entry.name, icon: entry.icon ?? "", appID: id)
     }
 
     /// The browser an entry launches, with its profiles when its family is known.
@@ -102,6 +117,8 @@ public struct AppDiscovery: AppDiscovering {
         case .chromium:
             guard let data = FileSystem.contents(directory + "/Local State") else { return [] }
             return ProfileFiles.chromiumProfiles(localState: data) ?? []
+        case .unlisted:
+            return []
         }
     }
 

@@ -91,6 +91,13 @@ public struct AppLauncher: Sendable {
             let words = ExecLine.inserting(arguments, beforeURLIn: try words(of: entry.exec, entry: entry))
             let expanded = ExecLine.expand(words, url: url, icon: entry.icon, name: entry.name, entryPath: entry.path)
             return .spawn(wrapInTerminal(expanded, if: entry.isTerminal))
+        case .desktopEntryAppending(let id, let arguments):
+            let entry = try lookup(id)
+            let words = try words(of: entry.exec, entry: entry).filter { word in
+                !(word.count == 2 && word.first == "%" && word.last.map { "uUfF".contains($0) } == true)
+            }
+            let expanded = ExecLine.expand(words, url: nil, icon: entry.icon, name: entry.name, entryPath: entry.path, appendURLIfMissing: false)
+            return .spawn(wrapInTerminal(expanded + arguments, if: entry.isTerminal))
         case .desktopEntry(let id, let actionID, let url):
             let entry = try lookup(id)
             var exec = entry.exec

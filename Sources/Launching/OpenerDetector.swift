@@ -10,15 +10,19 @@ public struct OpenerProcess: Sendable, Equatable {
     /// The application id from its systemd scope (`app-gnome-org.gnome.Evolution-1234.scope` →
     /// `org.gnome.Evolution`), without `.desktop`, with `\x2d` escapes decoded.
     public var desktopID: String?
-    /// Its Flatpak application id (`[Application] name=` in `/proc/PID/root/.flatpak-info`).
+    /// Its Flatpak application id (`[Application] name=` in `/proc/PID/root/.flatpak-info`, or
+    /// the `app-flatpak-ID-N.scope` it runs in).
     public var flatpakID: String?
+    /// Its Snap name (the `snap.NAME.APP-….scope` it runs in).
+    public var snapID: String?
 
     /// Creates an opener description.
-    public init(pid: Int32, processName: String? = nil, desktopID: String? = nil, flatpakID: String? = nil) {
+    public init(pid: Int32, processName: String? = nil, desktopID: String? = nil, flatpakID: String? = nil, snapID: String? = nil) {
         self.pid = pid
         self.processName = processName
         self.desktopID = desktopID
         self.flatpakID = flatpakID
+        self.snapID = snapID
     }
 }
 
@@ -46,8 +50,11 @@ public struct OpenerDetector: Sendable {
             visited.insert(current)
             let name = processName(current, comm: stat.comm)
             if !Self.intermediaries.contains(name) {
-                return OpenerProcess(pid: current, processName: name, desktopID: scopeAppID(current),
-                              flatpakID: flatpakID(current))
+                let units = cgroupUnits(current)
+                let sandboxFlatpak = units.lazy.compactMap(Self.flatpakID(fromUnit:)).first
+                return OpenerProcess(pid: current, processName: name, desktopID: units.lazy.compactMap(Self.appID(fromUnit:)).first,
+                                     flatpakID: flatpakID(current) ?? sandboxFlatpak,
+                                     snapID: units.lazy.compactMap(Self.snapName(fromUnit:)).first)
             }
             current = stat.parent
         }
@@ -76,14 +83,34 @@ public struct OpenerDetector: Sendable {
     /// The application id of a systemd app unit the process runs in, per the XDG/systemd naming
     /// `app[-LAUNCHER]-APPID-RANDOM.scope` or `app[-LAUNCHER]-APPID[@RANDOM].service`.
     func scopeAppID(_ pid: Int32) -> String? {
-        guard let text = read("\(pid)/cgroup") else { return nil }
+        cgroupUnits(pid).lazy.compactMap(Self.appID(fromUnit:)).first
+    }
+
+    /// The units of the process's cgroup paths, innermost first.
+    func cgroupUnits(_ pid: Int32) -> [String] {
+        guard let text = read("\(pid)/cgroup") else { return [] }
+        var units: [String] = []
         for line in text.split(separator: "\n") {
             guard let path = line.split(separator: ":", maxSplits: 2).last else { continue }
-            for unit in path.split(separator: "/").reversed() {
-                if let id = Self.appID(fromUnit: String(unit)) { return id }
-            }
+            units += path.split(separator: "/").reversed().map(String.init)
         }
-        return nil
+        return units
+    }
+
+    /// The Flatpak app id of `app-flatpak-ID-N.scope` (Flatpak 1.12 and later), else nil.
+    static func flatpakID(fromUnit unit: String) -> String? {
+        guard unit.hasPrefix("app-flatpak-"), unit.hasSuffix(".scope") else { return nil }
+        let body = unit.dropFirst("app-flatpak-".count).dropLast(".scope".count)
+        guard let dash = body.lastIndex(of: "-"), dash != body.startIndex else { return nil }
+        return unescape(String(body[..<dash]))
+    }
+
+    /// The Snap name of `snap.NAME.APP-UUID.scope` (or `snap.NAME.APP.service`), else nil.
+    static func snapName(fromUnit unit: String) -> String? {
+        guard unit.hasPrefix("snap."), unit.hasSuffix(".scope") || unit.hasSuffix(".service") else { return nil }
+        let parts = unit.dropFirst(5).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty else { return nil }
+        return String(parts[0])
     }
 
     /// Parses one unit name; nil when it is not an app unit.
@@ -150,6 +177,6 @@ public struct OpenerDetector: Sendable {
 extension OpenerProcess {
     /// The names the rule engine's `match.opener` sees.
     public var routingOpener: Routing.Opener {
-        Routing.Opener(desktopID: desktopID, flatpakID: flatpakID, processName: processName)
+        Routing.Opener(desktopID: desktopID, flatpakID: flatpakID, processName: processName, snapID: snapID)
     }
 }

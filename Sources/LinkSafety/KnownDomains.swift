@@ -31,11 +31,13 @@ public struct KnownDomains: Sendable {
         var unicode: String
     }
 
-    let entries: [Entry]
+    private(set) var entries: [Entry] = []
     /// Skeleton → entries with that skeleton.
-    let bySkeleton: [String: [Int]]
+    private(set) var bySkeleton: [String: [Int]] = [:]
     /// Labels of the longest skeleton: longer suffixes of a host cannot match.
-    let maximumLabels: Int
+    private(set) var maximumLabels = 2
+    /// The ASCII forms held, so a domain is held once.
+    private var held = Set<String>()
 
     /// No domains: every check is free.
     public static let none = KnownDomains([])
@@ -43,29 +45,31 @@ public struct KnownDomains: Sendable {
     /// The table for `domains`; ones that are empty, a single label or not valid host names are
     /// left out.
     public init(_ domains: [KnownDomain]) {
-        var entries: [Entry] = []
-        var bySkeleton: [String: [Int]] = [:]
-        var maximumLabels = 2
-        var seen = Set<String>()
-        for known in domains {
-            var name = known.domain.lowercased()
-            while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
-            if name.hasSuffix(".") { name.removeLast() }
-            guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
-                  !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
-                  seen.insert(ascii).inserted else { continue }
-            let unicode = Punycode.toUnicode(host: ascii)
-            let index = entries.count
-            entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
-            for skeleton in Skeleton.skeletons(of: unicode) {
-                bySkeleton[skeleton, default: []].append(index)
-                maximumLabels = max(maximumLabels, skeleton.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
-            }
-        }
-        self.entries = entries
-        self.bySkeleton = bySkeleton
-        self.maximumLabels = maximumLabels
+        for known in domains { add(known) }
     }
+
+    /// Adds `known` (one skeleton computed, a few hash insertions); false when it is left out:
+    /// already held, empty, a single label or not a valid host name.
+    @discardableResult
+    public mutating func add(_ known: KnownDomain) -> Bool {
+        var name = known.domain.lowercased()
+        while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
+        if name.hasSuffix(".") { name.removeLast() }
+        guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
+              !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
+              held.insert(ascii).inserted else { return false }
+        let unicode = Punycode.toUnicode(host: ascii)
+        let index = entries.count
+        entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
+        for skeleton in Skeleton.skeletons(of: unicode) {
+            bySkeleton[skeleton, default: []].append(index)
+            maximumLabels = max(maximumLabels, skeleton.utf8.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 })
+        }
+        return true
+    }
+
+    /// True when `domain` (ASCII) is held.
+    public func contains(_ domain: String) -> Bool { held.contains(domain) }
 
     /// How many domains the table holds.
     public var count: Int { entries.count }
@@ -84,25 +88,42 @@ public struct KnownDomains: Sendable {
     }
 
     /// The known domain whose skeleton is the skeleton of `host`'s last labels (longest first),
-    /// unless `host` is that domain or under it.
+    /// unless `host` is that domain or under it. Walks the skeleton's bytes from the end: each
+    /// suffix of two labels or more (up to `maximumLabels`) is one look-up, and a suffix of up to
+    /// 15 bytes is a small string (no allocation).
     private func match(_ skeleton: String, host: String) -> KnownDomain? {
-        let labels = skeleton.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2 else { return nil }
-        var count = min(labels.count, maximumLabels)
-        while count >= 2 {
-            let suffix = labels.suffix(count).joined(separator: ".")
-            if let indexes = bySkeleton[suffix] {
-                // The host is one of the domains with this skeleton, or under one: not a look-alike.
-                if indexes.contains(where: { Self.isSameOrUnder(host, entries[$0].ascii) }) { return nil }
-                return indexes.first.map { entries[$0].known }
+        var skeleton = skeleton
+        let longest: [Int]? = skeleton.withUTF8 { bytes -> [Int]? in
+            var found: [Int]?
+            var labels = 1
+            var index = bytes.count
+            while index > 0 {
+                index -= 1
+                guard bytes[index] == UInt8(ascii: ".") || index == 0 else { continue }
+                let start = bytes[index] == UInt8(ascii: ".") ? index + 1 : 0
+                if bytes[index] == UInt8(ascii: ".") { labels += 1 }
+                // `start` begins the suffix of `labels - 1` labels after a dot, or of all labels at 0.
+                let count = start == 0 ? labels : labels - 1
+                if count >= 2, count <= maximumLabels,
+                   let indexes = bySkeleton[String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)] {
+                    found = indexes
+                }
+                if count >= maximumLabels { break }
             }
-            count -= 1
+            return found
         }
-        return nil
+        guard let indexes = longest else { return nil }
+        // The host is one of the domains with this skeleton, or under one: not a look-alike.
+        if indexes.contains(where: { Self.isSameOrUnder(host, entries[$0].ascii) }) { return nil }
+        return indexes.first.map { entries[$0].known }
     }
 
     static func isSameOrUnder(_ host: String, _ domain: String) -> Bool {
-        host == domain || host.hasSuffix("." + domain)
+        let hostBytes = host.utf8, domainBytes = domain.utf8
+        guard hostBytes.count >= domainBytes.count else { return false }
+        let start = hostBytes.index(hostBytes.endIndex, offsetBy: -domainBytes.count)
+        guard hostBytes[start...].elementsEqual(domainBytes) else { return false }
+        return start == hostBytes.startIndex || hostBytes[hostBytes.index(before: start)] == UInt8(ascii: ".")
     }
 
     /// "looks like paypal.com, which your rule 'Pay' opens in firefox:Banking".

@@ -1,7 +1,7 @@
 // openurl-chooser: the window openurld shows for an `ask` decision. It prints each answer as one
 // JSON line on stdout (the daemon carries it out) and exits after the last one.
 //
-//   openurl-chooser --url URL [--original URL] [--opener NAME] --choice KEY<TAB>LABEL<TAB>ICON...
+//   openurl-chooser --url URL [--original URL] [--opener NAME] [--safety JSON] --choice KEY<TAB>LABEL<TAB>ICON...
 //                   [--dump]
 //   openurl-chooser --serve   (one question per stdin line; see ChooserServer)
 import CGtkLoader
@@ -17,8 +17,10 @@ struct ChooserArguments {
     var opener: String?
     var choices: [LinkPreview.Choice] = []
     var dump = false
+    /// `--safety JSON`: the decision's `safety` object (as `openurl test --json` prints it).
+    var safety: LinkPreview.Safety?
 
-    static let usage = "usage: openurl-chooser --url URL [--original URL] [--opener NAME] --choice 'KEY\\tLABEL\\tICON'... [--dump]"
+    static let usage = "usage: openurl-chooser --url URL [--original URL] [--opener NAME] [--safety JSON] --choice 'KEY\\tLABEL\\tICON'... [--dump]"
 
     init(_ arguments: [String]) throws(ChooserFailure) {
         var rest = arguments[...]
@@ -32,6 +34,12 @@ struct ChooserArguments {
             case "--original": original = try value(argument)
             case "--opener": opener = try value(argument)
             case "--dump": dump = true
+            case "--safety":
+                let text = try value(argument)
+                guard let parsed = LinkPreview.Safety(json: try? JSONValue(parsing: text)) else {
+                    throw ChooserFailure("--safety needs a safety object such as {\"verdict\":\"warn\",\"reasons\":[…]}")
+                }
+                safety = parsed
             case "--choice":
                 let fields = try value(argument).split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
                 guard let key = fields.first, !key.isEmpty else { throw ChooserFailure("--choice needs KEY<TAB>LABEL<TAB>ICON") }
@@ -83,7 +91,7 @@ public enum ChooserMain {
             let preview: LinkPreview
             do {
                 preview = try LinkPreview(url: arguments.url, original: arguments.original, choices: arguments.choices,
-                                          opener: arguments.opener, publicSuffixes: readPublicSuffixList())
+                                          opener: arguments.opener, publicSuffixes: readPublicSuffixList(), safety: arguments.safety)
             } catch {
                 throw ChooserFailure("not a URL: \(error.message)")
             }

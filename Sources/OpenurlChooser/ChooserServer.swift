@@ -6,7 +6,7 @@ import Routing
 /// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
 /// costs a window rather than a process start (most of a cold start is loading and initialising
 /// GTK, fonts and the GL renderer). Each line on stdin is one question, `{"url":…,
-/// "original":…,"opener":…,"choices":[{"key":…,"label":…,"icon":…},…],"token":…}` (labels are
+/// "original":…,"opener":…,"safety":{…},"choices":[{"key":…,"label":…,"icon":…},…],"token":…}` (labels are
 /// JSON strings, so a tab or a newline in one survives); the answers are written as in one-shot
 /// mode, each choice with its `index` in `choices`.
 /// Questions are answered one at a time; the process exits when stdin closes.
@@ -55,7 +55,8 @@ enum ChooserServer {
         }
         do {
             let preview = try LinkPreview(url: url, original: request["original"]?.string, choices: choices,
-                                          opener: request["opener"]?.string, publicSuffixes: readPublicSuffixList())
+                                          opener: request["opener"]?.string, publicSuffixes: readPublicSuffixList(),
+                                          safety: LinkPreview.Safety(json: request["safety"]))
             current?.destroy()
             let ui = ChooserUI(preview: preview, startupID: request["token"]?.string) {
                 current?.destroy()

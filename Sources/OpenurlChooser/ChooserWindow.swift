@@ -135,8 +135,9 @@ final class ChooserUI {
 
     /// The link as it will be opened, domain emphasised, with what is worth knowing about it.
     private func addLinkView(to box: Widget) {
-        if let warning = preview.homographWarning {
-            gtk_box_append(cast(box), label("<b>⚠ Look-alike address.</b> \(MarkupText.escaped(warning))", markup: true, classes: ["error"]))
+        if let warning = preview.warning {
+            let heading = preview.safety.verdict == "block" ? "⛔ On a block list." : "⚠ This link may mislead."
+            gtk_box_append(cast(box), label("<b>\(heading)</b> \(MarkupText.escaped(warning))", markup: true, classes: ["error"]))
         }
         if let mail = preview.mail {
             var lines: [String] = []
@@ -159,7 +160,7 @@ final class ChooserUI {
             gtk_label_set_lines(cast(urlLabel), 4)
             gtk_label_set_ellipsize(cast(urlLabel), PANGO_ELLIPSIZE_END)
             gtk_box_append(cast(box), urlLabel)
-            if let unicode = preview.unicodeHost {
+            if let unicode = preview.unicodeHost, preview.safety.showsUnicode {
                 gtk_box_append(cast(box), label("Shown as \(unicode), really \(preview.host)", classes: ["dim-label"]))
             }
         }

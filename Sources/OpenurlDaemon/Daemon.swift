@@ -6,6 +6,7 @@ import Launching
 import Platform
 import RouterContract
 import Routing
+import SessionState
 
 /// The daemon: the rules in force, the executor that carries clicks out, the click record, and
 /// the bus it serves. Everything is built here, whole, in the order it depends on: the signals
@@ -26,6 +27,10 @@ final class Daemon {
     let signals: RouterSignals
     /// Finds a display for clicks when the daemon's own environment has none.
     let session: SessionEnvironment
+    /// NetworkManager's view, watched on the system bus once a rule looks at the network.
+    let network: NetworkWatcher
+    /// Where a click's moment (network, time, window, keys, running programs) is read from.
+    let moment: MomentSources
     /// Openers by caller's unique bus name: unique names are never reused, so a caller's
     /// process is looked up once, not on every call.
     var openers: [String: Opener] = [:]
@@ -38,14 +43,19 @@ final class Daemon {
         let paths = XDGPaths(environment: environment)
         self.paths = paths
         session = SessionEnvironment(own: environment)
+        let network = NetworkWatcher(loop: loop, environment: environment)
+        network.onChange = { facts in Log.info("network: \(facts.value?.summary ?? facts.whyUnknown ?? "")") }
+        self.network = network
+        moment = MomentSources(network: network, environment: environment)
         let signals = RouterSignals(connection: connection)
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
         let recentPath = paths.stateDirectory + "recent.tsv", pendingPath = paths.stateDirectory + PendingAsks.fileName
         let recent = RecentLinks(path: recentPath, loop: loop) { notices.history($0, path: recentPath) }
         let pending = PendingAsks(path: pendingPath, loop: loop) { notices.history($0, path: pendingPath) }
-        rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) }) { result in
-            Self.report(result, recent: recent, notices: notices, signals: signals)
+        rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) },
+                             preparesSafety: true) { result in
+            Self.report(result, recent: recent, notices: notices, signals: signals, network: network)
         }
         executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, pending: pending, notices: notices,
                                     routed: signals.routed)
@@ -53,6 +63,18 @@ final class Daemon {
         self.recent = recent
         self.pending = pending
         self.notices = notices
+        Self.learnVisitedSites(from: paths.stateDirectory + "recent.tsv", into: rules, loop: loop)
+    }
+
+    /// The sites opened lately (recent.tsv) become known domains: read on a thread of its own,
+    /// handed to the rules on the loop, so neither the start nor a click waits for the file.
+    private static func learnVisitedSites(from path: String, into rules: RulesInForce, loop: EventLoop) {
+        nonisolated(unsafe) let rules = rules
+        BackgroundThread.start(name: "openurld-recent") {
+            let hosts = RecentLinks.openedHosts(inFile: path)
+            guard !hosts.isEmpty else { return }
+            loop.perform { rules.noteVisited(hosts: hosts) }
+        }
     }
 
     /// Asks again the questions a previous daemon left, once it has gone: the lock on the state
@@ -82,10 +104,12 @@ final class Daemon {
 
     /// Logs a reload, keeps `recent` at the configured size, tells the user when it failed, and
     /// signals `ConfigReloaded`.
-    private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals) {
+    private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals, network: NetworkWatcher) {
         switch result {
         case .loaded(let config):
             recent.capacity = config.settings.recent
+            // The system bus is joined only once a rule looks at the network; then it is watched for good.
+            if RuleEngine.needs(of: config).contains(.network) { network.start() }
             Log.info("loaded \(config.path.map { FileSystem.exists($0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
             signals.reloaded(error: "")
         case .settling(let why):
@@ -110,8 +134,12 @@ final class Daemon {
     /// `a{sv}` result once it is carried out (an ask's once it is put to the user).
     func open(_ url: String, options: OpenOptions, explain: Bool = false, completion: @escaping (Result<DBusValue, Error>) -> Void) {
         let decision: Decision
+        let engine = rules.engine
+        // The moment is read as the click arrives: the network from the watcher (no bus call),
+        // the clock, the click's X11 display (bounded), /proc; only what the rules look at.
+        let moment = moment.moment(needs: engine.momentNeeds, click: options.environment)
         do {
-            decision = try rules.engine.decide(url, opener: options.opener, explain: explain, forceAsk: options.ask)
+            decision = try engine.decide(url, opener: options.opener, moment: moment, explain: explain, forceAsk: options.ask, context: options.context)
         } catch {
             return completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
         }
@@ -144,7 +172,8 @@ final class Daemon {
             choice = .open(resolved)
         }
         do {
-            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice) { outcome in
+            try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice,
+                                releasingHold: entry.outcome.hasPrefix(RouteOutcome.held("").description)) { outcome in
                 if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
                 completion(.success(()))
             }

@@ -7,6 +7,7 @@ import RouterContract
 import Routing
 import URLModel
 import LinkExtraction
+import SessionState
 
 /// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
 /// and generates the introspection XML.
@@ -32,7 +33,7 @@ extension Daemon {
                     let links = try self.links(in: args[0].string ?? "")
                     return try self.answering(context) { reply in
                         self.completing(options, context: context, wantsOpener: true, wantsDisplay: true) { options in
-                            self.open(links, options: options) { reply(.success([.stringArray($0)])) }
+                            self.open(links, options: options) { reply(.success([.stringArray($0.map(\.url))])) }
                         }
                     }
                 },
@@ -121,6 +122,9 @@ extension Daemon {
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
                 DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.rules.configError) },
+                DBusProperty(Router1.Property.moment, signature: "a{ss}", emitsChanged: false) { [unowned self] in
+                    .dictionary(keySignature: "s", valueSignature: "s", self.momentShown.map { DBusDictEntry(key: .string($0.0), value: .string($0.1)) })
+                },
                 DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     let shown = self.displayEnvironment
                     return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
@@ -183,12 +187,22 @@ extension Daemon {
         return shown
     }
 
+    /// What `openurl status` shows of the moment: the network as last read, and what the
+    /// daemon's own display tells of windows and keys.
+    var momentShown: [(String, String)] {
+        var moment = Moment(network: network.facts)
+        let x11 = X11Snapshot.read(environment: MomentSources.display(click: [:], own: executor.launcher.environment))
+        moment.window = x11.window
+        moment.modifiers = x11.modifiers
+        return MomentSources.describe(moment)
+    }
+
     /// Extracts the links in `text`; refused before any work: longer text, or more links than
     /// anyone means to open at once.
     static let maximumOpenTextBytes = 1 << 20
     static let maximumOpenTextLinks = 50
 
-    func links(in text: String) throws -> [String] {
+    func links(in text: String) throws -> [ExtractedLink] {
         guard text.utf8.count <= Self.maximumOpenTextBytes else {
             throw DBusError.invalidArgs("OpenText: the text is \(text.utf8.count) bytes; the limit is \(Self.maximumOpenTextBytes) (1 MiB)")
         }
@@ -197,17 +211,21 @@ extension Daemon {
         guard links.count <= Self.maximumOpenTextLinks else {
             throw DBusError.invalidArgs("OpenText: the text holds \(links.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so none was")
         }
-        return links.map(\.url)
+        return links
     }
 
-    /// Routes each of `links` in turn; `completion` gets the ones routed (a link that is not a URL is logged and skipped).
-    func open(_ links: [String], options: OpenOptions, routed: [String] = [], completion: @escaping ([String]) -> Void) {
+    /// Routes each of `links` in turn, each with the text it was shown as (Markdown, HTML,
+    /// `text <url>`) for the safety verdict; `completion` gets the ones routed (a link that is
+    /// not a URL is logged and skipped).
+    func open(_ links: [ExtractedLink], options: OpenOptions, routed: [ExtractedLink] = [], completion: @escaping ([ExtractedLink]) -> Void) {
         guard let link = links.first else { return completion(routed) }
-        open(link, options: options) { [weak self] result in
+        var linkOptions = options
+        if let text = link.linkText { linkOptions.context = LinkContext(linkText: text, originURL: options.context?.originURL) }
+        open(link.url, options: linkOptions) { [weak self] result in
             var routed = routed
             switch result {
             case .success: routed.append(link)
-            case .failure(let error): Log.warning("OpenText: \(Log.shown(link)): \(error)")
+            case .failure(let error): Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
             }
             self?.open(Array(links.dropFirst()), options: options, routed: routed, completion: completion)
         }
@@ -244,6 +262,7 @@ extension Action {
     var summary: String {
         switch self {
         case .open(let target): return "open \(target)"
+        case .openFirstRunning(let targets): return "open the first running of " + targets.map(\.description).joined(separator: ", ")
         case .copy(let template): return "copy" + (template.map { " \($0)" } ?? "")
         case .ask(let choices): return "ask " + choices.map(\.description).joined(separator: ", ")
         case .discard: return "discard"

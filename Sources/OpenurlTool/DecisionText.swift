@@ -42,6 +42,7 @@ enum DecisionText {
         if let copyText = decision.copyText { lines.append("copy text: \(copyText)\(decision.copyLeftOutBcc ? " (Bcc left out)" : "")") }
         if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
         if let error = decision.error { lines.append("error:     \(error)") }
+        lines.append("safety:    " + decision.safety.text.dropFirst("safety: ".count))
         if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }
         if let argv = launch.argv { lines.append("\(launch.dbus == nil ? "argv" : "or argv"):\(launch.dbus == nil ? "      " : "   ")\(argv.map(shellQuoted).joined(separator: " "))") }
         if let error = launch.error { lines.append("launch:    cannot launch: \(error)") }

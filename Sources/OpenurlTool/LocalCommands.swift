@@ -8,6 +8,7 @@ import Routing
 import URLModel
 import LinkExtraction
 import JSON
+import SessionState
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {
@@ -21,7 +22,7 @@ extension Client {
             let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
             Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
             for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
-            return ExitCode.success
+            return checkSafety(config, path: path ?? paths.configFile)
         case .failure(let error):
             Output.error(error.description)
             return ExitCode.config
@@ -47,6 +48,13 @@ extension Client {
         if let program = config.settings.picker?.first, ProcessLauncher.resolve(program, environment: environment) == nil {
             warnings.append("settings.picker: \(program) is not on PATH; asks will fall back to \(config.settings.askOrder.filter { $0 != .picker }.map(\.rawValue).joined(separator: ", then "))")
         }
+        let needs = RuleEngine.needs(of: config)
+        if needs.contains(.network), case .unknown(let why) = NetworkWatcher.readOnce(environment: environment) {
+            warnings.append("match.network and match.vpn: \(why)")
+        }
+        if !needs.isDisjoint(with: [.window, .modifiers]), let why = X11Snapshot.unavailable(environment) {
+            warnings.append("match.window, match.modifiers and shift_asks: \(why), so they never hold for clicks from here")
+        }
         return warnings
     }
 
@@ -54,6 +62,7 @@ extension Client {
         let json = parsed.flag("--json")
         let path = parsed.value("--config")
         let openerID = parsed.value("--opener")
+        let context = LinkContext(linkText: parsed.value("--link-text"), originURL: parsed.value("--origin-url"))
         let url = parsed.positionals[0]
         let config: Config
         switch loadConfig(path: path) {
@@ -63,10 +72,15 @@ extension Client {
             return ExitCode.config
         }
         // --opener stands for every kind of name, so any `match.opener` glob can be tried.
-        let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0) }
+        let opener = openerID.map { Opener(desktopID: $0, flatpakID: $0, processName: $0, snapID: $0) }
         do {
             let engine = RuleEngine(config: config)
-            let decision = try engine.decide(url, opener: opener, explain: true)
+            let moment: Moment
+            switch testMoment(parsed, needs: engine.momentNeeds) {
+            case .success(let given): moment = given
+            case .failure(let error): return fail(error.message, code: ExitCode.usage)
+            }
+            let decision = try engine.decide(url, opener: opener, moment: moment, explain: true, context: context == LinkContext() ? nil : context)
             let launcher = AppLauncher(paths: paths, environment: environment,
                                        systemHandler: { [paths] scheme in try DefaultHandlers(paths: paths).systemHandler(forScheme: scheme).id })
             let launch = DecisionText.Launch(plan: Result { try decision.launch.map { try launcher.plan($0) } })
@@ -101,7 +115,8 @@ extension Client {
         if json {
             for link in links {
                 Output.print(JSONValue.object([("text", .string(link.text)), ("url", .string(link.url)),
-                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound))]).text)
+                                               ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound)),
+                                               ("link_text", link.linkText.map { .string($0) } ?? .null)]).text)
             }
         } else if !open {
             for link in links { Output.print(link.url) }

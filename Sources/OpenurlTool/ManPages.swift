@@ -99,6 +99,7 @@ enum ManPages {
         case .table: return "table"
         case .named(let value): return "table of NAME = \(typeName(value))"
         case .tables: return "array of tables"
+        case .matchTable: return "table of matchers"
         }
     }
 }

@@ -7,6 +7,7 @@ import RouterContract
 import Platform
 import Routing
 import URLModel
+import SessionState
 
 /// `openurl URL...`: hand each URL to the daemon, or route it in-process when there is none.
 extension Client {
@@ -39,10 +40,13 @@ extension Client {
                      code: ExitCode.config, summary: "openurl: config error, using built-in defaults")
         }
         let executor = embeddedExecutor(config: config, verbose: verbose)
+        // The same moment the daemon would read, once for these links: no watcher here, so
+        // NetworkManager is read once (only when a rule looks at the network).
+        let moment = MomentSources(network: nil, environment: environment).moment(needs: executor.engine.momentNeeds, click: [:])
         var worst = ExitCode.success
         for (offset, url) in urls.enumerated() {
             do {
-                let decision = try executor.engine.decide(url, opener: opener, forceAsk: ask)
+                let decision = try executor.engine.decide(url, opener: opener, moment: moment, forceAsk: ask)
                 var outcome = RouteOutcome.asking
                 // Without a loop the executor finishes before it returns.
                 executor.carryOut(decision, click: Click(activationToken: offset == 0 ? token : nil, opener: opener)) { outcome = $0.outcome }

@@ -15,7 +15,8 @@ extension Client {
         _ = parsed.flag("--check")  // accepted for scripts: status always checks every path
         var broken = 0
         var configBroken = false
-        let settings = (try? loadConfig(path: nil).get())?.settings ?? Config.Settings()
+        let loaded = try? loadConfig(path: nil).get()
+        let settings = loaded?.settings ?? Config.Settings()
         func line(_ verdict: PathStatus.Verdict, _ label: String, _ detail: String, fix: String? = nil) {
             let mark: String
             switch verdict {
@@ -47,6 +48,7 @@ extension Client {
                     line(.broken, "config", "\(path) failed to load; the daemon keeps the last config that loaded (the built-in defaults if none did):\n\(error)", fix: "openurl check, then openurl reload")
                 }
                 daemonEnvironment(try? get("Environment"), line: line)
+                daemonMoment(try? get(Router1.Property.moment), line: line)
             } catch let error as DBusError {
                 line(.broken, "openurld", "cannot be reached or started over D-Bus (\(error.name): \(error.message))",
                      fix: "make install (the D-Bus service file), or see the daemon's log")
@@ -64,6 +66,12 @@ extension Client {
             line(found ? .ok : .note, "picker", picker.joined(separator: " ") + (found ? "" : " (not on PATH: ask falls back to the chooser window, then notification buttons)"))
         } else {
             line(.ok, "picker", "not set (ask uses the chooser window, then notification buttons)")
+        }
+        if let loaded {
+            for text in Self.safetyLines(loaded) {
+                let (label, detail) = text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index($0, offsetBy: 2)...])) } ?? ("safety", text)
+                line(text.contains("cannot read") ? .broken : .ok, label, detail)
+            }
         }
         let unitDirs = [paths.configHome + "/systemd/user", paths.dataHome + "/systemd/user", "/etc/systemd/user",
                         "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
@@ -102,6 +110,20 @@ extension Client {
             line(.ok, "daemon environment", text, nil)
         } else {
             line(.note, "daemon environment", text + " (this shell has " + mine.map { "\($0)=\(environment[$0] ?? "")" }.joined(separator: " ") + ")", nil)
+        }
+    }
+
+    /// What the daemon sees of the moment: the network and VPN, and whether its display tells
+    /// window titles and held keys (`match.network`, `vpn`, `window`, `modifiers`).
+    private func daemonMoment(_ value: DBusValue?, line: (PathStatus.Verdict, String, String, String?) -> Void) {
+        guard let entries = value?.dictionaryEntries else {
+            line(.note, "moment", "unknown (this openurld has no Moment property)", nil)
+            return
+        }
+        for entry in entries {
+            guard let key = entry.key.string, let text = entry.value.string else { continue }
+            let verdict: PathStatus.Verdict = text.hasPrefix("unknown") || text.hasPrefix("no ") ? .note : .ok
+            line(verdict, key, text, nil)
         }
     }
 

@@ -3,7 +3,7 @@ import Routing
 
 extension Decision {
     /// The object `openurl test --json` prints and `Router1.Explain` mirrors: exactly the keys
-    /// `url`, `final_url`, `decision`, `target`, `rule`, `copy_text`, `choices`, `trace`.
+    /// `url`, `final_url`, `decision`, `target`, `rule`, `copy_text`, `choices`, `safety`, `trace`.
     public var json: JSONValue {
         let ruleValue: JSONValue
         switch rule {
@@ -20,6 +20,7 @@ extension Decision {
             (Key.rule, ruleValue),
             (Key.copyText, copyText.map { .string($0) } ?? .null),
             (Key.choices, kind == .ask ? .array(choices.map { .string($0.key) }) : .null),
+            (Key.safety, safety.json),
             (Key.trace, .array(trace.map(\.json))),
         ])
     }
@@ -49,6 +50,11 @@ extension TraceStep {
             members = [("step", .string("refused")), ("reason", .string(reason))]
         case .appLink(let name, let url, let app):
             members = [("step", .string("app_link")), ("app_link", .string(name)), ("url", .string(url)), ("app", .string(app))]
+        case .moment:
+            members = [("step", .string("moment"))]
+        case .safety(let safety):
+            members = [("step", .string("safety")), ("verdict", .string(safety.verdict.name)), ("policy", .string(safety.policy.rawValue)),
+                       ("action", .string(safety.action.rawValue))]
         }
         members.append(("text", .string(text)))
         return .object(members)

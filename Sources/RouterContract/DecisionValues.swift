@@ -1,4 +1,5 @@
 import DBus
+import JSON
 import Routing
 
 extension Decision {
@@ -20,8 +21,36 @@ extension Decision {
         if let copyText { pairs.append((Key.copyText, .string(copyText))) }
         if kind == .ask { pairs.append((Key.choices, .stringArray(choices.map(\.key)))) }
         if let error { pairs.append((Key.error, .string(error))) }
+        pairs.append((Key.safety, DBusValue(json: safety.json)))
         pairs.append((Key.trace, .stringArray(trace.map(\.text))))
         return .vardict(pairs: pairs + extra)
+    }
+}
+
+extension DBusValue {
+    /// A JSON value as D-Bus carries it: an object is `a{sv}` (null members left out), a list
+    /// of objects `aa{sv}`, of strings `as`, any other list `av`; numbers are `x`.
+    public init(json: JSONValue) {
+        switch json {
+        case .null: self = .string("")
+        case .bool(let flag): self = .bool(flag)
+        case .number(let number): self = .int64(Int64(number))
+        case .fraction(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .object(let members):
+            self = .vardict(pairs: members.compactMap { member in
+                if case .null = member.1 { return nil }
+                return (member.0, DBusValue(json: member.1))
+            })
+        case .array(let items):
+            if items.allSatisfy({ if case .object = $0 { return true } else { return false } }), !items.isEmpty {
+                self = .array(elementSignature: "a{sv}", items.map { DBusValue(json: $0) })
+            } else if items.allSatisfy({ if case .string = $0 { return true } else { return false } }) {
+                self = .stringArray(items.compactMap(\.string))
+            } else {
+                self = .array(elementSignature: "v", items.map { DBusValue(json: $0).asVariant })
+            }
+        }
     }
 }
 
@@ -42,6 +71,9 @@ public struct OpenOptions {
     public var environment: [String: String] = [:]
     /// `process-id` (u): the calling process, as the caller says (it only names the opener).
     public var processID: UInt32?
+    /// `context` (a{sv}): the text the link was shown as (`link-text`) and the page it was on
+    /// (`origin-url`), for the safety verdict.
+    public var context: LinkContext?
 
     /// Known keys are checked for type; unknown keys are ignored, so newer clients keep working.
     public init(_ value: DBusValue, method: String) throws {
@@ -60,8 +92,9 @@ public struct OpenOptions {
         let openerName = try string(Router1.Option.opener)
         let desktopID = try string(Router1.Option.openerDesktopID)
         let flatpakID = try string(Router1.Option.openerFlatpakID)
-        if openerName != nil || desktopID != nil || flatpakID != nil {
-            opener = Opener(desktopID: desktopID ?? openerName, flatpakID: flatpakID ?? openerName, processName: openerName)
+        let snapID = try string(Router1.Option.openerSnapID)
+        if openerName != nil || desktopID != nil || flatpakID != nil || snapID != nil {
+            opener = Opener(desktopID: desktopID ?? openerName, flatpakID: flatpakID ?? openerName, processName: openerName, snapID: snapID)
         }
         dryRun = try bool(Router1.Option.dryRun)
         ask = try bool(Router1.Option.ask)
@@ -72,6 +105,17 @@ public struct OpenOptions {
         if let item = options[ClickDeadline.optionKey] {
             guard case .uint64(let value) = item else { throw DBusError.invalidArgs("\(method): option deadline must be a uint64 (t)") }
             deadline = value
+        }
+        if let item = options[Router1.Option.context] {
+            guard let entries = item.dictionary else { throw DBusError.invalidArgs("\(method): option context must be a{sv}") }
+            func text(_ key: String) throws -> String? {
+                guard let value = entries[key] else { return nil }
+                guard let text = value.string else { throw DBusError.invalidArgs("\(method): context \(key) must be a string (s)") }
+                // Link text is compared, never shown whole: more than 64 KiB is prose, not a link.
+                guard text.utf8.count <= 65_536 else { throw DBusError.invalidArgs("\(method): context \(key) is over 64 KiB") }
+                return text
+            }
+            context = LinkContext(linkText: try text(Router1.Context.linkText), originURL: try text(Router1.Context.originURL))
         }
         if let item = options[ClickEnvironment.optionKey] {
             guard let entries = item.dictionary else { throw DBusError.invalidArgs("\(method): option environment must be a{ss}") }

@@ -66,8 +66,26 @@ public enum Router1 {
         public static let openerDesktopID: String = OPENURL_OPTION_OPENER_DESKTOP_ID
         /// `s`: the opener's Flatpak app id.
         public static let openerFlatpakID: String = OPENURL_OPTION_OPENER_FLATPAK_ID
+        /// `s`: the opener's Snap name.
+        public static let openerSnapID: String = OPENURL_OPTION_OPENER_SNAP_ID
         /// `u`: the calling process (the opener is found from it without asking the bus).
         public static let processID: String = OPENURL_OPTION_PROCESS_ID
+        /// `a{sv}`: what the page or app that showed the link says about it (`Context` keys).
+        public static let context: String = OPENURL_OPTION_CONTEXT
+    }
+
+    /// The keys of the `context` option.
+    public enum Context {
+        /// `s`: the text the link was shown as (`[paypal.com](https://evil.example/)`'s `paypal.com`).
+        public static let linkText: String = OPENURL_CONTEXT_LINK_TEXT
+        /// `s`: the page or message the link was on.
+        public static let originURL: String = OPENURL_CONTEXT_ORIGIN_URL
+    }
+
+    /// The properties of `Router1` that the header names.
+    public enum Property {
+        /// `a{ss}`: what the daemon sees of the moment (`network`, `vpn`, `x11`).
+        public static let moment: String = OPENURL_PROPERTY_MOMENT
     }
 
     /// The keys of the `a{sv}` result of `Open` and `Explain`, as `openurl test --json` names them.
@@ -86,6 +104,8 @@ public enum Router1 {
         public static let copyText: String = OPENURL_RESULT_COPY_TEXT
         /// The keys of an `ask`'s choices.
         public static let choices: String = OPENURL_RESULT_CHOICES
+        /// The safety verdict and what the policy did (`a{sv}`; an object in JSON).
+        public static let safety: String = OPENURL_RESULT_SAFETY
         /// Why the link was refused.
         public static let error: String = OPENURL_RESULT_ERROR
         /// The trace, as lines of text.

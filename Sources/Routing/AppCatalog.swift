@@ -9,6 +9,8 @@ public struct AppCatalog: Sendable, Equatable {
     /// Other entries a config names (`open = "zoom.desktop"`, `[apps.X] desktop = …`): for their
     /// names and icons only; `entries` lists what opens links.
     public var others: [AppEntry] = []
+    /// Installed web apps: desktop entries a Chromium-family browser wrote with `--app-id=`.
+    public var webApps: [WebApp] = []
 
     /// Creates a catalogue; the empty one knows no apps.
     public init(entries: [AppEntry] = [], browsers: [Browser] = []) {
@@ -24,7 +26,7 @@ public struct AppCatalog: Sendable, Equatable {
 
     /// The entry with this desktop id, if discovery found it.
     public func entry(id: String) -> AppEntry? {
-        entries.first { $0.id == id } ?? others.first { $0.id == id }
+        entries.first { $0.id == id } ?? others.first { $0.id == id } ?? webApps.first { $0.desktopID == id }.map(\.entry)
     }
 
     /// The entries that declare `x-scheme-handler/SCHEME`, by id.
@@ -45,8 +47,9 @@ public struct AppCatalog: Sendable, Equatable {
         browsers.first { $0.id == name } ?? browsers.first { $0.known?.key == name }
     }
 
-    /// Resolves `browser` and an optional `profile` (a display name, a directory name, or
-    /// `private`) to the arguments that open it; the error names the nearest existing names.
+    /// Resolves `browser` and an optional `profile` (a display name, a directory name, `private`
+    /// or `app`, or a profile followed by `:private` or `:app`) to the arguments that open it;
+    /// the error names the nearest existing names.
     public func resolve(browser name: String, profile: String?) -> Result<BrowserTarget, BrowserLookupError> {
         guard let browser = browser(named: name) else {
             let names = browserNames
@@ -54,28 +57,64 @@ public struct AppCatalog: Sendable, Equatable {
                 + (names.isEmpty ? " (no browsers were found)" : " (installed: \(names.joined(separator: ", ")))")))
         }
         guard let profile else { return .success(BrowserTarget(browser: name, profile: nil, desktopID: browser.desktopID, arguments: [])) }
-        if profile == "private" {
-            guard let known = browser.known else {
-                return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens a private window; use a desktop action (openurl apps lists them)"))
+        if let window = BrowserWindow(rawValue: profile), window != .normal {
+            return target(name, browser, profile: nil, window: window, profileArguments: [])
+        }
+        // A profile's own name wins over a `:private` or `:app` suffix (profile names may hold colons).
+        if browser.known != nil, let record = profileRecord(profile, of: browser), let known = browser.known {
+            return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID,
+                                          arguments: known.profileArguments(directory: record.directory)))
+        }
+        for window in [BrowserWindow.private, .app] where profile.hasSuffix(":" + window.rawValue) {
+            let profileName = String(profile.dropLast(window.rawValue.count + 1))
+            guard !profileName.isEmpty else { break }
+            switch resolve(browser: name, profile: profileName) {
+            case .success(let plain): return target(name, browser, profile: profileName, window: window, profileArguments: plain.arguments)
+            case .failure(let error): return .failure(error)
             }
-            return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID, arguments: known.privateArguments))
         }
         guard let known = browser.known else {
-            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.map(\.key).joined(separator: ", ")))"))
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.filter { $0.family != .unlisted }.map(\.key).joined(separator: ", ")))"))
         }
-        let record = browser.profiles.first { $0.name == profile }
+        if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
+            return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
+        }
+        let names = browser.profiles.map(\.name) + ["private"] + (known.appArgument != nil ? ["app"] : [])
+        return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names)
+            + " (profiles: \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"))
+    }
+
+    /// A private or app-mode window of `browser` (in a profile when `profileArguments` say so).
+    private func target(_ name: String, _ browser: Browser, profile: String?, window: BrowserWindow, profileArguments: [String]) -> Result<BrowserTarget, BrowserLookupError> {
+        guard let known = browser.known else {
+            let what = window == .private ? "a private window" : "an app-mode window"
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens \(what); use a desktop action (openurl apps lists them)"))
+        }
+        switch window {
+        case .private:
+            return .success(BrowserTarget(browser: name, profile: profile, window: .private, desktopID: browser.desktopID,
+                                          arguments: profileArguments + known.privateArguments))
+        case .app:
+            guard known.appArgument != nil else {
+                return .failure(BrowserLookupError(message: "\(name): \(browser.name) has no app-mode window (a window without tabs: Chromium-family browsers have one, with --app=URL)"))
+            }
+            return .success(BrowserTarget(browser: name, profile: profile, window: .app, desktopID: browser.desktopID, arguments: profileArguments))
+        case .normal:
+            return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID, arguments: profileArguments))
+        }
+    }
+
+    /// The profile `profile` names: its display name, its directory, or its name without case when that is unique.
+    private func profileRecord(_ profile: String, of browser: Browser) -> ProfileRecord? {
+        browser.profiles.first { $0.name == profile }
             ?? browser.profiles.first { $0.directory == profile || $0.directory.hasSuffix("/" + profile) }
             ?? unique(browser.profiles.filter { $0.name.lowercased() == profile.lowercased() })
-        guard let record else {
-            if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
-                return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
-            }
-            let names = browser.profiles.map(\.name) + ["private"]
-            return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names)
-                + " (profiles: \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"))
-        }
-        return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID,
-                                      arguments: known.profileArguments(directory: record.directory)))
+    }
+
+    /// The installed web app (Chromium's `--app-id=` entries) with this desktop id, if any.
+    public func webApp(id: String) -> WebApp? {
+        let fileID = id.hasSuffix(".desktop") ? id : id + ".desktop"
+        return webApps.first { $0.desktopID == fileID }
     }
 
     /// Every name a browser can be given by: desktop ids, then known short names not taken.
@@ -107,6 +146,8 @@ public struct AppEntry: Sendable, Equatable {
     public var actions: [EntryAction]
     /// Its `Icon`: a theme name or an absolute path, empty for none.
     public var icon: String
+    /// The basename of the program its `Exec` runs (`firefox-esr`), for "is it running?".
+    public var program: String?
 
     /// A `[Desktop Action ID]`.
     public struct EntryAction: Sendable, Equatable {
@@ -119,12 +160,13 @@ public struct AppEntry: Sendable, Equatable {
     }
 
     /// Creates an entry.
-    public init(id: String, name: String, schemes: [String], actions: [EntryAction] = [], icon: String = "") {
+    public init(id: String, name: String, schemes: [String], actions: [EntryAction] = [], icon: String = "", program: String? = nil) {
         self.id = id
         self.name = name
         self.schemes = schemes
         self.actions = actions
         self.icon = icon
+        self.program = program
     }
 }
 
@@ -160,27 +202,71 @@ public struct Browser: Sendable, Equatable {
     }
 }
 
-/// A browser, possibly in a profile or a private window, as a target resolved it.
+/// The kind of window a browser target opens.
+public enum BrowserWindow: String, Sendable, Equatable {
+    /// A normal window (or tab).
+    case normal
+    /// A private (incognito) window: `:private`.
+    case `private`
+    /// An app-mode window without tabs (Chromium's `--app=URL`): `:app`.
+    case app
+}
+
+/// A browser, possibly in a profile, a private or an app-mode window, as a target resolved it.
 public struct BrowserTarget: Sendable, Equatable, CustomStringConvertible {
     /// The browser as written (`firefox`).
     public var browser: String
-    /// The profile as written (`Work`, `private`), nil for the browser's default.
+    /// The profile as written (`Work`), nil for the browser's default.
     public var profile: String?
+    /// The kind of window (`chromium:Work:private`, `chromium:app`).
+    public var window: BrowserWindow
     /// The desktop entry launched.
     public var desktopID: String
-    /// Inserted before the URL in the entry's `Exec` (`--profile DIR`, `--incognito`).
+    /// Inserted before the URL in the entry's `Exec` (`--profile DIR`, `--incognito`); for an
+    /// app-mode window, the profile's arguments before `--app=URL`.
     public var arguments: [String]
 
     /// Creates a target.
-    public init(browser: String, profile: String?, desktopID: String, arguments: [String]) {
+    public init(browser: String, profile: String?, window: BrowserWindow = .normal, desktopID: String, arguments: [String]) {
         self.browser = browser
         self.profile = profile
+        self.window = window
         self.desktopID = desktopID
         self.arguments = arguments
     }
 
-    /// `browser:profile`, or the browser alone.
-    public var description: String { profile.map { "\(browser):\($0)" } ?? browser }
+    /// `browser`, `browser:profile`, `browser:private`, `browser:profile:app`.
+    public var description: String {
+        var parts = [browser]
+        if let profile { parts.append(profile) }
+        if window != .normal { parts.append(window.rawValue) }
+        return parts.joined(separator: ":")
+    }
+}
+
+/// An installed web app: a desktop entry a Chromium-family browser wrote for a site
+/// (`Exec=chromium --profile-directory=Default --app-id=ID`), opened at a URL with
+/// `--app-launch-url-for-shortcuts-menu-item=URL`.
+public struct WebApp: Sendable, Equatable {
+    /// The desktop file id (`chrome-ID-Default.desktop`): the target to write.
+    public var desktopID: String
+    /// Its `Name`.
+    public var name: String
+    /// Its `Icon`.
+    public var icon: String
+    /// The `--app-id=` value.
+    public var appID: String
+
+    /// A web app.
+    public init(desktopID: String, name: String, icon: String = "", appID: String) {
+        self.desktopID = desktopID
+        self.name = name
+        self.icon = icon
+        self.appID = appID
+    }
+
+    /// As an entry, for its label and icon.
+    var entry: AppEntry { AppEntry(id: desktopID, name: name, schemes: [], icon: icon) }
 }
 
 /// Why a browser target does not resolve, naming the nearest existing names.

@@ -4,6 +4,8 @@ public enum BrowserFamily: String, Sendable, Equatable {
     case firefox
     /// `Local State` JSON; launched with `--profile-directory=DIR`.
     case chromium
+    /// Profiles openurld does not list (GNOME Web, Falkon, qutebrowser): private windows only.
+    case unlisted
 }
 
 /// A browser openurld knows the profiles of: one line of `KnownBrowser.table` each.
@@ -14,6 +16,8 @@ public struct KnownBrowser: Sendable, Equatable {
     public var family: BrowserFamily
     /// The arguments that open a private window.
     public var privateArguments: [String]
+    /// The argument that, with the URL appended, opens an app-mode window (`--app=`); nil when the browser has none.
+    public var appArgument: String? { family == .chromium ? "--app=" : nil }
     /// Where its profiles live, relative to the home directory (Firefox family: `.mozilla/firefox`)
     /// or to the config directory (Chromium family: `google-chrome`).
     public var profileRoot: String
@@ -37,6 +41,10 @@ public struct KnownBrowser: Sendable, Equatable {
         KnownBrowser(key: "microsoft-edge", family: .chromium, privateArguments: ["--inprivate"], profileRoot: "microsoft-edge", nativeNames: ["microsoft-edge", "microsoft-edge-stable"], flatpakIDs: ["com.microsoft.Edge"], snapNames: []),
         KnownBrowser(key: "vivaldi", family: .chromium, privateArguments: ["--incognito"], profileRoot: "vivaldi", nativeNames: ["vivaldi-stable", "vivaldi"], flatpakIDs: ["com.vivaldi.Vivaldi"], snapNames: ["vivaldi"]),
         KnownBrowser(key: "opera", family: .chromium, privateArguments: ["--private"], profileRoot: "opera", nativeNames: ["opera"], flatpakIDs: ["com.opera.Opera"], snapNames: ["opera"]),
+        KnownBrowser(key: "ungoogled-chromium", family: .chromium, privateArguments: ["--incognito"], profileRoot: "chromium", nativeNames: ["ungoogled-chromium"], flatpakIDs: ["io.github.ungoogled_software.ungoogled_chromium"], snapNames: []),
+        KnownBrowser(key: "epiphany", family: .unlisted, privateArguments: ["--incognito-mode"], profileRoot: "", nativeNames: ["org.gnome.Epiphany", "epiphany", "epiphany-browser"], flatpakIDs: ["org.gnome.Epiphany"], snapNames: []),
+        KnownBrowser(key: "falkon", family: .unlisted, privateArguments: ["--private-browsing"], profileRoot: "", nativeNames: ["org.kde.falkon", "falkon"], flatpakIDs: ["org.kde.falkon"], snapNames: []),
+        KnownBrowser(key: "qutebrowser", family: .unlisted, privateArguments: ["--target", "private-window"], profileRoot: "", nativeNames: ["org.qutebrowser.qutebrowser", "qutebrowser"], flatpakIDs: ["org.qutebrowser.qutebrowser"], snapNames: []),
     ]
 
     /// How a desktop entry of a browser is packaged, which decides where its profiles are.
@@ -73,6 +81,7 @@ public struct KnownBrowser: Sendable, Equatable {
         // the default, which is their per-revision data (`current` follows the installed one).
         case (.chromium, .snap(let name)) where key == "chromium": return home + "/snap/" + name + "/common/" + profileRoot
         case (.chromium, .snap(let name)): return home + "/snap/" + name + "/current/.config/" + profileRoot
+        case (.unlisted, _): return ""
         }
     }
 
@@ -81,6 +90,7 @@ public struct KnownBrowser: Sendable, Equatable {
         switch family {
         case .firefox: return ["--profile", directory]
         case .chromium: return ["--profile-directory=" + directory]
+        case .unlisted: return []
         }
     }
 }

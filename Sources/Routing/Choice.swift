@@ -69,10 +69,12 @@ public struct ChoiceLabels: Sendable {
             return "\(name): \(actionName)"
         case .browser(let browser):
             let name = catalog.entry(id: browser.desktopID)?.name ?? Self.capitalised(browser.browser)
-            switch browser.profile {
-            case nil: return name
-            case "private"?: return "\(name): Private window"
-            case let profile?: return "\(name): \(profile)"
+            let window: String? = browser.window == .private ? "Private window" : browser.window == .app ? "App window" : nil
+            switch (browser.profile, window) {
+            case (nil, nil): return name
+            case (nil, let window?): return "\(name): \(window)"
+            case (let profile?, nil): return "\(name): \(profile)"
+            case (let profile?, let window?): return "\(name): \(profile), \(window)"
             }
         }
     }

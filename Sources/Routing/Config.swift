@@ -1,5 +1,6 @@
 import Patterns
 import Hygiene
+import LinkSafety
 
 /// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
 public struct Config: Sendable {
@@ -28,6 +29,10 @@ public struct Config: Sendable {
     /// Problems that do not stop the config from loading but will bite at click time (a glob no
     /// URL can match, a mail field inside a quoted argument), for `openurl check`.
     public var warnings: [ConfigDiagnostic] = []
+    /// The block lists `[settings] blocklists` names, once the caller has found them (read on first use).
+    public var blockLists: [BlockList] = []
+    /// The Public Suffix List's text, once the caller has read it (nil: URLModel's fallback).
+    public var publicSuffixes: [UInt8]?
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {
@@ -66,6 +71,14 @@ public struct Config: Sendable {
         public var chooserIdle = 300
         /// `app_links`: which web links open in their native app when it is installed.
         public var appLinks: AppLinkSetting = .all
+        /// `shift_asks`: holding Shift while clicking (X11) asks, whatever the rules say.
+        public var shiftAsks = false
+        /// `safety`: what a link judged `warn` does; `off` runs no checks.
+        public var safety: SafetyPolicy = .warn
+        /// `safety_checks`: which checks run (all by default).
+        public var safetyChecks: SafetyChecks = .all
+        /// `blocklists`: the offline block lists (`auto`: Debian's uBlock Origin lists, when installed).
+        public var blocklists: BlockListSetting = .auto
         /// Creates the defaults.
         public init() {}
 
@@ -154,6 +167,9 @@ public enum AskChoice: Sendable, Equatable, CustomStringConvertible {
 public enum Action: Sendable, Equatable {
     /// Launch a target.
     case open(OpenTarget)
+    /// Launch the first of these targets whose program runs for this user, else the first
+    /// (`open = ["firefox:Work", "chromium"]`).
+    case openFirstRunning([OpenTarget])
     /// Copy text (a template; nil means the URL, or the recipients of a mailto).
     case copy(template: String?)
     /// Offer choices.
@@ -166,7 +182,7 @@ public enum Action: Sendable, Equatable {
     /// The decision this action produces.
     public var kind: Decision.Kind {
         switch self {
-        case .open: return .open
+        case .open, .openFirstRunning: return .open
         case .copy: return .copy
         case .ask: return .ask
         case .discard: return .discard
@@ -204,6 +220,8 @@ public struct Rule: Sendable {
     /// keys and values in a canonical order (without `enabled`). Toggles made over D-Bus follow
     /// this across reloads, so an edit that moves rules never disables a different one.
     public var identity: String = ""
+    /// `safety`: overrides `[settings] safety` for links this rule takes.
+    public var safety: SafetyPolicy?
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.
@@ -238,6 +256,7 @@ extension Config {
         func add(_ action: Action) {
             switch action {
             case .open(let target): add(target)
+            case .openFirstRunning(let targets): targets.forEach(add)
             case .ask(let choices): for case .open(let target) in choices { add(target) }
             default: break
             }

@@ -17,6 +17,13 @@ extension ConfigReader {
         }
         switch key {
         case "open":
+            if case .array = value.value {
+                // `open = ["firefox:Work", "chromium"]`: the first that runs, else the first.
+                guard let names = collector.strings(value, "open") else { return nil }
+                let targets = names.compactMap { resolveTarget($0.0, at: $0.1) }
+                guard targets.count == names.count else { return nil }
+                return targets.count == 1 ? .open(targets[0]) : .openFirstRunning(targets)
+            }
             guard let name = collector.string(value, "open") else { return nil }
             return resolveTarget(name, at: value.position).map { .open($0) }
         case "copy":
@@ -64,7 +71,7 @@ extension ConfigReader {
                 return nil
             }
         }
-        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile (\"firefox:Work\", \"chromium:private\"), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))), a mail program (\(Mailer.builtIn.map(\.name).joined(separator: ", "))) or \"system\""
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile or window (\"firefox:Work\", \"chromium:private\", \"chromium:Work:app\"), a list of targets (the first running), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))), a mail program (\(Mailer.builtIn.map(\.name).joined(separator: ", "))) or \"system\""
         let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + Mailer.builtIn.map(\.name) + ["system"] + config.catalog.browserNames
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
         collector.report(message, at: position)
@@ -80,11 +87,19 @@ extension ConfigReader {
     }
 
     mutating func readMatchers(_ node: TOMLNode, context: String) -> [Matcher] {
-        guard let members = collector.table(node, "match") else { return [] }
-        collector.checkKeys(members, known: ConfigLoader.matcherKeys, in: "match")
+        readMatchers(node, path: "match", depth: 0)
+    }
+
+    /// The most `any` and `not` tables nested in one another.
+    static let maximumMatchDepth = 8
+
+    /// The matchers of one table at `path` (`match`, `match.any[2]`, `match.not`).
+    private mutating func readMatchers(_ node: TOMLNode, path: String, depth: Int) -> [Matcher] {
+        guard let members = collector.table(node, path) else { return [] }
+        collector.checkKeys(members, known: ConfigLoader.matcherKeys, in: path)
         var matchers: [Matcher] = []
         for (key, value) in members {
-            let what = "match.\(key)"
+            let what = "\(path).\(key)"
             switch key {
             case "scheme":
                 guard let items = collector.strings(value, what) else { continue }
@@ -119,6 +134,68 @@ extension ConfigReader {
             case "url": globs(value, what, separator: "/", caseInsensitive: false, forms: GlobText.urlForms).map { matchers.append(.url($0)) }
             case "to": globs(value, what, separator: nil, caseInsensitive: true).map { matchers.append(.to($0)) }
             case "opener": globs(value, what, separator: nil, caseInsensitive: true).map { matchers.append(.opener($0)) }
+            case "network": globs(value, what, separator: nil, caseInsensitive: false).map { matchers.append(.network($0)) }
+            case "window": globs(value, what, separator: nil, caseInsensitive: false).map { matchers.append(.window($0)) }
+            case "vpn":
+                switch value.value {
+                case .boolean(let flag): matchers.append(.vpn(.active(flag)))
+                case .string, .array: globs(value, what, separator: nil, caseInsensitive: false).map { matchers.append(.vpn(.named($0))) }
+                default: collector.report("\(what): expected true, false, or a VPN connection's name (a glob), found \(value.typeDescription)", at: value.position)
+                }
+            case "time":
+                guard let items = collector.strings(value, what) else { continue }
+                var ranges: [TimeRange] = []
+                for (text, position) in items {
+                    guard let range = TimeRange(parsing: text) else {
+                        collector.report("\(what): \"\(text)\" is not a time range (expected \"HH:MM-HH:MM\" in 24-hour local time, like \"09:00-17:30\"; \"22:00-06:00\" runs over midnight)", at: position)
+                        continue
+                    }
+                    ranges.append(range)
+                }
+                matchers.append(.time(ranges))
+            case "days":
+                guard let items = collector.strings(value, what) else { continue }
+                var days = Set<Weekday>()
+                for (text, position) in items {
+                    guard let named = Self.days(text) else {
+                        let names = Weekday.allCases.map(\.rawValue)
+                        let hint = DiagnosticCollector.nearest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                        collector.report("\(what): \"\(text)\" is not a day (expected \(names.joined(separator: ", ")), or a range like \"mon-fri\")\(hint)", at: position)
+                        continue
+                    }
+                    days.formUnion(named)
+                }
+                matchers.append(.days(days))
+            case "modifiers":
+                guard let items = collector.strings(value, what) else { continue }
+                var keys = Set<Modifier>()
+                for (text, position) in items {
+                    let lowered = text.lowercased()
+                    guard let key = Modifier(rawValue: Self.modifierAliases[lowered] ?? lowered) else {
+                        let names = Modifier.allCases.map(\.rawValue)
+                        let hint = DiagnosticCollector.nearest(to: lowered, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                        collector.report("\(what): unknown key \"\(text)\" (expected \(names.joined(separator: ", ")))\(hint)", at: position)
+                        continue
+                    }
+                    keys.insert(key)
+                }
+                matchers.append(.modifiers(keys))
+            case "any":
+                guard depth < Self.maximumMatchDepth else {
+                    collector.report("\(what): any and not are nested more than \(Self.maximumMatchDepth) deep", at: value.position)
+                    continue
+                }
+                guard case .array(let items) = value.value, !items.isEmpty else {
+                    collector.report("\(what): expected a list of match tables, like [{ network = \"Office\" }, { time = \"09:00-17:00\" }], found \(value.typeDescription)", at: value.position)
+                    continue
+                }
+                matchers.append(.any(items.enumerated().map { offset, item in readMatchers(item, path: "\(what)[\(offset + 1)]", depth: depth + 1) }))
+            case "not":
+                guard depth < Self.maximumMatchDepth else {
+                    collector.report("\(what): any and not are nested more than \(Self.maximumMatchDepth) deep", at: value.position)
+                    continue
+                }
+                matchers.append(.not(readMatchers(value, path: what, depth: depth + 1)))
             case "regex":
                 guard let items = collector.strings(value, what) else { continue }
                 var regexes: [PatternRegex] = []
@@ -144,6 +221,32 @@ extension ConfigReader {
         }
         return matchers
     }
+
+    /// `xdotool`'s and X11's names for the modifiers, as `match.modifiers` also accepts them.
+    static let modifierAliases = ["control": "ctrl", "meta": "alt", "mod1": "alt", "mod4": "super", "win": "super", "logo": "super"]
+
+    /// `mon`, `monday`, or a range `mon-fri` (wrapping: `fri-mon`).
+    static func days(_ text: String) -> Set<Weekday>? {
+        func day(_ word: Substring) -> Weekday? {
+            let lowered = word.lowercased()
+            return Weekday.allCases.first { lowered == $0.rawValue || (lowered.count > 3 && Self.dayNames[$0] == lowered) }
+        }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 1 { return day(parts[0]).map { [$0] } }
+        guard parts.count == 2, let first = day(parts[0]), let last = day(parts[1]),
+              let start = Weekday.allCases.firstIndex(of: first), let end = Weekday.allCases.firstIndex(of: last) else { return nil }
+        var days = Set<Weekday>()
+        var index = start
+        while true {
+            days.insert(Weekday.allCases[index])
+            if index == end { break }
+            index = (index + 1) % 7
+        }
+        return days
+    }
+
+    private static let dayNames: [Weekday: String] = [.mon: "monday", .tue: "tuesday", .wed: "wednesday", .thu: "thursday",
+                                                       .fri: "friday", .sat: "saturday", .sun: "sunday"]
 
     /// The globs of `node`; `forms` gives the patterns each is compiled as (the path and URL
     /// forms of `GlobText`), and what of it no URL can hold, which `openurl check` warns about.

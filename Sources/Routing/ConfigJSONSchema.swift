@@ -10,7 +10,9 @@ extension ConfigSchema {
             ("$schema", .string("http://json-schema.org/draft-07/schema#")),
             ("title", .string("openurld config.toml")),
             ("description", .string("The rules of openurld, the link router (see openurld.toml(5)).")),
-        ] + members.filter { $0.0 != "description" })
+        ] + members.filter { $0.0 != "description" } + [
+            ("definitions", .object([("match", .object(object(matchers)))])),
+        ])
     }
 
     static func schema(for type: ConfigType, doc: String) -> JSONValue {
@@ -27,6 +29,7 @@ extension ConfigSchema {
         case .trueOnly: members.append(("const", .bool(true)))
         case .either(let types): members.append(("anyOf", .array(types.map { schema(for: $0, doc: "") })))
         case .table(let keys): members += object(keys)
+        case .matchTable: members.append(("$ref", .string("#/definitions/match")))
         case .named(let value): members += [("type", .string("object")), ("additionalProperties", schema(for: value, doc: ""))]
         case .tables(let keys):
             var item = object(keys)

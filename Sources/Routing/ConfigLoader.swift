@@ -181,6 +181,7 @@ struct ConfigReader {
             config.settings.chooserIdle = value
         }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
+        if let shiftAsks = node["shift_asks"], let value = collector.bool(shiftAsks, "settings.shift_asks") { config.settings.shiftAsks = value }
         if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {
             config.settings.guardDefaults = value
         }
@@ -188,6 +189,7 @@ struct ConfigReader {
             config.settings.clearURLsPath = value
             config.settings.clearURLsPosition = clearURLs.position
         }
+        readSafetySettings(node)
     }
 
     mutating func readDefault(_ node: TOMLNode) {
@@ -231,6 +233,7 @@ struct ConfigReader {
                 appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
             rule.identity = name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"])
+            rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
             config.rules.append(rule)
         }
     }

@@ -40,6 +40,8 @@ public indirect enum ConfigType: Sendable {
     case named(ConfigType)
     /// An array of tables (`[[rules]]`) with these keys.
     case tables([ConfigKey])
+    /// A table of matchers (`ConfigSchema.matchers`), as `match.not` holds and `match.any` lists.
+    case matchTable
 
     /// The keys of a table type, empty for others.
     public var keys: [ConfigKey] {
@@ -75,7 +77,20 @@ public enum ConfigSchema {
                   example: "\"window\""),
         ConfigKey("ask_timeout", .integer(1...86_400), "Seconds an unanswered question waits, counted from the click, before it counts as expired: its window, notification or picker is closed and a notification offers Open and Ask again. 120 by default.", example: "120"),
         ConfigKey("chooser_idle", .integer(0...86_400), "Seconds the chooser window's process stays after the last question, so the next window opens without starting GTK; 0 starts one per question. 300 by default.", example: "300"),
+        ConfigKey("shift_asks", .boolean, "Holding Shift while clicking a link asks, whatever the rules say (X11: the click's display is asked which keys are held; Wayland has no such query). Off by default.", example: "true"),
+        safety,
+        ConfigKey("safety_checks", .list(.oneOf(SafetyCheckName.allCases.map(\.rawValue))),
+                  "The link safety checks to run: idn (names browsers would show in punycode), lookalikes (look-alikes of the domains your rules, remembered answers and recent links name), link_text (link text naming another domain) and blocklists. All four by default.",
+                  example: "[\"idn\", \"lookalikes\", \"link_text\", \"blocklists\"]"),
+        ConfigKey("blocklists", .either([.oneOf(["auto"]), .strings]),
+                  "Offline block lists: auto (the default) reads the uBlock Origin badware and URLhaus lists of Debian's webext-ublock-origin-firefox when installed; or a list of files in uBlock filter syntax or hosts-file format; [] for none. Read on first use; a listed link is held, with Open anyway.",
+                  example: "\"auto\""),
     ]
+
+    static let safety = ConfigKey(
+        "safety", .oneOf(SafetyPolicy.allCases.map(\.rawValue)),
+        "What an open or copy does with a link judged warn (an IDN look-alike, a look-alike of a domain you use, link text naming another domain): warn (the default) carries it out with a notification, ask asks instead, block holds it with Open anyway; off runs no checks. Block-listed links are held unless off.",
+        example: "\"warn\"")
 
     static let appLinks = ConfigKey(
         "app_links", .either([.boolean, .list(.oneOf(AppLink.names))]),
@@ -92,12 +107,26 @@ public enum ConfigSchema {
         ConfigKey("url", .stringOrStrings, "A glob on the whole URL as the URL Standard writes it (host labels in xn-- form, non-ASCII and spaces percent-encoded at load).", example: "\"https://example.com/**\""),
         ConfigKey("regex", .stringOrStrings, "A regular expression (PCRE2) searched in the whole URL.", example: "\"^https://[^/]+/wiki/\""),
         ConfigKey("to", .stringOrStrings, "A glob on the recipients of a mailto link, with their domain in Unicode or xn-- form; any recipient matching is enough.", example: "\"*@corp.example.com\""),
-        ConfigKey("opener", .stringOrStrings, "A glob on the app the click came from: its desktop id, Flatpak app id or process name.", example: "\"slack\""),
+        ConfigKey("opener", .stringOrStrings, "A glob on the app the click came from: its desktop id, Flatpak or Snap app id (from its cgroup), or process name.", example: "\"slack\""),
+        ConfigKey("network", .stringOrStrings, "A glob on an active NetworkManager connection's name or Wi-Fi SSID. False without NetworkManager.", example: "\"Office*\""),
+        ConfigKey("vpn", .either([.boolean, .stringOrStrings]), "true when a VPN connection is active, false when none is, or a glob on an active VPN connection's name. False without NetworkManager.",
+                  example: "true"),
+        ConfigKey("time", .stringOrStrings, "Local time ranges HH:MM-HH:MM, the end excluded; a range whose end is earlier than its start runs over midnight (22:00-06:00).",
+                  example: "\"09:00-17:30\""),
+        ConfigKey("days", .stringOrStrings, "Days of the week (mon, tue, wed, thu, fri, sat, sun) or ranges of them (mon-fri), by the local calendar day of the click.",
+                  example: "[\"mon-fri\"]"),
+        ConfigKey("window", .stringOrStrings, "A glob on the title of the window that had the focus when the link was clicked (X11: _NET_ACTIVE_WINDOW's _NET_WM_NAME). False on Wayland.",
+                  example: "\"*Project X*\""),
+        ConfigKey("modifiers", .stringOrStrings, "Keys held when the click arrived, all of them: shift, ctrl, alt, super (X11: the click's display's pointer state). False on Wayland.",
+                  example: "[\"shift\"]"),
+        ConfigKey("any", .list(.matchTable), "A list of match tables: holds when every matcher of at least one of them holds.",
+                  example: "[{ network = \"Office\" }, { time = \"09:00-17:00\", days = \"mon-fri\" }]"),
+        ConfigKey("not", .matchTable, "A match table: holds when its matchers do not all hold.", example: "{ vpn = true }"),
     ]
 
     /// The actions: a rule or `[default]` gives exactly one.
     public static let actions: [ConfigKey] = [
-        ConfigKey("open", .string, "Open with a target: a desktop id (firefox.desktop), ID.desktop:ACTION for a desktop action, an [apps] name, a webmail name (gmail, outlook, office365, fastmail, proton, yahoo, or a [webmail] table), a mail program (thunderbird, evolution, geary, kmail, claws-mail, mutt, neomutt, aerc) or system.",
+        ConfigKey("open", .either([.string, .strings]), "Open with a target: a desktop id (firefox.desktop), ID.desktop:ACTION for a desktop action, a browser with a profile or window (firefox:Work, chromium:Work:private, chromium:app), an installed web app's desktop id, an [apps] name, a webmail name (gmail, outlook, office365, fastmail, proton, yahoo, or a [webmail] table), a mail program (thunderbird, evolution, geary, kmail, claws-mail, mutt, neomutt, aerc) or system. A list opens the first target whose program runs for you, else the first.",
                   example: "\"firefox.desktop\""),
         ConfigKey("copy", .either([.trueOnly, .string]), "Copy to the clipboard and notify: true copies the URL (the address of a mailto); a string is a template. " + templateNote,
                   example: "\"{to}\""),
@@ -119,6 +148,7 @@ public enum ConfigSchema {
         ConfigKey("clean", .boolean, "Override [settings] clean for URLs this rule decides.", example: "false"),
         ConfigKey("unwrap", .boolean, "Override [settings] unwrap for URLs this rule decides.", example: "false"),
         ConfigKey("app_links", appLinks.type, "Override [settings] app_links for links this rule takes.", example: "false"),
+        ConfigKey("safety", safety.type, "Override [settings] safety for links this rule takes (off: the verdict is shown but not acted on).", example: "\"ask\""),
     ]
 
     /// `replace` in a `[[rewrite]]`.

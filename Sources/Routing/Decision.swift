@@ -7,6 +7,8 @@ public struct Decision: Sendable, Equatable {
     /// The name `openurl test` and `Open` give each kind of decision.
     public enum Kind: String, Sendable, CaseIterable {
         case open, copy, ask, discard, system
+        /// Held by the safety policy (`[settings] safety`, a block list), with Open anyway.
+        case held
     }
 
     /// What happens to the link.
@@ -25,6 +27,9 @@ public struct Decision: Sendable, Equatable {
         case refused(String)
         /// A ClearURLs `completeProvider` blocked it; the user may still open it.
         case blocked(provider: String)
+        /// The safety policy held it (`safety`): nothing happens until the user picks Open
+        /// anyway, which carries out the effect held (an open, a copy or an ask).
+        indirect case held(Effect)
     }
 
     /// Which rule decided: a name, or the 1-based index of an unnamed rule.
@@ -53,6 +58,8 @@ public struct Decision: Sendable, Equatable {
     public var notify: Bool
     /// How the decision was reached, step by step.
     public var trace: [TraceStep]
+    /// The safety verdict on the link and what the policy did with it.
+    public var safety: DecisionSafety = .unchecked
 
     /// A decision.
     public init(url: String, finalURL: String, effect: Effect, rule: RuleReference? = nil, notify: Bool = false, trace: [TraceStep] = []) {
@@ -72,12 +79,26 @@ public struct Decision: Sendable, Equatable {
         case .copy: return .copy
         case .ask: return .ask
         case .discard, .refused, .blocked: return .discard
+        case .held: return .held
         }
     }
 
-    /// The target of an `open` (nil for `system` and every other kind).
+    /// The effect carried out: the one held when the link is held.
+    public var underlyingEffect: Effect {
+        if case .held(let held) = effect { return held }
+        return effect
+    }
+
+    /// The decision with its hold released (Open anyway, reopening a held link).
+    public func releasingHold() -> Decision {
+        var released = self
+        released.effect = underlyingEffect
+        return released
+    }
+
+    /// The target of an `open`, held or not (nil for `system` and every other kind).
     public var target: OpenTarget? {
-        if case .open(let target, _) = effect, target != .system { return target }
+        if case .open(let target, _) = underlyingEffect, target != .system { return target }
         return nil
     }
 
@@ -87,21 +108,21 @@ public struct Decision: Sendable, Equatable {
         return nil
     }
 
-    /// The text to copy, for `copy`.
+    /// The text to copy, for `copy`, held or not.
     public var copyText: String? {
-        if case .copy(let text, _) = effect { return text }
+        if case .copy(let text, _) = underlyingEffect { return text }
         return nil
     }
 
-    /// True for a copy that left a mailto's Bcc recipients out of its text.
+    /// True for a copy that left a mailto's Bcc recipients out of its text, held or not.
     public var copyLeftOutBcc: Bool {
-        if case .copy(_, true) = effect { return true }
+        if case .copy(_, true) = underlyingEffect { return true }
         return false
     }
 
-    /// The choices, for `ask` (empty otherwise).
+    /// The choices, for `ask`, held or not (empty otherwise).
     public var choices: [Choice] {
-        if case .ask(let choices, _) = effect { return choices }
+        if case .ask(let choices, _) = underlyingEffect { return choices }
         return []
     }
 
@@ -120,6 +141,9 @@ public enum Launch: Sendable, Equatable {
     case desktopEntryWithArguments(id: String, arguments: [String])
     /// A desktop entry's `Exec` with `arguments` inserted before the URL (a browser profile).
     case desktopEntryAdding(id: String, arguments: [String], url: String)
+    /// A desktop entry's `Exec` without its URL field codes, with `arguments` appended, which
+    /// hold the URL themselves (`--app=URL`, a web app's launch URL).
+    case desktopEntryAppending(id: String, arguments: [String])
     /// A raw argv.
     case argv([String])
     /// The handler that was the default before openurld, with the URL.
@@ -140,6 +164,10 @@ public enum TraceStep: Sendable, Equatable {
     case refused(String)
     /// A web link was converted for its native app (`zoom`), opened by the entry `app`.
     case appLink(name: String, url: String, app: String)
+    /// A fact of the moment decided something: Shift held, the first running target.
+    case moment(String)
+    /// The link's safety verdict and what the policy did with it.
+    case safety(DecisionSafety)
 
     /// One line of text for `openurl test`.
     public var text: String {
@@ -154,6 +182,8 @@ public enum TraceStep: Sendable, Equatable {
         case .webmail(let name, let url): return "webmail \(name): compose \(url), routed again"
         case .refused(let reason): return "refused: \(reason)"
         case .appLink(let name, let url, let app): return "app link \(name): \(url) in \(app)"
+        case .moment(let text): return text
+        case .safety(let safety): return safety.text
         }
     }
 }

@@ -1,5 +1,6 @@
 import URLModel
 import JSON
+import LinkSafety
 
 /// What the chooser window shows about a link, computed without I/O so it can be tested as a
 /// table and printed by `openurl-chooser --dump`: the URL as it will be opened with its
@@ -34,6 +35,51 @@ public struct LinkPreview: Sendable {
         public var label: String
     }
 
+    /// The link's safety verdict as the window shows it.
+    public struct Safety: Sendable, Equatable {
+        /// `safe`, `warn` or `block`.
+        public var verdict: String
+        /// What was found, one sentence each ("its name mixes Latin and Cyrillic letters").
+        public var messages: [String]
+        /// True when hosts and addresses may be shown in Unicode (safe, and the IDN check ran).
+        public var showsUnicode: Bool
+
+        /// A safety note.
+        public init(verdict: String, messages: [String], showsUnicode: Bool) {
+            self.verdict = verdict
+            self.messages = messages
+            self.showsUnicode = showsUnicode
+        }
+
+        /// The note for `verdict`, as the IDN check alone shows it when the caller sent none.
+        public init(_ verdict: SafetyVerdict, showsUnicode: Bool) {
+            self.verdict = verdict.name
+            switch verdict {
+            case .safe: messages = []
+            case .warn(let reasons): messages = reasons.map(\.message)
+            case .block(let block): messages = [block.message]
+            }
+            self.showsUnicode = showsUnicode
+        }
+
+        /// The `safety` object of a decision (`openurl test --json`, the question line); nil
+        /// when it is not one.
+        public init?(json: JSONValue?) {
+            guard let json, let verdict = json["verdict"]?.string else { return nil }
+            self.verdict = verdict
+            var messages = (json["reasons"]?.items ?? []).compactMap { $0["message"]?.string }
+            if let block = json["block"]?["message"]?.string { messages.append(block) }
+            self.messages = messages
+            // A caller that says nothing of the form is trusted only for a safe verdict with a host shown in Unicode.
+            showsUnicode = json["shows_unicode"]?.bool ?? (verdict == "safe")
+        }
+
+        /// The note as JSON (`openurl-chooser --dump`).
+        public var json: JSONValue {
+            .object([("verdict", .string(verdict)), ("messages", .array(messages.map { .string($0) })), ("shows_unicode", .bool(showsUnicode))])
+        }
+    }
+
     /// A mailto link's fields.
     public struct Mail: Sendable, Equatable {
         public var to: [String], cc: [String], bcc: [String]
@@ -59,8 +105,20 @@ public struct LinkPreview: Sendable {
     public var unicodeHost: String?
     /// The registrable domain (`example.co.uk`), nil for an IP address or a bare suffix.
     public var registrableDomain: String?
-    /// A look-alike domain warning.
-    public var homographWarning: String?
+    /// The safety verdict: what the decision found, or the IDN check alone when none was sent.
+    public var safety: Safety
+    /// The host as it may be shown: Unicode only when the verdict is safe, else ASCII.
+    public var shownHost: String? {
+        if host.isEmpty { return nil }
+        return safety.showsUnicode ? (unicodeHost ?? host) : host
+    }
+    /// The warning line the window shows, nil when safe.
+    public var warning: String? {
+        guard safety.verdict != "safe" else { return nil }
+        let place = shownHost ?? mail?.to.first ?? ""
+        let found = safety.messages.isEmpty ? "this link may mislead" : safety.messages.joined(separator: "; ")
+        return place.isEmpty ? found : "\(place): \(found)"
+    }
     /// Notes worth a glance: plain http, a changed URL.
     public var notes: [String]
     /// For a mailto.
@@ -72,16 +130,31 @@ public struct LinkPreview: Sendable {
     /// The opener app, when known.
     public var opener: String?
 
-    /// The window title: "Open link — example.org".
+    /// The window title: "Open link — example.org" (the host in ASCII unless the link is safe).
     public var title: String {
-        let place = mail.flatMap { $0.to.first } ?? unicodeHost ?? (host.isEmpty ? nil : host)
+        let place = mail.flatMap { $0.to.first } ?? shownHost
         return place.map { "Open link — \($0)" } ?? "Open link"
     }
 
     /// Builds the preview of `url` (the final URL) clicked as `original`; `publicSuffixes` is the
-    /// list text (nil: the built-in fallback).
-    public init(url: String, original: String?, choices: [Choice], opener: String?, publicSuffixes: [UInt8]?) throws(URLParseError) {
+    /// list text (nil: the built-in fallback); `safety` is the decision's verdict (nil: the IDN
+    /// check alone judges the host).
+    public init(url: String, original: String?, choices: [Choice], opener: String?, publicSuffixes: [UInt8]?,
+                safety: Safety? = nil) throws(URLParseError) {
         let parsed = try ParsedURL(url)
+        let shown: Safety
+        if let safety { shown = safety } else {
+            let verdict = Self.idnOnly.verdict(for: parsed)
+            shown = Safety(verdict, showsUnicode: verdict == .safe)
+        }
+        self.safety = shown
+        /// An address as it may be shown: its domain in ASCII unless the link is safe.
+        func address(_ text: String) -> String {
+            guard !shown.showsUnicode, let at = text.lastIndex(of: "@") else { return text }
+            let domain = String(text[text.index(after: at)...])
+            return String(text[...at]) + (Punycode.toASCII(host: domain.lowercased()) ?? domain)
+        }
+        func hostName(_ ascii: String) -> String { shown.showsUnicode ? Punycode.toUnicode(host: ascii) : ascii }
         self.url = parsed.string
         self.original = original.flatMap { $0 == parsed.string || $0 == url ? nil : $0 }
         self.choices = choices
@@ -91,33 +164,31 @@ public struct LinkPreview: Sendable {
         notes = []
         remember = []
         mail = nil
-        homographWarning = nil
         registrableDomain = nil
         urlParts = (parsed.string, "", "")
         if parsed.scheme == "mailto" {
             let mailto = MailtoURL(parsed)
             let body = mailto.body.map { $0.count > Self.bodyPreviewLength ? String($0.prefix(Self.bodyPreviewLength)) + "…" : $0 }
-            mail = Mail(to: mailto.to, cc: mailto.cc, bcc: mailto.bcc, subject: mailto.subject, bodyPreview: body)
+            mail = Mail(to: mailto.to.map(address), cc: mailto.cc.map(address), bcc: mailto.bcc.map(address), subject: mailto.subject, bodyPreview: body)
             if let first = mailto.to.first, let at = first.lastIndex(of: "@") {
                 let domain = String(first[first.index(after: at)...]).lowercased()
                 if !domain.isEmpty {
-                    remember.append(RememberScope(scope: "mail-domain", value: domain, label: "Remember for mail to @\(domain)"))
-                    homographWarning = HostScripts.homographWarning(unicodeHost: Punycode.toUnicode(host: Punycode.toASCII(host: domain) ?? domain))
+                    let label = shown.showsUnicode ? domain : (Punycode.toASCII(host: domain) ?? domain)
+                    remember.append(RememberScope(scope: "mail-domain", value: domain, label: "Remember for mail to @\(label)"))
                 }
             }
         } else if !parsed.host.isEmpty {
             let domain = PublicSuffixList.registrableDomain(of: parsed.host, listText: publicSuffixes)
             registrableDomain = domain
-            homographWarning = HostScripts.homographWarning(unicodeHost: parsed.unicodeHost)
             if let domain, let range = Self.hostRange(in: parsed.string, host: parsed.host) {
                 let hostEnd = range.upperBound
                 let domainStart = parsed.string.index(hostEnd, offsetBy: -domain.count)
                 urlParts = (String(parsed.string[..<domainStart]), String(parsed.string[domainStart..<hostEnd]), String(parsed.string[hostEnd...]))
             }
             let site = domain ?? parsed.host
-            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(Punycode.toUnicode(host: site))"))
+            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(hostName(site))"))
             if let domain, domain != parsed.host {
-                remember.append(RememberScope(scope: "host", value: parsed.host, label: "Remember for \(parsed.unicodeHost) only"))
+                remember.append(RememberScope(scope: "host", value: parsed.host, label: "Remember for \(hostName(parsed.host)) only"))
             }
         }
         if let opener = self.opener {
@@ -128,6 +199,10 @@ public struct LinkPreview: Sendable {
         }
         if self.original != nil { notes.append("Cleaned: tracking parameters or a redirect wrapper were removed") }
     }
+
+    /// The IDN rules alone (no known domains, lists or link text): what a window asked without a
+    /// verdict can still judge.
+    static let idnOnly = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: false, blocklists: false))
 
     /// Where the host sits in a normalised URL string (after `scheme://` and any userinfo).
     private static func hostRange(in url: String, host: String) -> Range<String.Index>? {
@@ -170,7 +245,9 @@ public struct LinkPreview: Sendable {
         members.append(("host", .string(host)))
         members.append(("unicode_host", optional(unicodeHost)))
         members.append(("registrable_domain", optional(registrableDomain)))
-        members.append(("homograph_warning", optional(homographWarning)))
+        members.append(("shown_host", optional(shownHost)))
+        members.append(("safety", safety.json))
+        members.append(("warning", optional(warning)))
         members.append(("notes", strings(notes)))
         members.append(("mail", mailValue))
         members.append(("opener", optional(opener)))

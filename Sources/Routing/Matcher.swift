@@ -9,12 +9,15 @@ public struct Opener: Sendable, Equatable {
     public var flatpakID: String?
     /// The process name (`slack`), if known.
     public var processName: String?
+    /// The Snap name (`firefox` of `snap.firefox.firefox-….scope`), if known.
+    public var snapID: String?
 
     /// Creates an opener description.
-    public init(desktopID: String? = nil, flatpakID: String? = nil, processName: String? = nil) {
+    public init(desktopID: String? = nil, flatpakID: String? = nil, processName: String? = nil, snapID: String? = nil) {
         self.desktopID = desktopID
         self.flatpakID = flatpakID
         self.processName = processName
+        self.snapID = snapID
     }
 
     /// Every name the opener is known by; a desktop id counts with and without `.desktop`.
@@ -24,13 +27,14 @@ public struct Opener: Sendable, Equatable {
             names.append(desktopID)
             names.append(desktopID.hasSuffix(".desktop") ? String(desktopID.dropLast(8)) : desktopID + ".desktop")
         }
-        if let flatpakID { names.append(flatpakID) }
-        if let processName { names.append(processName) }
+        if let flatpakID, !names.contains(flatpakID) { names.append(flatpakID) }
+        if let snapID, !names.contains(snapID) { names.append(snapID) }
+        if let processName, !names.contains(processName) { names.append(processName) }
         return names
     }
 }
 
-/// What a matcher looks at: the URL after rewrites, and who opened it.
+/// What a matcher looks at: the URL after rewrites, who opened it, and the moment of the click.
 public struct MatchSubject {
     /// The parsed URL.
     public let url: ParsedURL
@@ -40,14 +44,25 @@ public struct MatchSubject {
     public let opener: Opener?
     /// The mailto fields, for mailto URLs.
     public let mailto: MailtoURL?
+    /// The network, time, window, keys and programs at the moment of the click.
+    public let moment: Moment
 
     /// Prepares a URL for matching.
-    public init(url: ParsedURL, opener: Opener?) {
+    public init(url: ParsedURL, opener: Opener?, moment: Moment = Moment()) {
         self.url = url
         self.text = url.string
         self.opener = opener
         self.mailto = url.scheme == "mailto" ? MailtoURL(url) : nil
+        self.moment = moment
     }
+}
+
+/// `match.vpn`: any VPN (`true`), none (`false`), or one whose connection id matches.
+public enum VPNCondition: Sendable {
+    /// `true`: some VPN is active; `false`: none is.
+    case active(Bool)
+    /// A VPN connection whose id matches one of these globs is active.
+    case named([Glob])
 }
 
 /// One `match.KEY` of a rule or rewrite. A list value holds when any item holds.
@@ -69,8 +84,24 @@ public enum Matcher: Sendable {
     /// `to`: any mailto recipient (to, cc or bcc) matches a glob, in its display form
     /// (`a@bücher.de`) or its ASCII form (`a@xn--bcher-kva.de`).
     case to([Glob])
-    /// `opener`: the desktop id, Flatpak id or process name matches a glob.
+    /// `opener`: the desktop id, Flatpak or Snap app id, or process name matches a glob.
     case opener([Glob])
+    /// `network`: an active connection's id or Wi-Fi SSID matches a glob.
+    case network([Glob])
+    /// `vpn`: a VPN is (or is not) active, or one with a matching id is.
+    case vpn(VPNCondition)
+    /// `time`: the local time is in one of these ranges.
+    case time([TimeRange])
+    /// `days`: the local day of the week is one of these.
+    case days(Set<Weekday>)
+    /// `window`: the title of the window that had the focus matches a glob (X11).
+    case window([Glob])
+    /// `modifiers`: every one of these keys is held (X11).
+    case modifiers(Set<Modifier>)
+    /// `any`: the matchers of at least one of these tables all hold.
+    case any([[Matcher]])
+    /// `not`: the matchers of this table do not all hold.
+    case not([Matcher])
 
     /// The config key (`domain`).
     public var key: String {
@@ -84,6 +115,14 @@ public enum Matcher: Sendable {
         case .regex: return "regex"
         case .to: return "to"
         case .opener: return "opener"
+        case .network: return "network"
+        case .vpn: return "vpn"
+        case .time: return "time"
+        case .days: return "days"
+        case .window: return "window"
+        case .modifiers: return "modifiers"
+        case .any: return "any"
+        case .not: return "not"
         }
     }
 
@@ -115,6 +154,93 @@ public enum Matcher: Sendable {
         case .opener(let globs):
             guard let names = subject.opener?.names else { return false }
             return names.contains { name in globs.contains { $0.matches(name) } }
+        case .network(let globs):
+            guard let network = subject.moment.network.value else { return false }
+            return network.connections.contains { connection in
+                globs.contains { $0.matches(connection.id) || (connection.ssid.map($0.matches) ?? false) }
+            }
+        case .vpn(let condition):
+            guard let network = subject.moment.network.value else { return false }
+            switch condition {
+            case .active(let wanted): return network.vpns.isEmpty != wanted
+            case .named(let globs): return network.vpns.contains { vpn in globs.contains { $0.matches(vpn.id) } }
+            }
+        case .time(let ranges):
+            guard let time = subject.moment.time.value else { return false }
+            return ranges.contains { $0.contains(time.minuteOfDay) }
+        case .days(let days):
+            guard let time = subject.moment.time.value else { return false }
+            return days.contains(time.weekday)
+        case .window(let globs):
+            guard let title = subject.moment.window.value else { return false }
+            return globs.contains { $0.matches(title) }
+        case .modifiers(let keys):
+            guard let held = subject.moment.modifiers.value else { return false }
+            return keys.isSubset(of: held)
+        case .any(let alternatives):
+            return alternatives.contains { $0.allSatisfy { $0.holds(for: subject) } }
+        case .not(let matchers):
+            return !matchers.allSatisfy { $0.holds(for: subject) }
+        }
+    }
+
+    /// The matcher's key with, for a condition on the moment or the opener, the value it saw:
+    /// `network (saw "Office" (802-11-wireless, SSID "Office-5G"))`, `time (saw Tue 2026-12-01 18:30)`.
+    public func explained(for subject: MatchSubject) -> String {
+        func saw<Value>(_ fact: Known<Value>, _ text: (Value) -> String) -> String {
+            switch fact {
+            case .known(let value): return "\(key) (saw \(text(value)))"
+            case .unknown(let why): return "\(key) (unknown: \(why))"
+            }
+        }
+        let moment = subject.moment
+        switch self {
+        case .opener:
+            return "opener (saw \(subject.opener.map { $0.names.map { "\"\($0)\"" }.joined(separator: ", ") } ?? "no opener"))"
+        case .network: return saw(moment.network) { $0.summary }
+        case .vpn: return saw(moment.network) { $0.vpns.isEmpty ? "no VPN" : $0.vpns.map { "\"\($0.id)\"" }.joined(separator: ", ") }
+        case .time, .days: return saw(moment.time) { $0.text }
+        case .window: return saw(moment.window) { "\"\($0)\"" }
+        case .modifiers: return saw(moment.modifiers) { $0.isEmpty ? "none held" : $0.sorted().map(\.rawValue).joined(separator: "+") }
+        case .any(let alternatives):
+            let held = alternatives.firstIndex { $0.allSatisfy { $0.holds(for: subject) } }
+            let parts = alternatives.map { $0.map { $0.explained(for: subject) }.joined(separator: ", ") }
+            return "any [\(parts.map { "{\($0)}" }.joined(separator: " | "))]" + (held.map { ": #\($0 + 1) held" } ?? ": none held")
+        case .not(let matchers):
+            return "not {\(matchers.map { $0.explained(for: subject) }.joined(separator: ", "))}"
+        default: return key
+        }
+    }
+
+    /// The facts of the moment this matcher (and any it holds) looks at.
+    public var needs: MomentNeeds {
+        switch self {
+        case .network, .vpn: return .network
+        case .time, .days: return .time
+        case .window: return .window
+        case .modifiers: return .modifiers
+        case .any(let alternatives): return alternatives.reduce(into: []) { needs, matchers in for m in matchers { needs.formUnion(m.needs) } }
+        case .not(let matchers): return matchers.reduce(into: []) { $0.formUnion($1.needs) }
+        default: return []
+        }
+    }
+
+    /// Whether this matcher (or one it holds) looks at the opener.
+    public var looksAtOpener: Bool {
+        switch self {
+        case .opener: return true
+        case .any(let alternatives): return alternatives.contains { $0.contains { $0.looksAtOpener } }
+        case .not(let matchers): return matchers.contains { $0.looksAtOpener }
+        default: return false
+        }
+    }
+
+    /// The schemes a rule names, also inside `any` (a scheme only under `not` is not routed by it).
+    public var namedSchemes: Set<String> {
+        switch self {
+        case .scheme(let names): return names
+        case .any(let alternatives): return alternatives.reduce(into: []) { all, matchers in for m in matchers { all.formUnion(m.namedSchemes) } }
+        default: return []
         }
     }
 

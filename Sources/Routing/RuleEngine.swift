@@ -1,5 +1,6 @@
 import URLModel
 import Hygiene
+import LinkSafety
 
 /// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
 /// then `[default]`, else `system`.
@@ -17,6 +18,8 @@ public struct RuleEngine: Sendable {
     private let hygiene: URLHygiene
     /// The app links whose app is installed, with the entry that opens them (most configs: none).
     private let installedAppLinks: [(link: AppLink, handler: String)]
+    /// The link safety checks, with the known domains (the rules', then sites visited) and lists.
+    public internal(set) var safety: SafetyChecker
 
     /// Schemes routed with no rule naming them.
     public static let defaultSchemes: Set<String> = ["http", "https", "mailto"]
@@ -26,50 +29,87 @@ public struct RuleEngine: Sendable {
         self.config = config
         var schemes = Self.defaultSchemes
         for rule in config.rules {
-            for case .scheme(let names) in rule.matchers { schemes.formUnion(names) }
+            for matcher in rule.matchers { schemes.formUnion(matcher.namedSchemes) }
         }
+        momentNeeds = Self.needs(of: config)
         index = RuleIndex(rules: config.rules)
         routedSchemes = schemes
         hygiene = config.hygiene()
         installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
+        safety = config.safetyChecker()
     }
 
     /// True when some rule matches on the opener, so callers need to find out who opened a link.
     public var usesOpener: Bool {
-        config.rules.contains { rule in rule.matchers.contains { if case .opener = $0 { return true } else { return false } } }
+        config.rules.contains { rule in rule.matchers.contains(where: \.looksAtOpener) }
+    }
+
+    /// The facts of the moment the rules look at (network, time, window, keys, running
+    /// programs): callers gather these, and only these, for each click.
+    public let momentNeeds: MomentNeeds
+
+    /// The facts of the moment `config`'s rules, rewrites and settings look at.
+    public static func needs(of config: Config) -> MomentNeeds {
+        var needs: MomentNeeds = config.settings.shiftAsks ? .modifiers : []
+        for rule in config.rules {
+            for matcher in rule.matchers { needs.formUnion(matcher.needs) }
+            if case .openFirstRunning = rule.action { needs.insert(.running) }
+        }
+        for rewrite in config.rewrites { for matcher in rewrite.matchers { needs.formUnion(matcher.needs) } }
+        if case .openFirstRunning = config.defaultAction { needs.insert(.running) }
+        return needs
     }
 
     /// The schemes this config lets through: http, https, mailto and any a rule names.
     public var allowedSchemes: Set<String> { routedSchemes }
 
     /// Decides for `url`. `explain` records every rule tried (slower: no index); `forceAsk`
-    /// turns the decision into a chooser. Throws when `url` is not a URL.
-    public func decide(_ url: String, opener: Opener? = nil, explain: Bool = false, forceAsk: Bool = false) throws(URLParseError) -> Decision {
+    /// turns the decision into a chooser; `context` (the link's text, its page) goes into the
+    /// safety verdict. Throws when `url` is not a URL.
+    /// `moment` holds the facts of the click's moment the rules look at (`momentNeeds`).
+    public func decide(_ url: String, opener: Opener? = nil, moment: Moment = Moment(), explain: Bool = false, forceAsk: Bool = false,
+                       context: LinkContext? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
-        return decide(parsed: parsed, original: url, opener: opener, explain: explain, forceAsk: forceAsk, depth: 0, trace: [])
+        var trace: [TraceStep] = []
+        if config.settings.shiftAsks, !forceAsk, explain, case .unknown(let why) = moment.modifiers {
+            trace.append(.moment("shift_asks: which keys are held is unknown (\(why))"))
+        }
+        return decide(parsed: parsed, original: url, opener: opener, moment: moment, explain: explain, forceAsk: forceAsk, depth: 0, trace: trace, context: context)
     }
 
-    private func decide(parsed: ParsedURL, original: String, opener: Opener?, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep]) -> Decision {
+    /// `[settings] shift_asks` and Shift held: ask, unless the rule that decided looks at the
+    /// keys itself (`match.modifiers`), which then wins over the built-in default.
+    private func shiftAsks(_ moment: Moment, rule: Rule?) -> Bool {
+        guard config.settings.shiftAsks, moment.modifiers.value?.contains(.shift) == true else { return false }
+        return !(rule?.matchers.contains { $0.needs.contains(.modifiers) } ?? false)
+    }
+
+    private func decide(parsed: ParsedURL, original: String, opener: Opener?, moment: Moment, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep],
+                        context: LinkContext? = nil) -> Decision {
         var trace = trace
+        var forceAsk = forceAsk
         var current = parsed
         if depth == 0 {
             switch applyHygiene(hygiene, to: parsed, trace: &trace) {
             case .blocked(let provider):
                 trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
-                return Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+                var blocked = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
+                blocked.safety = judge(parsed, context: context, policy: config.settings.safety)
+                return blocked
             case .url(let cleaned):
                 current = cleaned
             }
         }
-        current = applyRewrites(to: current, opener: opener, trace: &trace)
+        current = applyRewrites(to: current, opener: opener, moment: moment, trace: &trace)
         var decision = Decision(url: original, finalURL: current.string, effect: .discard, trace: trace)
         guard routedSchemes.contains(current.scheme) else {
             let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
             decision.effect = .refused(reason)
             decision.trace.append(.refused(reason))
+            if depth == 0 { decision.safety = judge(current, context: context, policy: config.settings.safety) }
             return decision
         }
-        let subject = MatchSubject(url: current, opener: opener)
+        let subject = MatchSubject(url: current, opener: opener, moment: moment)
         // Before any rule: an address holding a line break or another control is no address,
         // and no rule (nor a forced ask) may hand it on.
         if let problem = subject.mailto?.problem {
@@ -79,16 +119,23 @@ public struct RuleEngine: Sendable {
         var action = config.defaultAction
         var notify = config.defaultNotify
         var appLinks = config.settings.appLinks
-        if let rule = firstMatchingRule(subject, explain: explain, trace: &decision.trace) {
+        var policy = config.settings.safety
+        let matched = firstMatchingRule(subject, explain: explain, trace: &decision.trace)
+        if depth == 0, !forceAsk, shiftAsks(moment, rule: matched) {
+            forceAsk = true
+            decision.trace.append(.moment("shift is held and [settings] shift_asks = true: asking"))
+        }
+        if let rule = matched {
             action = rule.action
             notify = rule.notify
             appLinks = rule.appLinks ?? appLinks
+            if policy != .off, let own = rule.safety { policy = own }
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
                 var redone: [TraceStep] = []
                 if case .url(let kept) = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: parsed, trace: &redone) {
-                    current = applyRewrites(to: kept, opener: opener, trace: &redone)
+                    current = applyRewrites(to: kept, opener: opener, moment: moment, trace: &redone)
                     decision.finalURL = current.string
                     decision.trace.append(.changed(step: "rule \(rule.label) keeps \(rule.clean == false ? "tracking parameters" : "redirect wrappers")", url: current.string))
                 }
@@ -96,15 +143,20 @@ public struct RuleEngine: Sendable {
         } else {
             decision.trace.append(.defaultAction)
         }
+        // The verdict is on the link as it will be opened, before a webmail or app conversion.
+        let judged = depth == 0 ? judge(current, context: context, policy: policy) : nil
+        let traceIndex = decision.trace.count
         // A forced ask of a rule that already asks keeps the rule's question.
         if forceAsk, action.kind != .ask {
             decision.notify = notify ?? false
             decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
+            if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
             return decision
         }
         decision.notify = notify ?? (action.kind == .copy)
-        apply(action, url: current, decision: &decision, opener: opener, explain: explain, depth: depth)
+        apply(action, url: current, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
         if case .open = decision.effect { openInNativeApp(appLinks, url: current, decision: &decision) }
+        if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
         return decision
     }
 
@@ -158,10 +210,10 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    private func applyRewrites(to url: ParsedURL, opener: Opener?, trace: inout [TraceStep]) -> ParsedURL {
+    private func applyRewrites(to url: ParsedURL, opener: Opener?, moment: Moment, trace: inout [TraceStep]) -> ParsedURL {
         var current = url
         for rewrite in config.rewrites where rewrite.enabled {
-            let subject = MatchSubject(url: current, opener: opener)
+            let subject = MatchSubject(url: current, opener: opener, moment: moment)
             guard rewrite.matchers.allSatisfy({ $0.holds(for: subject) }) else { continue }
             let replaced: String?
             switch rewrite.replacement {
@@ -181,10 +233,13 @@ public struct RuleEngine: Sendable {
 
     /// Makes `action` the decision's effect. Works on the decision in place: it is large, and
     /// copies of it showed in profiles.
-    private func apply(_ action: Action, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
+    private func apply(_ action: Action, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
         switch action {
         case .open(let target):
-            open(target, url: url, decision: &decision, opener: opener, explain: explain, depth: depth)
+            open(target, url: url, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
+        case .openFirstRunning(let targets):
+            let chosen = firstRunning(targets, moment: moment, trace: &decision.trace)
+            open(chosen, url: url, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
         case .system:
             decision.effect = .open(.system, .system(url: url.string))
         case .copy(let template):
@@ -202,8 +257,11 @@ public struct RuleEngine: Sendable {
         decision.trace.append(.refused(reason))
     }
 
-    private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, explain: Bool, depth: Int) {
+    private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
         switch target {
+        case .desktopEntry(let id, nil) where config.catalog.webApp(id: id) != nil:
+            // An installed web app opens the link in its own window.
+            decision.effect = .open(target, .desktopEntryAppending(id: id, arguments: ["--app-launch-url-for-shortcuts-menu-item=" + url.string]))
         case .desktopEntry(let id, let action):
             decision.effect = .open(target, .desktopEntry(id: id, action: action, url: url.string))
         case .browser(let browser):
@@ -244,7 +302,7 @@ public struct RuleEngine: Sendable {
                 refuse("webmail \(name) produced an invalid URL: \(compose)", decision: &decision)
                 return
             }
-            var next = decide(parsed: composeURL, original: decision.url, opener: opener, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
+            var next = decide(parsed: composeURL, original: decision.url, opener: opener, moment: moment, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
             if next.rule == nil { next.rule = decision.rule }
             decision = next
         }
@@ -323,7 +381,9 @@ public struct RuleEngine: Sendable {
         case .discard: action = .discard
         }
         decision.notify = action.kind == .copy
-        apply(action, url: parsed, decision: &decision, opener: opener, explain: false, depth: 0)
+        apply(action, url: parsed, decision: &decision, opener: opener, moment: Moment(), explain: false, depth: 0)
+        // The user chose: the verdict is shown (hosts in the form that cannot mislead), not acted on.
+        decision.safety = judge(parsed, context: nil, policy: .off)
         return decision
     }
 
@@ -334,18 +394,21 @@ public struct RuleEngine: Sendable {
     /// (`openurl --ask`) or an empty list also offers the decided target, the named apps, each
     /// discovered browser profile and private window (for web links), the installed apps for the
     /// scheme, the webmail targets for a mailto, and `system`; Copy and Discard come last.
-    private func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
+    func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
         guard action != nil || asked.isEmpty else { return choiceLabels.choices(asked) }
         var actions: [AskChoice] = []
         func offer(_ choice: AskChoice) { if !actions.contains(choice) { actions.append(choice) } }
         if case .open(let target)? = action { offer(.open(target)) }
+        if case .openFirstRunning(let targets)? = action { targets.forEach { offer(.open($0)) } }
         if action != nil {
+            let web = scheme == "http" || scheme == "https"
             for name in config.apps.keys.sorted() { offer(.open(.app(name))) }
-            for browser in config.catalog.browsers where (scheme == "http" || scheme == "https") && browser.known != nil {
-                for profile in browser.profiles.map(\.name) + ["private"] {
+            for browser in config.catalog.browsers where web && browser.known != nil {
+                for profile in browser.profiles.map(\.name) + ["private"] + (browser.known?.appArgument != nil ? ["app"] : []) {
                     if case .success(let target) = config.catalog.resolve(browser: browser.id, profile: profile) { offer(.open(.browser(target))) }
                 }
             }
+            if web { for app in config.catalog.webApps { offer(.open(.desktopEntry(id: app.desktopID, action: nil))) } }
             offer(.open(.system))
         }
         for entry in config.catalog.entries(forScheme: scheme) {
@@ -374,7 +437,7 @@ public struct RuleEngine: Sendable {
                 var held: [String] = []
                 var failed: String?
                 for matcher in rule.matchers {
-                    if matcher.holds(for: subject) { held.append(matcher.key) } else { failed = matcher.key; break }
+                    if matcher.holds(for: subject) { held.append(matcher.explained(for: subject)) } else { failed = matcher.explained(for: subject); break }
                 }
                 trace.append(.rule(reference: reference(rule), held: held, failed: failed, enabled: true))
                 if failed == nil { return rule }
@@ -414,21 +477,31 @@ public struct RuleEngine: Sendable {
             if positions.isEmpty { missing.append(toggle.identity) }
             for position in positions { config.rules[position].enabled = toggle.enabled }
         }
-        return (RuleEngine(config: config), missing)
+        return (keepingSafety(RuleEngine(config: config)), missing)
+    }
+
+    /// `engine` with this engine's safety checker: a toggle changes no domain the rules name,
+    /// and keeps the sites visited and the lists already read.
+    private func keepingSafety(_ engine: RuleEngine) -> RuleEngine {
+        var engine = engine
+        engine.safety = safety
+        return engine
     }
 
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
         guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
         config.rules[position].enabled = enabled
-        return RuleEngine(config: config)
+        return keepingSafety(RuleEngine(config: config))
     }
 }
 
 extension BrowserTarget {
-    /// How this target launches `url`: its entry, with the profile's arguments before the URL.
+    /// How this target launches `url`: its entry, with the profile's arguments before the URL;
+    /// an app-mode window gets the URL inside `--app=URL`, in place of the entry's URL.
     func launch(url: String) -> Launch {
-        arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: url)
+        if window == .app { return .desktopEntryAppending(id: desktopID, arguments: arguments + ["--app=" + url]) }
+        return arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: url)
             : .desktopEntryAdding(id: desktopID, arguments: arguments, url: url)
     }
 }

@@ -5,6 +5,10 @@ public struct TargetListing: Sendable, Equatable {
     /// What it is.
     public enum Kind: String, Sendable {
         case browser, profile, `private`, action, entry, webmail, mailer, app, system
+        /// An app-mode window (`chromium:app`).
+        case appWindow = "app-window"
+        /// An installed web app (a Chromium `--app-id=` entry).
+        case webApp = "web-app"
     }
 
     /// The string to paste into a rule (`open = "firefox:Work"`).
@@ -51,6 +55,12 @@ public struct TargetListing: Sendable, Equatable {
                 if browser.known != nil {
                     out.append(TargetListing(target: "\(browser.id):private", kind: .private, name: "Private window", app: browser.desktopID))
                 }
+                if browser.known?.appArgument != nil {
+                    out.append(TargetListing(target: "\(browser.id):app", kind: .appWindow, name: "App window (no tabs)", app: browser.desktopID))
+                }
+            }
+            for app in catalog.webApps {
+                out.append(TargetListing(target: app.desktopID, kind: .webApp, name: app.name, app: app.desktopID))
             }
         }
         for entry in catalog.entries where scheme.map({ entry.schemes.contains($0) }) ?? true || (web && catalog.isBrowser(desktopID: entry.id)) {

@@ -33,6 +33,27 @@ public struct RecordingBrowser: Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Starts the recording browser as a program called `name` (a link in `directory`) that
+    /// stays running until it is terminated: a browser the user already has open. Returns once
+    /// it runs.
+    public func startRunning(as name: String, in directory: String) throws -> ChildProcess {
+        let link = directory + "/" + name
+        try? FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: executable)
+        let ready = directory + "/" + name + ".ready"
+        try? FileManager.default.removeItem(atPath: ready)
+        let process = try ChildProcess([link, "--stay", ready], captureOutput: false)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: ready) {
+            guard Date() < deadline else {
+                process.terminate(grace: 0.5)
+                throw HarnessError("the staying browser \(name) did not start within 10 s")
+            }
+            usleep(10_000)
+        }
+        return process
+    }
+
     /// The environment entry the fake browser needs.
     public var environment: [String: String] { ["OPENURL_FAKE_BROWSER_LOG": logFile] }
 

@@ -5,6 +5,15 @@ import Glibc
 #endif
 
 let arguments = CommandLine.arguments.dropFirst()
+// `--stay READY`: a browser that is already running: it writes READY and waits to be stopped,
+// so tests can see targets picked by which browser runs (run through a link named after it).
+if arguments.first == "--stay" {
+    if let ready = arguments.dropFirst().first {
+        let fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if fd >= 0 { close(fd) }
+    }
+    while true { pause() }
+}
 guard let path = getenv("OPENURL_FAKE_BROWSER_LOG").map({ String(cString: $0) }) else {
     fputs("openurl-fake-browser: set OPENURL_FAKE_BROWSER_LOG\n", stderr)
     exit(2)

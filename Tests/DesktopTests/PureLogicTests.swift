@@ -142,6 +142,22 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
         #expect(detector.detect(pid: 70) == OpenerProcess(pid: 70, processName: "Web (Content))"))
         #expect(detector.detect(pid: 60).processName == "averylongname-with-more")
         #expect(detector.detect(pid: 12345) == OpenerProcess(pid: 12345))
+
+        // Issue 24: a sandboxed sender's app id from its cgroup, when its root is not readable.
+        try process(50, "telegram-deskto", parent: 1, cmdline: "/snap/telegram-desktop/5/usr/bin/telegram-desktop\0",
+                    cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/snap.telegram-desktop.telegram-desktop-5b1e2a.scope\n")
+        try process(40, "signal-desktop", parent: 1,
+                    cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.signal.Signal-77.scope\n")
+        #expect(detector.detect(pid: 50).snapID == "telegram-desktop")
+        #expect(detector.detect(pid: 50).routingOpener.names.contains("telegram-desktop"))
+        #expect(detector.detect(pid: 40).flatpakID == "org.signal.Signal")
+    }
+
+    @Test(arguments: [
+        ("snap.firefox.firefox-1b2c.scope", "firefox"), ("snap.spotify.spotify.service", "spotify"), ("snap..x.scope", nil), ("snapd.service", nil),
+    ] as [(String, String?)])
+    func snapUnits(unit: String, expected: String?) {
+        #expect(OpenerDetector.snapName(fromUnit: unit) == expected)
     }
 }
 

@@ -221,16 +221,42 @@ import Testing
 
     @Test func aHomographHostCarriesTheWarningInTheRenderedModel() throws {
         let chooser = try BuiltProduct.path("openurl-chooser")
-        // "аpple.com" with a Cyrillic "а".
+        // "аpple.com" with a Cyrillic "а": with no verdict sent, the chooser's IDN check judges it.
         let spoofed = try Command.run([chooser, "--dump", "--url", "https://\u{430}pple.com/login", "--choice", "copy"], environment: [:])
         #expect(spoofed.status == 0, "\(spoofed)")
         let model = try #require(try JSONSerialization.jsonObject(with: Data(spoofed.stdout.utf8)) as? [String: Any])
-        #expect((model["homograph_warning"] as? String)?.contains("mixes Cyrillic and Latin") == true, "\(model)")
+        #expect((model["warning"] as? String)?.contains("mixes Cyrillic and Latin") == true, "\(model)")
         #expect(model["unicode_host"] as? String == "\u{430}pple.com")
         #expect(model["host"] as? String == "xn--pple-43d.com")
+        // The title and the shown host are ASCII: the look-alike cannot pass for apple.com.
+        #expect(model["title"] as? String == "Open link — xn--pple-43d.com", "\(model)")
+        #expect(model["shown_host"] as? String == "xn--pple-43d.com")
         let plain = try Command.run([chooser, "--dump", "--url", "https://apple.com/", "--choice", "copy"], environment: [:])
         let plainModel = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
-        #expect(plainModel["homograph_warning"] is NSNull, "\(plainModel)")
+        #expect(plainModel["warning"] is NSNull, "\(plainModel)")
+        #expect(plainModel["title"] as? String == "Open link — apple.com")
+    }
+
+    /// The daemon's verdict (here a look-alike of a domain the rules name, which the chooser
+    /// alone could not know) reaches the window: warning line, ASCII title, ASCII mail view.
+    @Test(arguments: [
+        ("https://paypa1.com/", "Open link — paypa1.com", "looks like paypal.com"),
+        ("https://b\u{FC}cher.de/", "Open link — xn--bcher-kva.de", "looks like buecher.de"),
+        ("mailto:x@b\u{FC}cher.de", "Open link — x@xn--bcher-kva.de", "looks like buecher.de"),
+    ])
+    func theDecisionsVerdictShapesTheWindowModel(url: String, title: String, message: String) throws {
+        let chooser = try BuiltProduct.path("openurl-chooser")
+        let safety = #"{"verdict":"warn","shows_unicode":false,"reasons":[{"kind":"lookalike-domain","message":"\#(message)"}]}"#
+        let result = try Command.run([chooser, "--dump", "--url", url, "--safety", safety, "--choice", "copy"], environment: [:])
+        #expect(result.status == 0, "\(result)")
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(model["title"] as? String == title, "\(model)")
+        #expect((model["warning"] as? String)?.contains(message) == true, "\(model)")
+        if url.hasPrefix("mailto:") {
+            #expect((model["mail"] as? [String: Any])?["to"] as? [String] == ["x@xn--bcher-kva.de"], "\(model)")
+        }
+        let bad = try Command.run([chooser, "--dump", "--url", url, "--safety", "not json", "--choice", "copy"], environment: [:])
+        #expect(bad.status == 2 && bad.stderr.contains("--safety"), "\(bad)")
     }
 
     func requireTools() throws {

@@ -93,8 +93,10 @@ import Testing
         let environment = try Toolbox.environment(ProcessInfo.processInfo.environment)
         #expect(try Self.bashComplete(["openurl", ""], script: script, environment: environment) == Toolbox.commandNames)
         #expect(try Self.bashComplete(["openurl", "st"], script: script, environment: environment) == ["status"])
-        #expect(try Self.bashComplete(["openurl", "test", "--"], script: script, environment: environment) == ["--json", "--config", "--opener", "--help"])
+        #expect(try Self.bashComplete(["openurl", "test", "--"], script: script, environment: environment) == ["--json", "--config", "--opener", "--link-text", "--origin-url", "--network", "--vpn", "--vpn-name", "--at", "--modifiers", "--window", "--help"])
         #expect(try Self.bashComplete(["openurl", "rules", ""], script: script, environment: environment) == ["enable", "disable"])
+        // Issue 24: the keys --modifiers takes.
+        #expect(try Self.bashComplete(["openurl", "test", "--modifiers", "s"], script: script, environment: environment) == ["shift", "super"])
     }
 
     @Test func fishCompletesTheSubcommandsAndOptions() throws {

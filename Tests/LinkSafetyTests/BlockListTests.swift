@@ -161,4 +161,34 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+
+    /// Many URL patterns at one host (as URLhaus has at github.com): filed by their literal start,
+    /// each still found, near misses still missed, and the first in list order reported.
+    @Test func manyURLPatternsAtOneHostAreFoundByTheirStart() throws {
+        var lines: [String] = []
+        for user in 0..<300 { lines.append("||code.example/user\(user)/repo/raw/main/payload.exe^$all") }
+        lines += [
+            "||code.example/a^$doc",                       // shorter than any filing length
+            "||code.example/*/evil.bin^$doc",              // a wildcard first
+            "||code.example/shared/go/0123456789abcdef/x^$doc",
+            "||code.example/shared/go/0123456789abcdef^$doc",  // a prefix of the line above, later in the list
+            "||code.example/user7/repo/raw/main/payload.exe^$doc", // a duplicate of line 8, later
+        ]
+        let list = BlockList(name: "many", text: lines.joined(separator: "\n") + "\n")
+        func entry(_ url: String) throws -> String? { list.block(for: try ParsedURL(url))?.entry }
+        for user in [0, 1, 77, 150, 299] {
+            #expect(try entry("https://code.example/user\(user)/repo/raw/main/payload.exe") == "||code.example/user\(user)/repo/raw/main/payload.exe^$all")
+            #expect(try entry("https://www.code.example/user\(user)/repo/raw/main/payload.exe?x=1") != nil)
+            #expect(try entry("https://code.example/user\(user)/repo/raw/main/payload.exe2") == nil, "^ needs a separator")
+            #expect(try entry("https://code.example/user\(user)/repo/raw/main/other.exe") == nil)
+        }
+        #expect(try entry("https://code.example/user7/repo/raw/main/payload.exe") == "||code.example/user7/repo/raw/main/payload.exe^$all", "the first in list order")
+        #expect(try entry("https://code.example/a") == "||code.example/a^$doc")
+        #expect(try entry("https://code.example/abc") == nil)
+        #expect(try entry("https://code.example/anything/evil.bin") == "||code.example/*/evil.bin^$doc")
+        #expect(try entry("https://code.example/shared/go/0123456789abcdef/x") == "||code.example/shared/go/0123456789abcdef/x^$doc")
+        #expect(try entry("https://code.example/shared/go/0123456789abcdef") == "||code.example/shared/go/0123456789abcdef^$doc")
+        #expect(try entry("https://code.example/") == nil)
+        #expect(try entry("https://other.example/user1/repo/raw/main/payload.exe") == nil)
+    }
 }

@@ -74,12 +74,6 @@ import URLModel
         return verdict == .safe ? (.unicode, "") : (.punycode, verdict.reasons.map(\.kind.rawValue).joined(separator: ","))
     }
 
-    /// Today's check (`HostScripts`, what the chooser shows) on the same cases.
-    static func today(_ test: Case) -> Shown {
-        guard let url = url(test) else { return .refused }
-        return HostScripts.homographWarning(unicodeHost: url.unicodeHost) == nil ? .unicode : .punycode
-    }
-
     static func agrees(_ test: Case, _ shown: Shown) -> Bool {
         (test.expected == "safe") == (shown == .unicode)
     }
@@ -94,26 +88,23 @@ import URLModel
         let lookalikesOnly = SafetyChecker(checks: SafetyChecks(idn: false, lookalikes: true, linkText: false, blocklists: false),
                                            knownDomains: KnownDomains(try Self.topDomains()))
         var topByPart = (scriptRules: 0, lookalikes: 0)
-        var totals: [String: (ours: Int, today: Int, all: Int)] = [:]
+        var totals: [String: (ours: Int, all: Int)] = [:]
         var differences: [String] = []
         for test in cases {
             let (shown, why) = Self.ours(test, checker: test.restsOn == "top" ? topChecker : scriptChecker)
-            let before = Self.today(test)
-            var total = totals[test.restsOn] ?? (0, 0, 0)
+            var total = totals[test.restsOn] ?? (0, 0)
             total.all += 1
             if Self.agrees(test, shown) { total.ours += 1 } else {
                 differences.append("[\(test.restsOn)] line \(test.line): \(test.ascii) (\(test.unicode)) Chromium \(test.expected), openurld \(shown.rawValue)\(why.isEmpty ? "" : " (\(why))")")
             }
-            if Self.agrees(test, before) { total.today += 1 }
             if test.restsOn == "top" {
                 if Self.agrees(test, Self.ours(test, checker: idnOnly).0) { topByPart.scriptRules += 1 }
                 if Self.agrees(test, Self.ours(test, checker: lookalikesOnly).0) { topByPart.lookalikes += 1 }
             }
             totals[test.restsOn] = total
         }
-        let script = totals["script"] ?? (0, 0, 0), top = totals["top"] ?? (0, 0, 0)
+        let script = totals["script"] ?? (0, 0), top = totals["top"] ?? (0, 0)
         print("Chromium IDN cases: agree \(script.ours) of \(script.all) (script rules), \(top.ours) of \(top.all) (top-domain)")
-        print("Chromium IDN cases, today's HostScripts check: agree \(script.today) of \(script.all) (script rules), \(top.today) of \(top.all) (top-domain)")
         print("Chromium IDN top-domain cases by part: \(topByPart.scriptRules) of \(top.all) with the script rules alone, \(topByPart.lookalikes) of \(top.all) with the look-alike check alone (the test top domains as known domains)")
         for difference in differences { print("  differs: \(difference)") }
         #expect(script.ours * 100 >= script.all * 95,

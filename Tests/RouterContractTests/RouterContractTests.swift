@@ -33,7 +33,7 @@ import Testing
     @Test func jsonHasExactlyTheDesignKeys() throws {
         let decision = try Self.engine.decide("https://ask.example/", explain: true)
         guard case .object(let members) = decision.json else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "trace"])
+        #expect(members.map(\.0) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "safety", "trace"])
         #expect(decision.json.text.contains("\"choices\":[\"firefox.desktop\",\"work\",\"copy\"]"))
         #expect(decision.json.text.contains("\"rule\":\"ask\""))
     }
@@ -41,7 +41,7 @@ import Testing
     @Test func theDBusResultHasTheJSONKeysThatHoldAValue() throws {
         let decision = try Self.engine.decide("https://ask.example/")
         let result = decision.dbusResult(extra: [(Router1.Result.outcome, .string("asking"))]).dictionary ?? [:]
-        #expect(Set(result.keys) == ["url", "final_url", "decision", "rule", "choices", "trace", "outcome"])
+        #expect(Set(result.keys) == ["url", "final_url", "decision", "rule", "choices", "safety", "trace", "outcome"])
         #expect(result["choices"]?.stringArray == ["firefox.desktop", "work", "copy"])
     }
 
@@ -58,6 +58,9 @@ import Testing
         ([("ask", DBusValue.string("yes"))], "Open: option ask must be a boolean (b)"),
         ([("deadline", .uint32(1))], "Open: option deadline must be a uint64 (t)"),
         ([("activation-token", .bool(true))], "Open: option activation-token must be a string (s)"),
+        ([("context", .string("paypal.com"))], "Open: option context must be a{sv}"),
+        ([("context", .vardict(pairs: [("link-text", .uint32(1))]))], "Open: context link-text must be a string (s)"),
+        ([("context", .vardict(pairs: [("origin-url", .string(String(repeating: "x", count: 70_000)))]))], "Open: context origin-url is over 64 KiB"),
     ] as [([(String, DBusValue)], String)])
     func optionsOfTheWrongTypeAreRefused(pairs: [(String, DBusValue)], message: String) {
         #expect(throws: DBusError.invalidArgs(message)) { try OpenOptions(.vardict(pairs: pairs), method: "Open") }
@@ -72,5 +75,31 @@ import Testing
         ]), method: "Open")
         #expect(options.activationToken == "t1" && options.ask && options.deadline == 42)
         #expect(options.environment == ["DISPLAY": ":1"])
+    }
+
+    @Test func theContextOptionCarriesLinkTextAndOrigin() throws {
+        #expect(Router1.Option.context == "context" && Router1.Context.linkText == "link-text" && Router1.Context.originURL == "origin-url")
+        let options = try OpenOptions(.vardict(pairs: [
+            ("context", .vardict(pairs: [("link-text", .string("paypal.com")), ("origin-url", .string("https://mail.example/")), ("later", .bool(true))])),
+        ]), method: "Open")
+        #expect(options.context == LinkContext(linkText: "paypal.com", originURL: "https://mail.example/"))
+        #expect(try OpenOptions(.vardict(pairs: []), method: "Open").context == nil)
+    }
+
+    /// The `safety` result key: the JSON object as `a{sv}`, reasons as `aa{sv}`.
+    @Test func theSafetyResultIsAnObjectInBothEncodings() throws {
+        let decision = try Self.engine.decide("https://evil.example/", context: LinkContext(linkText: "paypal.com"))
+        #expect(Router1.Result.safety == "safety")
+        let safety = try #require(decision.dbusResult().dictionary?["safety"]?.dictionary)
+        #expect(safety["verdict"]?.string == "warn")
+        #expect(safety["action"]?.string == "notify")
+        #expect(safety["shown_host"]?.string == "evil.example")
+        #expect(safety["shows_unicode"]?.bool == false)
+        let reasons = try #require(safety["reasons"]?.array)
+        #expect(reasons.first?.dictionary?["kind"]?.string == "link-text-mismatch")
+        #expect(decision.json["safety"]?["verdict"]?.string == "warn")
+        let safe = try Self.engine.decide("https://example.org/").dbusResult().dictionary?["safety"]?.dictionary
+        #expect(safe?["verdict"]?.string == "safe")
+        #expect(safe?["reasons"] == nil)
     }
 }

@@ -103,7 +103,11 @@ let testCatalog: AppCatalog = {
         #expect(arguments["firefox"] == ["--private-window"])
         #expect(arguments["google-chrome"] == ["--incognito"])
         #expect(arguments["microsoft-edge"] == ["--inprivate"])
-        #expect(KnownBrowser.identify(desktopID: "epiphany.desktop", program: "/usr/bin/epiphany", packaging: .native) == nil)
+        // Issue 24: the families without profiles openurld lists still open private windows.
+        #expect(KnownBrowser.identify(desktopID: "org.gnome.Epiphany.desktop", program: "/usr/bin/epiphany", packaging: .native)?.privateArguments == ["--incognito-mode"])
+        #expect(KnownBrowser.identify(desktopID: "org.kde.falkon.desktop", program: nil, packaging: .native)?.privateArguments == ["--private-browsing"])
+        #expect(KnownBrowser.identify(desktopID: "x.desktop", program: "/usr/bin/qutebrowser", packaging: .native)?.privateArguments == ["--target", "private-window"])
+        #expect(KnownBrowser.table.allSatisfy { !$0.privateArguments.isEmpty })
     }
 }
 
@@ -149,7 +153,7 @@ let testCatalog: AppCatalog = {
         let engine = RuleEngine(config: try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work Stuff\"\n", path: "c.toml", catalog: testCatalog))
         let choices = try engine.decide("https://x.org/", forceAsk: true).choices.map(\.key)
         // The list the window shows: also the entries for the scheme, and Discard (issue 20).
-        #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "system",
+        #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "google-chrome:app", "system",
                             "firefox.desktop", "google-chrome.desktop", "epiphany.desktop", "copy", "discard"])
         let mail = try engine.decide("mailto:a@x.org", forceAsk: true).choices.map(\.key)
         #expect(!mail.contains("firefox:private"))
@@ -270,7 +274,7 @@ let testCatalog: AppCatalog = {
         let config = try ConfigLoader.load(text: "[apps.w]\nbrowser = \"google-chrome\"\nprofile = \"Work\"\n", path: "c.toml", catalog: testCatalog)
         let https = TargetListing.targets(for: "https", config: config).map(\.target)
         #expect(https == ["firefox", "firefox:default-release", "firefox:Work Stuff", "firefox:private", "google-chrome", "google-chrome:Work",
-                          "google-chrome:private", "epiphany", "firefox.desktop:new-private-window", "w", "system"])
+                          "google-chrome:private", "google-chrome:app", "epiphany", "firefox.desktop:new-private-window", "w", "system"])
         let mailto = TargetListing.targets(for: "mailto", config: config)
         #expect(mailto.map(\.target).contains("thunderbird.desktop"))
         #expect(mailto.map(\.target).contains("gmail"))

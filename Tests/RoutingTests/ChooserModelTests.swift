@@ -44,22 +44,26 @@ import Testing
         #expect(PublicSuffixList.registrableDomain(of: host, listText: nil) == expected)
     }
 
+    /// The chooser's own judgement when the daemon sends no verdict: the IDN rules alone.
     @Test(arguments: [
-        ("\u{430}pple.com", "mixes Cyrillic and Latin"),  // Cyrillic а
-        ("g\u{3BF}\u{3BF}gle.com", "mixes Greek and Latin"),  // Greek ο
-        ("\u{430}\u{440}\u{440}\u{4CF}\u{435}.com", "Cyrillic letters that look like Latin"),  // аррӏе
+        ("\u{430}pple.com", "Cyrillic and Latin"),  // Cyrillic а
+        ("g\u{3BF}\u{3BF}gle.com", "Greek"),  // Greek ο
+        ("\u{430}\u{440}\u{440}\u{4CF}\u{435}.com", "Cyrillic"),  // аррӏе
         ("paypal.com", nil),
         ("b\u{FC}cher.de", nil),
         ("\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.\u{440}\u{444}", nil),  // пример.рф: Cyrillic under a Cyrillic TLD
         ("\u{65E5}\u{672C}\u{8A9E}abc.jp", nil),  // Han with Latin is ordinary
         ("\u{C608}\u{C2DC}.kr", nil),
     ] as [(String, String?)])
-    func homographs(host: String, warning: String?) {
-        let result = HostScripts.homographWarning(unicodeHost: host)
+    func homographs(host: String, warning: String?) throws {
+        let preview = try LinkPreview(url: "https://\(host)/", original: nil, choices: [], opener: nil, publicSuffixes: nil)
         if let warning {
-            #expect(result?.contains(warning) == true, "\(result ?? "nil")")
+            #expect(preview.warning?.contains(warning) == true, "\(preview.warning ?? "nil")")
+            #expect(preview.title == "Open link — \(preview.host)", "a look-alike's title is in ASCII")
+            #expect(preview.safety.verdict == "warn")
         } else {
-            #expect(result == nil)
+            #expect(preview.warning == nil, "\(preview.warning ?? "")")
+            #expect(preview.title == "Open link — \(preview.unicodeHost ?? preview.host)")
         }
     }
 
@@ -71,7 +75,7 @@ import Testing
         #expect(preview.urlParts.domain == "xn--bcher-kva.de")
         #expect(preview.urlParts.after == ":8080/x?y")
         #expect(preview.unicodeHost == "shop.b\u{FC}cher.de")
-        #expect(preview.homographWarning == nil)
+        #expect(preview.warning == nil)
         #expect(preview.notes.contains { $0.hasPrefix("Plain http") })
         #expect(preview.original != nil)
         #expect(preview.title == "Open link — shop.b\u{FC}cher.de")

@@ -1,11 +1,13 @@
 import Foundation
+import JSON
+@testable import LinkSafety
 @testable import Routing
 import Testing
 @testable import URLModel
 
 /// Replays the fuzz seed corpora (Fuzz/Corpus, which also keeps every past finding as a
-/// `regression-*` file) through the url, mailto and decide oracles in the normal suite, so a finding
-/// stays fixed without a fuzzing build.
+/// `regression-*` file) through the url, mailto, decide and safety oracles in the normal suite,
+/// so a finding stays fixed without a fuzzing build.
 @Suite struct FuzzCorpusReplayTests {
     static func inputs(_ target: String) throws -> [(name: String, text: String)] {
         let directory = PackageRoot.url.appendingPathComponent("Fuzz/Corpus/\(target)").path
@@ -78,5 +80,40 @@ import Testing
             #expect(indexed.finalURL == scanned.finalURL, "\(name)")
             #expect((try? ParsedURL(indexed.finalURL))?.string == indexed.finalURL, "\(name): \(indexed.finalURL.debugDescription)")
         }
+    }
+
+    /// Fuzz/Targets/safety.swift's oracles: a stable verdict, `safe` for a plain ASCII host with
+    /// nothing known, a known domain never its own look-alike, JSON that parses back.
+    @Test func safetyCorpusVerdictsAreStableAndPlainHostsSafe() throws {
+        let inputs = try Self.inputs("safety")
+        #expect(inputs.count >= 30)
+        let known = KnownDomains([KnownDomain(domain: "paypal.com", description: "your rule 'Pay' opens in firefox"),
+                                  KnownDomain(domain: "bücher.de", description: "you opened recently")])
+        let lists = [BlockList(name: "fuzz list", text: "||malware.example^\n||evil.example/path^\n0.0.0.0 hosts.example\n@@||good.malware.example^\n")]
+        let full = SafetyChecker(knownDomains: known, blocklists: lists)
+        var warned = 0, blocked = 0
+        for (name, input) in inputs {
+            let parts = input.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let linkText = parts.count > 1 && !parts[1].isEmpty ? parts[1] : nil
+            guard let url = (try? ParsedURL(parts[0])) ?? (try? ParsedURL("https://" + parts[0] + "/")) else { continue }
+            let verdict = full.verdict(for: url, linkText: linkText)
+            #expect(full.verdict(for: url, linkText: linkText) == verdict, "\(name)")
+            #expect(SafetyChecker(knownDomains: known, blocklists: lists).verdict(for: url, linkText: linkText) == verdict, "\(name)")
+            #expect((try? JSONValue(parsing: verdict.json(for: url).text))?["verdict"]?.string == verdict.name, "\(name)")
+            if verdict != .safe { #expect(verdict.shownHost(of: url) == url.host, "\(name)") }
+            let host = url.host
+            if !host.isEmpty, url.userinfo?.isEmpty ?? true, host.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) {
+                #expect(SafetyChecker().verdict(for: url) == .safe, "\(name): \(host)")
+            }
+            if !host.isEmpty {
+                let own = SafetyChecker(checks: SafetyChecks(idn: false, lookalikes: true, linkText: false, blocklists: false),
+                                        knownDomains: KnownDomains([KnownDomain(domain: url.matchingHost)]))
+                #expect(own.verdict(for: url) == .safe, "\(name): \(host) looks like itself")
+            }
+            if case .warn = verdict { warned += 1 }
+            if case .block = verdict { blocked += 1 }
+        }
+        // The seeds reach every kind of verdict.
+        #expect(warned >= 10 && blocked >= 3, "warned \(warned), blocked \(blocked)")
     }
 }

@@ -1,0 +1,74 @@
+import LinkSafety
+import URLModel
+
+/// The safety verdict in a decision: judged once per decision on the link as it will be opened,
+/// then the policy (`[settings] safety`, a rule's `safety`) applied to what the rule does.
+extension RuleEngine {
+    /// The verdict on `url` with what to show of its host; `policy` is the one in force.
+    func judge(_ url: ParsedURL, context: LinkContext?, policy: SafetyPolicy) -> DecisionSafety {
+        let verdict = safety.verdict(for: url, linkText: context?.linkText)
+        return DecisionSafety(verdict: verdict, policy: policy,
+                              shownHost: url.host.isEmpty ? nil : safety.shownHost(of: url, verdict: verdict),
+                              showsUnicode: safety.checks.idn && verdict == .safe, context: context)
+    }
+
+    /// Applies `judged` to `decision`: a block-listed link that would open, copy or ask is held;
+    /// a `warn` on an open or copy is carried out with a notification, asked about, or held, as
+    /// the policy says. The trace gets the verdict where the rule decided (`traceIndex`).
+    func applySafety(_ judged: DecisionSafety, to decision: inout Decision, action: Action, scheme: String, traceIndex: Int) {
+        var safety = judged
+        let acts = safety.policy != .off
+        switch (safety.verdict, decision.effect) {
+        case (.safe, _):
+            break
+        case (.block, .open), (.block, .copy), (.block, .ask):
+            if acts {
+                decision.effect = .held(decision.effect)
+                safety.action = .hold
+            }
+        case (.warn, .open), (.warn, .copy):
+            switch safety.policy {
+            case .warn: safety.action = .notify
+            case .ask:
+                decision.effect = .ask(safetyChoices(for: action, scheme: scheme), forced: false)
+                safety.action = .ask
+            case .block:
+                decision.effect = .held(decision.effect)
+                safety.action = .hold
+            case .off: break
+            }
+        default:
+            break
+        }
+        decision.safety = safety
+        // With `[settings] safety = "off"` nothing was checked: the trace says nothing.
+        if config.settings.safety != .off { decision.trace.insert(.safety(safety), at: min(traceIndex, decision.trace.count)) }
+    }
+
+    /// What a warned link's ask offers: what the rule would have done first, then what a forced
+    /// ask offers.
+    private func safetyChoices(for action: Action, scheme: String) -> [Choice] {
+        var choices = offeredChoices(asked: [], forcedFrom: action, scheme: scheme)
+        if case .copy = action, let copy = choices.firstIndex(where: { $0.action == .copy }) {
+            choices.insert(choices.remove(at: copy), at: 0)
+        }
+        return choices
+    }
+
+    /// Adds the registrable domains of `hosts` (ASCII; sites the user opened) to the known
+    /// domains, "which you opened recently", leaving out any the IDN rules flag or that looks
+    /// like a domain already known (a look-alike once opened must not make the real site look
+    /// like it). Returns the domains added; costs a skeleton and a few hash look-ups each.
+    @discardableResult
+    public mutating func addVisited(hosts: [String]) -> [String] {
+        guard safety.checks.lookalikes else { return [] }
+        var added: [String] = []
+        for host in hosts where !host.isEmpty {
+            let domain = safety.registrableDomain(of: host) ?? host
+            guard !safety.knownDomains.contains(domain), safety.trusts(host: domain, unicodeHost: Punycode.toUnicode(host: domain)),
+                  safety.knownDomains.add(KnownDomain(domain: domain, description: "you opened recently")) else { continue }
+            added.append(domain)
+        }
+        return added
+    }
+}
