@@ -70,14 +70,16 @@ import Testing
 
     @Test func pastAskTimeoutTheNextDaemonRecordsInterruptedAndOffersOpen() throws {
         try Fault.requireTools()
-        let harness = try DaemonHarness(config: Fault.config("ask_timeout = 6"), name: "askstale", withDesktopSession: true)
+        // Time enough to ask under load; the next daemon is started with a limit the clicks are past.
+        let harness = try DaemonHarness(config: Fault.config("ask_timeout = 120"), name: "askstale", withDesktopSession: true)
         let server = try #require(harness.notifications)
-        let clicked = Date()
         let ids = try askThree(harness)
+        let lastClick = Date()
         try Fault.stopDaemon(harness, SIGKILL)
         #expect(eventually(timeout: 10) { Fault.windows(harness).isEmpty })
-        // The questions' time must run out while no daemon runs: this waits on the clock.
-        let left = 6.5 - Date().timeIntervalSince(clicked)
+        try harness.writeConfig(Fault.config("ask_timeout = 1"))
+        // The clicks must be more than ask_timeout old when the next daemon reads them: this waits on the clock.
+        let left = 1.5 - Date().timeIntervalSince(lastClick)
         if left > 0 { usleep(useconds_t(left * 1_000_000)) }
         #expect(eventually(timeout: 10) { Fault.outcomes(harness, ids) == ["interrupted", "interrupted", "interrupted"] },
                 "\(Fault.outcomes(harness, ids))")

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct AskTimeoutTests {
     @Test func twoHundredAsksAtOnceExpireFromTheirClickAndKeepTheChooser() throws {
         try Fault.requireTools()
-        let harness = try DaemonHarness(config: Fault.config("ask_timeout = 3"), name: "ask200", withDesktopSession: true)
+        let harness = try DaemonHarness(config: Fault.config("ask_timeout = 6"), name: "ask200", withDesktopSession: true)
         let server = try #require(harness.notifications)
         let start = Date()
         // At once: from 8 threads, each on its own connection.
@@ -24,7 +24,7 @@ import Testing
         let window = try #require(Fault.window(harness, host: "ask.example"))
         let chooser = try #require(Fault.windowPID(harness, window))
         var most = 0
-        // Counted from the clicks: all expire about 3 s after them, not one window after another.
+        // Counted from the clicks: all expire about 6 s after them, not one window after another.
         let expired = eventually(timeout: 30) {
             most = max(most, Fault.windows(harness).count)
             return Set(Fault.outcomes(harness, ids)) == ["expired"]
@@ -50,7 +50,7 @@ import Testing
 
     @Test func anExpiredAskOffersAskAgainUnderItsOwnId() throws {
         try Fault.requireTools()
-        let harness = try DaemonHarness(config: Fault.config("ask_timeout = 2"), name: "askagain", withDesktopSession: true)
+        let harness = try DaemonHarness(config: Fault.config("ask_timeout = 5"), name: "askagain", withDesktopSession: true)
         let server = try #require(harness.notifications)
         let url = "https://one.ask.example/late"
         let id = try Fault.open(harness, url).id
@@ -77,7 +77,7 @@ import Testing
 
     @Test func aQuestionAsNotificationExpiresToo() throws {
         try Fault.requireTools()
-        let harness = try DaemonHarness(config: Fault.config("ask_with = \"notification\"\nask_timeout = 2"), name: "asknotifyexpire",
+        let harness = try DaemonHarness(config: Fault.config("ask_with = \"notification\"\nask_timeout = 4"), name: "asknotifyexpire",
                                         withDesktopSession: true)
         let server = try #require(harness.notifications)
         let url = "https://two.ask.example/unanswered"
