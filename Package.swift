@@ -69,9 +69,12 @@ let package = Package(
         // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
         // offline block lists, link text naming another domain; one verdict per link.
         .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
+        // Site lists admins already keep for their browsers: Enterprise Mode schema v.1 and v.2
+        // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
+        .target(name: "SiteLists", dependencies: ["URLModel"]),
         // The rules: config schema, loading and errors, matchers, index, engine, decisions (each with its
         // safety verdict), templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "LinkSafety"]),
+        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "LinkSafety", "SiteLists"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // The Router1 contract: its names, keys, error names and the click's time budget are
@@ -86,7 +89,7 @@ let package = Package(
         .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching"],
+        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching", "SiteLists"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // What a click's moment holds beside the URL: NetworkManager's network (watched on the
         // system bus), the local time, the X11 display's focused window and held keys (spoken
@@ -125,7 +128,7 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "URLModel", "LinkSafety", "Routing"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "URLModel", "LinkSafety", "Routing", "SiteLists"], path: "Benchmarks/bench-routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
         .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
@@ -141,7 +144,8 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing"]),
+        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing", "SiteLists"]),
+        .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
         .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),

@@ -26,6 +26,8 @@
 #define OPENURL_METHOD_RECENT "Recent"
 #define OPENURL_METHOD_REOPEN "Reopen"
 #define OPENURL_METHOD_CLEAR_RECENT "ClearRecent"
+#define OPENURL_METHOD_DESCRIBE_RULES "DescribeRules"
+#define OPENURL_METHOD_CONFIG_SOURCES "ConfigSources"
 
 // Keys of the a{sv} options of Open, OpenText, Copy and Explain.
 #define OPENURL_OPTION_ACTIVATION_TOKEN "activation-token"
@@ -73,6 +75,7 @@
 #define OPENURL_ERROR_CONFIG_INVALID "io.github.openurld.Error.ConfigInvalid"
 #define OPENURL_ERROR_FAILED "io.github.openurld.Error.Failed"
 #define OPENURL_ERROR_INVALID_ARGS "org.freedesktop.DBus.Error.InvalidArgs"
+#define OPENURL_ERROR_RULE_LOCKED "io.github.openurld.Error.RuleLocked"
 
 // A click's time budget: the handler waits this long for Open, and sends a deadline this much
 // earlier, after which the daemon drops the call (the handler has routed the link itself).

@@ -19,37 +19,22 @@ public enum ConfigFile {
         }
     }
 
-    /// Loads `path`, then the remembered rules beside it (`RememberedRules`), which go first.
+    /// Loads the system configuration of `systemDirs` (if any), then `path`, then the remembered
+    /// rules beside it (`RememberedRules`); fails when the user's config or remembered answers
+    /// do not load (a broken system file is left out: see `loadLayers` for how each file fared).
     /// When `required` is false a missing file gives the built-in defaults. `discover` is asked
     /// once for the installed apps that browser targets and app links are checked against (the
     /// default knows none). `rememberedText` stands in for the remembered file's contents (to check a new version
     /// before writing it). `clearURLsPatterns` says when the ClearURLs catalogue's patterns are
     /// compiled: at load (a bad one is a load error) or on first use (the daemon's start).
     /// `describe` reads the entries the config names that discovery did not list (for their names).
-    public static func load(path: String, required: Bool, discover: () -> AppCatalog = { AppCatalog() },
+    public static func load(path: String, required: Bool, systemDirs: [String] = [], discover: () -> AppCatalog = { AppCatalog() },
                             describe: ([String]) -> [AppEntry] = { _ in [] }, rememberedText: String? = nil,
                             clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
-        let loaded: Result<Config, LoadError>
-        switch loadMain(path: path, required: required, discover: discover, clearURLsPatterns: clearURLsPatterns) {
-        case .failure(let error): return .failure(error)
-        case .success(let config):
-            let remembered = rememberedPath(besides: path)
-            if let rememberedText {
-                do {
-                    loaded = .success(try ConfigLoader.loadRemembered(text: rememberedText, path: remembered, into: config))
-                } catch {
-                    loaded = .failure(LoadError(description: error.description))
-                }
-            } else {
-                loaded = addRemembered(to: config, path: remembered)
-            }
-        }
-        return loaded.map { config in
-            var config = config
-            let missing = config.referencedDesktopIDs.filter { config.catalog.entry(id: $0) == nil }
-            if !missing.isEmpty { config.catalog.others = describe(missing) }
-            return config
-        }
+        let layers = loadLayers(path: path, required: required, systemDirs: systemDirs, discover: discover, describe: describe,
+                                rememberedText: rememberedText, clearURLsPatterns: clearURLsPatterns)
+        if let failure = layers.userFailure { return .failure(failure) }
+        return .success(layers.config)
     }
 
     /// The remembered-rules file in the directory of the config file `path`.
@@ -57,75 +42,18 @@ public enum ConfigFile {
         Path.parent(path) + "/" + RememberedRules.fileName
     }
 
-    private static func addRemembered(to config: Config, path: String) -> Result<Config, LoadError> {
-        let data: [UInt8]
-        switch readStable(path: path) {
-        case .success(let read?): data = read
-        case .success(nil): return .success(config)
-        case .failure(let error): return .failure(error)
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
-        }
-        do {
-            return .success(try ConfigLoader.loadRemembered(text: text, path: path, into: config))
-        } catch {
-            return .failure(LoadError(description: error.description))
-        }
-    }
-
     /// How recent a change makes an empty file suspect (see `LoadError.isSettling`).
     public static let settlingSeconds = 1.0
-
-    /// Loads `path` alone. A symlink that leads nowhere (dangling, or a loop), an unreadable or
-    /// oversized file, or one that keeps changing while it is read is an error, so the rules in
-    /// use stay.
-    private static func loadMain(path: String, required: Bool, discover: () -> AppCatalog,
-                                 clearURLsPatterns: ClearURLsRules.PatternCompilation) -> Result<Config, LoadError> {
-        let bytes: [UInt8]
-        switch readStable(path: path) {
-        case .success(let read?): bytes = read
-        case .success(nil):
-            var defaults = Config()
-            defaults.catalog = discover()
-            _ = SafetyFiles.attach(to: &defaults, path: path)
-            return required ? .failure(LoadError(description: "\(path): no such file")) : .success(defaults)
-        case .failure(let error): return .failure(error)
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(LoadError(description: "\(path):1:1: the file is not valid UTF-8 text"))
-        }
-        var config: Config
-        do {
-            config = try ConfigLoader.load(text: text, path: path, catalog: discover())
-        } catch {
-            return .failure(LoadError(description: error.description))
-        }
-        if let rulesPath = config.settings.clearURLsPath {
-            let position = config.settings.clearURLsPosition.map { "\($0.line):\($0.column)" } ?? "1:1"
-            let expanded = rulesPath.hasPrefix("~/") ? Environment.homeDirectory() + rulesPath.dropFirst() : rulesPath
-            let resolved = expanded.hasPrefix("/") ? expanded : Path.parent(path) + "/" + expanded
-            guard let bytes = FileSystem.contents(resolved) else {
-                return .failure(LoadError(description: "\(path):\(position): settings.clearurls: cannot read \(resolved)"))
-            }
-            do {
-                config.clearURLs = try ClearURLsRules(json: Array(bytes), compiling: clearURLsPatterns)
-            } catch {
-                return .failure(LoadError(description: "\(path):\(position): settings.clearurls: \(resolved): \(error)"))
-            }
-        }
-        if let error = SafetyFiles.attach(to: &config, path: path) { return .failure(error) }
-        return .success(config)
-    }
 
     /// Reads `path` whole until two reads agree, in bytes and in the file's size, inode and
     /// modification and change times (an editor that truncates and then writes in place would
     /// otherwise hand over an empty or half-written file); nil when no file (nor link) is there.
-    static func readStable(path: String) -> Result<[UInt8]?, LoadError> {
+    /// `limit` is the most bytes accepted (a config's 1 MiB by default; site lists are larger).
+    static func readStable(path: String, limit: Int = ConfigLoader.maximumBytes) -> Result<[UInt8]?, LoadError> {
         var previous: FileSnapshot? = nil
         for attempt in 0..<10 {
             let current: FileSnapshot
-            switch readOnce(path: path) {
+            switch readOnce(path: path, limit: limit) {
             case .success(let snapshot?): current = snapshot
             case .success(nil): return .success(nil)
             case .failure(let error): return .failure(error)
@@ -154,7 +82,7 @@ public enum ConfigFile {
     }
 
     /// One read through open/fstat/read, with the reasons a read fails kept apart.
-    private static func readOnce(path: String) -> Result<FileSnapshot?, LoadError> {
+    private static func readOnce(path: String, limit: Int) -> Result<FileSnapshot?, LoadError> {
         let file: ReadableFile
         do { file = try ReadableFile(path) } catch {
             if error.isNotFound, FileSystem.isSymbolicLink(path) {
@@ -170,14 +98,14 @@ public enum ConfigFile {
             guard before.kind == .regular else {
                 return .failure(LoadError(description: "\(path): is not a regular file"))
             }
-            let limit = ConfigLoader.maximumBytes
+            let what = limit == ConfigLoader.maximumBytes ? "the config" : "the file"
             guard before.size <= limit else {
-                return .failure(LoadError(description: "\(path):1:1: the config is \(before.size) bytes; the limit is \(limit) (1 MiB)"))
+                return .failure(LoadError(description: "\(path):1:1: \(what) is \(before.size) bytes; the limit is \(limit) (\(limit >> 20) MiB)"))
             }
             // Read to the end, not to st_size: the file may grow meanwhile; stop one past the limit.
             let bytes = try file.read(upTo: limit)
             guard bytes.count <= limit else {
-                return .failure(LoadError(description: "\(path):1:1: the config is over \(limit) bytes (1 MiB), the limit"))
+                return .failure(LoadError(description: "\(path):1:1: \(what) is over \(limit) bytes (\(limit >> 20) MiB), the limit"))
             }
             let info = try file.status()
             let identity = [Int(truncatingIfNeeded: info.inode), info.size, Int(info.modified.seconds), Int(info.modified.nanoseconds),

@@ -11,10 +11,10 @@ public enum RememberedRulesFile {
 
     /// Adds (or replaces) the rule remembering `choice` for `request` in the remembered file beside
     /// `configPath`, after checking that the config loads with it (browser targets checked against
-    /// `discover`, as the daemon loads it); returns the rule's name. The file
+    /// `discover` and the system configuration of `systemDirs`, as the daemon loads it); returns the rule's name. The file
     /// is replaced by rename, so a reader never sees half of it, and created 0600.
     @discardableResult
-    public static func remember(_ request: RememberRequest, choice: AskChoice, configPath: String,
+    public static func remember(_ request: RememberRequest, choice: AskChoice, configPath: String, systemDirs: [String] = [],
                                 discover: () -> AppCatalog = { AppCatalog() }) throws -> String {
         let path = ConfigFile.rememberedPath(besides: configPath)
         let block: String
@@ -24,7 +24,7 @@ public enum RememberedRulesFile {
         let name = RememberedRules.ruleName(scope: request.scope, value: request.value)
         let existing = FileSystem.contents(path).map { String(decoding: $0, as: UTF8.self) }
         let text = RememberedRules.adding(block, named: name, to: existing)
-        if case .failure(let error) = ConfigFile.load(path: configPath, required: false, discover: discover, rememberedText: text) {
+        if case .failure(let error) = ConfigFile.load(path: configPath, required: false, systemDirs: systemDirs, discover: discover, rememberedText: text) {
             throw WriteError(description: "not remembered, the rule would not load: \(error.description)")
         }
         try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)

@@ -4,9 +4,10 @@ import LinkSafety
 import Platform
 import Routing
 
-/// The rules in force and where they come from: the config file (with the remembered answers
-/// beside it), reloaded on demand, and the rules toggled over D-Bus, kept across reloads while
-/// the rule still exists. A config that fails to load never replaces the one in use.
+/// The rules in force and where they come from: the system configuration, the user's config
+/// file (with the remembered answers beside it), reloaded on demand, and the rules toggled over
+/// D-Bus, kept across reloads while the rule still exists. A file that fails to load never
+/// replaces its version in use: its last good version stays (see `ConfigFile.loadLayers`).
 public final class RulesInForce {
     /// What a reload came to.
     public enum Reload {
@@ -26,10 +27,17 @@ public final class RulesInForce {
     public let paths: XDGPaths
     /// The environment discovery reads (`CHROME_CONFIG_HOME`).
     public let environment: [String: String]
-    /// The last load error, empty when the config in force is the file's.
+    /// The last load error of the user's config or remembered answers, empty when they are in
+    /// force as they are.
     public private(set) var configError = ""
-    /// Called after every reload, with what it came to.
-    private let onReload: (Reload) -> Void
+    /// The system configuration's problems, empty when every system file is in force as it is.
+    public private(set) var systemConfigError = ""
+    /// Every file of the last load and how it fared (system files, site lists, the user's).
+    public private(set) var sources: [ConfigSourceStatus] = []
+    /// The last good version of each file.
+    private let memory = ConfigMemory()
+    /// Called after every reload, with what it came to and the system configuration's problems.
+    private let onReload: (Reload, _ systemError: String) -> Void
     /// Runs work after a delay (the daemon's loop), for a settling file's second try.
     private let schedule: ((Double, @escaping () -> Void) -> Void)?
     /// Whether a config has loaded since start: a later failure keeps it, an earlier one leaves
@@ -51,7 +59,7 @@ public final class RulesInForce {
     /// `preparesSafety` reads each loaded config's block lists in the background.
     public init(paths: XDGPaths, environment: [String: String], configPath: String? = nil,
                 schedule: ((Double, @escaping () -> Void) -> Void)? = nil, preparesSafety: Bool = false,
-                onReload: @escaping (Reload) -> Void = { _ in }) {
+                onReload: @escaping (Reload, _ systemError: String) -> Void = { _, _ in }) {
         self.preparesSafety = preparesSafety
         self.paths = paths
         self.environment = environment
@@ -66,7 +74,7 @@ public final class RulesInForce {
         self.paths = paths
         self.environment = environment
         configPath = engine.config.path ?? paths.configFile
-        onReload = { _ in }
+        onReload = { _, _ in }
         schedule = nil
         preparesSafety = false
         self.engine = engine
@@ -78,35 +86,44 @@ public final class RulesInForce {
         AppDiscovery(paths: paths, environment: environment).catalog()
     }
 
-    /// Loads the config file. At start the ClearURLs patterns compile on first use (most
-    /// providers see no link); a reload checks them all, so a bad edit keeps the rules in use.
+    /// Loads every layer. At start the ClearURLs patterns compile on first use (most providers
+    /// see no link); a reload checks them all, so a bad edit keeps the rules in use. The config
+    /// in force is always the latest of what loads: a broken file counts with its last good
+    /// version, so a system file that changes while the user's is broken still takes effect.
     @discardableResult
     public func reload() -> Reload {
         let result: Reload
         let discovery = AppDiscovery(paths: paths, environment: environment)
-        switch ConfigFile.load(path: configPath, required: false, discover: discovery.catalog, describe: discovery.entries,
-                               clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse) {
-        case .success(let config):
-            var (next, missing) = RuleEngine(config: config).applyingToggles(toggles)
-            toggles.removeAll { missing.contains($0.identity) }
-            next.addVisited(hosts: visitedHosts)
-            engine = next
-            if preparesSafety {
-                let checker = next.safety
-                BackgroundThread.start(name: "openurld-lists") { checker.prepare() }
-            }
+        let layers = ConfigFile.loadLayers(path: configPath, required: false, systemDirs: paths.configDirs, memory: memory,
+                                           discover: discovery.catalog, describe: discovery.entries,
+                                           clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse)
+        if let settling = layers.settling {
+            result = .settling(settling)
+            schedule?(ConfigFile.settlingSeconds + 0.1) { [weak self] in self?.reload() }
+            onReload(result, systemConfigError)
+            return result
+        }
+        var (next, missing) = RuleEngine(config: layers.config).applyingToggles(toggles)
+        toggles.removeAll { missing.contains($0.identity) }
+        next.addVisited(hosts: visitedHosts)
+        engine = next
+        if preparesSafety {
+            let checker = next.safety
+            BackgroundThread.start(name: "openurld-lists") { checker.prepare() }
+        }
+        sources = layers.sources
+        systemConfigError = layers.systemError
+        clearURLsFailuresReported = 0
+        let userHadLoaded = loadedOnce
+        if let failure = layers.userFailure {
+            configError = failure.description
+            result = .failed(failure.description, keptPrevious: userHadLoaded && layers.sources.contains { $0.layer != .system && $0.usingLastGood })
+        } else {
             loadedOnce = true
             configError = ""
-            clearURLsFailuresReported = 0
-            result = .loaded(config)
-        case .failure(let error) where error.isSettling:
-            result = .settling(error.description)
-            schedule?(ConfigFile.settlingSeconds + 0.1) { [weak self] in self?.reload() }
-        case .failure(let error):
-            configError = error.description
-            result = .failed(error.description, keptPrevious: loadedOnce)
+            result = .loaded(layers.config)
         }
-        onReload(result)
+        onReload(result, systemConfigError)
         return result
     }
 
@@ -139,11 +156,18 @@ public final class RulesInForce {
     public struct ToggleError: Error, CustomStringConvertible {
         /// The message.
         public var description: String
+        /// The rule is locked by the system configuration (not merely unknown).
+        public var isLocked = false
     }
 
-    /// Enables or disables a rule by name or `#index` until the process exits.
+    /// Enables or disables a rule by name or `#index` until the process exits; a rule the system
+    /// configuration locked cannot be (`isLocked` says so).
     public func setRule(_ label: String, enabled: Bool) throws(ToggleError) {
         guard let rule = engine.rule(labelled: label) else { throw ToggleError(description: "no rule named \"\(label)\"") }
+        if rule.source.locked, rule.enabled != enabled {
+            throw ToggleError(description: "rule \"\(rule.label)\" is locked by the system configuration (\(rule.source.file):\(rule.source.line)): it cannot be \(enabled ? "enabled" : "disabled") (ask your administrator)",
+                              isLocked: true)
+        }
         toggles.removeAll { $0.identity == rule.identity }
         toggles.append((rule.identity, enabled))
         engine = engine.applyingToggles([(rule.identity, enabled)]).engine
@@ -152,7 +176,8 @@ public final class RulesInForce {
     /// Writes the rule remembering `choice` for `request` beside the config and reloads, so the
     /// very next click follows it; returns the rule's name.
     public func remember(_ request: RememberRequest, choice: AskChoice) throws -> String {
-        let name = try RememberedRulesFile.remember(request, choice: choice, configPath: configPath, discover: discoverCatalog)
+        let name = try RememberedRulesFile.remember(request, choice: choice, configPath: configPath, systemDirs: paths.configDirs,
+                                                    discover: discoverCatalog)
         reload()
         return name
     }

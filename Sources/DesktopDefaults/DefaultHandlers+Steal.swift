@@ -88,7 +88,7 @@ extension DefaultHandlers {
             else { targets.append(Target(path: setting.path, edits: [edit])) }
         }
         try apply(targets, to: &record)
-        try record.write(recordFile)
+        try record.write(recordFile, mode: recordMode)
     }
 
     /// Leaves `settings` to the app that took them (the notification's "Keep"): they are no longer
@@ -106,7 +106,7 @@ extension DefaultHandlers {
                 else { record.previous.append((type, id)) }
             }
         }
-        try record.write(recordFile)
+        try record.write(recordFile, mode: recordMode)
     }
 
     /// Someone else wrote `path`: uninstall may only put back our own lines there.

@@ -33,21 +33,31 @@ public struct DefaultHandlers: Sendable {
         "xdg-open", "openurl", "openurld", "kde-open", "kde-open5", "exo-open", "gnome-open", "gvfs-open",
     ]
 
-    /// The XDG locations used.
+    /// The XDG locations used (for `.system`, `XDGPaths.systemView`).
     public var paths: XDGPaths
     /// Where installed desktop entries are found.
     public var entries: DesktopEntryDirectory
+    /// One user's defaults, or every user's (the system's files).
+    public let scope: TakeoverScope
 
-    /// Works on the files named by `paths`.
-    public init(paths: XDGPaths) {
-        self.paths = paths
-        entries = DesktopEntryDirectory(paths: paths)
+    /// Works on the files named by `paths`: the user's, or with `.system` the system's files
+    /// every user's desktop reads (see `XDGPaths.systemView`).
+    public init(paths: XDGPaths, scope: TakeoverScope = .user) {
+        self.scope = scope
+        self.paths = scope == .system ? paths.systemView : paths
+        entries = DesktopEntryDirectory(paths: self.paths)
     }
 
-    /// `$XDG_STATE_HOME/openurld/previous-handlers`.
-    public var recordFile: String { paths.stateDirectory + "previous-handlers" }
+    /// `$XDG_STATE_HOME/openurld/previous-handlers`, or for the system
+    /// `$XDG_CONFIG_DIRS/openurld/system-install/record` (readable by every user, whose `system`
+    /// target is the handler recorded there).
+    public var recordFile: String {
+        scope == .system ? paths.configHome + "/openurld/system-install/record" : paths.stateDirectory + "previous-handlers"
+    }
     /// Where the original bytes of changed files are kept.
-    var backupDirectory: String { paths.stateDirectory + "backup/" }
+    var backupDirectory: String {
+        scope == .system ? paths.configHome + "/openurld/system-install/backup/" : paths.stateDirectory + "backup/"
+    }
 
     /// Whether `install` ran and `uninstall` has not.
     public var isRecorded: Bool { FileSystem.exists(recordFile) }
@@ -78,10 +88,12 @@ public struct DefaultHandlers: Sendable {
     /// types for which a higher-precedence list still overrides us.
     @discardableResult
     public func install(openurl: String = "openurl", environment: [String: String] = Environment.current()) throws -> [String] {
-        let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl)
+        let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl, scope: scope)
         var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
         if !isRecorded {
             record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
+            // The system's record lives beside its config: the folders made for it go at uninstall.
+            if scope == .system { record.directories += try Self.createParents(of: recordFile) }
         }
         var targets: [Target] = []
         for edit in plan.edits {
@@ -90,7 +102,7 @@ public struct DefaultHandlers: Sendable {
         }
         for file in plan.files { targets.append(Target(path: file.path, whole: file.content)) }
         try apply(targets, to: &record)
-        try record.write(recordFile)
+        try record.write(recordFile, mode: recordMode)
         return Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }
     }
 
@@ -133,7 +145,7 @@ public struct DefaultHandlers: Sendable {
             guard after != before else { continue }
             record.directories += try Self.createParents(of: target.path).filter { !record.directories.contains($0) }
             // Recorded before the write: a failure part-way leaves a record uninstall can use.
-            try record.write(recordFile)
+            try record.write(recordFile, mode: recordMode)
             try AtomicFile.write(after, to: target.path)
         }
     }
@@ -152,11 +164,16 @@ public struct DefaultHandlers: Sendable {
         do {
             try restore(record)
         } catch {
-            try? record.write(recordFile)
+            try? record.write(recordFile, mode: recordMode)
             throw error
         }
         try? FileSystem.removeTree(backupDirectory)
+        // Last: the system's record folders are among them, empty only now.
+        for directory in record.directories.reversed() { try? FileSystem.removeDirectory(directory) }
     }
+
+    /// The record's mode: the user's is theirs alone; the system's is read by every user's daemon.
+    var recordMode: UInt32 { scope == .system ? 0o644 : 0o600 }
 
     private func restore(_ record: TakeoverRecord) throws {
         for file in record.files.reversed() {
@@ -186,7 +203,6 @@ public struct DefaultHandlers: Sendable {
                 try AtomicFile.write(Array(text.text.utf8), to: file.path)
             }
         }
-        for directory in record.directories.reversed() { try? FileSystem.removeDirectory(directory) }
     }
 
     /// Creates the missing parent directories of `path`; returns those it created, outermost first.
@@ -215,6 +231,8 @@ public struct DefaultHandlers: Sendable {
         let type = "x-scheme-handler/" + scheme.lowercased()
         var candidates: [String] = []
         if let recorded = recordedDefaults()[type] ?? nil { candidates.append(recorded) }
+        // After `install --system`, the system's default before it.
+        if scope == .user, let recorded = DefaultHandlers(paths: paths, scope: .system).recordedDefaults()[type] ?? nil { candidates.append(recorded) }
         if let current = currentDefault(for: type) { candidates.append(current) }
         candidates += entries.entries(forScheme: scheme).map(\.id)
         var loops: [String] = []

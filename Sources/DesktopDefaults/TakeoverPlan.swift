@@ -80,8 +80,9 @@ public struct TakeoverPlan: Sendable, Equatable {
     /// KDE's emaildefaults.
     public static func emaildefaults(_ paths: XDGPaths) -> String { paths.configHome + "/emaildefaults" }
 
-    /// The plan for this user. `openurl` is the handler's path as helper entries should run it.
-    public init(paths: XDGPaths, environment: [String: String], openurl: String) {
+    /// The plan for this user (or, with `.system` and `paths` as `XDGPaths.systemView`, for the
+    /// system's files). `openurl` is the handler's path as helper entries should run it.
+    public init(paths: XDGPaths, environment: [String: String], openurl: String, scope: TakeoverScope = .user) {
         for type in DefaultHandlers.handledTypes {
             edits.append(TakeoverEdit(path: paths.userMimeappsList, section: Self.defaultsSection, key: type,
                                       value: DefaultHandlers.ourDesktopID, purpose: .mimeDefault(type)))
@@ -104,7 +105,9 @@ public struct TakeoverPlan: Sendable, Equatable {
             edits.append(TakeoverEdit(path: rc, section: nil, key: "MailReader", value: Self.xfceMailHelper, purpose: .xfceMail))
         }
         let kdeglobals = Self.kdeglobals(paths)
-        if KeyFileText.read(kdeglobals)?.value(section: "General", key: "BrowserApplication") != nil {
+        // A user's key is changed where set; the system's also where KDE is installed, for its new users.
+        if KeyFileText.read(kdeglobals)?.value(section: "General", key: "BrowserApplication") != nil
+            || (scope == .system && Self.usesKDE(environment: environment)) {
             edits.append(TakeoverEdit(path: kdeglobals, section: "General", key: "BrowserApplication",
                                       value: DefaultHandlers.ourDesktopID, purpose: .kdeBrowser))
         }
@@ -121,6 +124,11 @@ public struct TakeoverPlan: Sendable, Equatable {
     public static func desktopSpecificLists(_ paths: XDGPaths) -> [String] {
         let names = (try? FileSystem.listDirectory(paths.configHome)) ?? []
         return names.filter { $0.hasSuffix("-mimeapps.list") }.sorted().map { paths.configHome + "/" + $0 }
+    }
+
+    /// Whether KDE is installed: its link openers are on `PATH`.
+    public static func usesKDE(environment: [String: String]) -> Bool {
+        ["kde-open5", "kde-open", "plasmashell"].contains { ProcessLauncher.resolve($0, environment: environment) != nil }
     }
 
     /// Whether XFCE's helpers decide links here: a user helpers.rc, an XFCE session, or exo-open installed.

@@ -103,8 +103,8 @@ struct TakeoverRecord {
         return text
     }
 
-    func write(_ path: String) throws {
-        try AtomicFile.write(Array(text.utf8), to: path, mode: 0o600)
+    func write(_ path: String, mode: UInt32 = 0o600) throws {
+        try AtomicFile.write(Array(text.utf8), to: path, mode: mode)
     }
 
     /// FNV-1a 64 of `data`, as hex: enough to tell "the bytes install wrote" from anything else.

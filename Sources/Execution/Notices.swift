@@ -10,7 +10,7 @@ import URLModel
 public final class Notices {
     /// What a notification is about: each kind replaces its own previous notification, so
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
-    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, confirmation, defaults, safety, unanswered, history }
+    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, systemConfig, confirmation, defaults, safety, unanswered, history }
 
     let session: Session
     private var client: NotificationClient?
@@ -194,6 +194,13 @@ public final class Notices {
         let prefix = usingDefaults ? "config not loaded, using built-in defaults: " : "config not reloaded, the previous rules stay in use: "
         Log.error(prefix + "\n" + diagnostic)
         show(NotificationText.configReloadFailed("\n" + diagnostic, usingDefaults: usingDefaults), kind: .config)
+    }
+
+    /// The system configuration failed to load as it is (its last good rules stay): said once
+    /// per new problem, as "ask your administrator", since the user cannot fix it.
+    public func systemConfigFailed(_ diagnostic: String) {
+        Log.error("the system configuration has an error (ask your administrator); its last good rules stay in use:\n" + diagnostic)
+        show(NotificationText.systemConfigFailed(diagnostic), kind: .systemConfig)
     }
 
     /// A one-off notification from a process that does not stay (embedded mode's errors).

@@ -104,6 +104,14 @@ public enum NotificationText {
             urgency: .critical, icon: NotificationClient.Icon.error)
     }
 
+    /// The system configuration (the administrator's) has an error: the user cannot fix it.
+    public static func systemConfigFailed(_ diagnostic: String) -> NotificationRequest {
+        NotificationRequest(
+            summary: "The system configuration has an error (ask your administrator)",
+            body: escapeMarkup("openurld keeps the rules of it that last loaded.\n" + String(diagnostic.drop { $0 == "\n" })),
+            urgency: .normal, icon: NotificationClient.Icon.error)
+    }
+
     /// The action keys of a takeover offer.
     public static let takeBackActionKey = "take-back"
     /// Keeps the app that took the defaults.

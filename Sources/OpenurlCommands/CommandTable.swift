@@ -153,8 +153,9 @@ public enum CommandTable {
         "Explain the decision for URL without carrying it out: the final URL after rewrites and cleaning, the decision, the target, the rule, the safety verdict (safe, warn with reasons, block with the list) and what the safety policy does with it, and a trace of which matchers held, rule by rule, each condition on the moment with the value it saw. The moment is as a click now would see it (NetworkManager, the clock, the running programs) unless an option gives it; the window title and held keys come only from --window and --modifiers."),
         CommandSpec(.check, options: [
             OptionSpec("--config", value: "FILE", kind: .file, "check FILE instead of the user's config"),
+            OptionSpec("--system", "check only the system configuration ($XDG_CONFIG_DIRS/openurld) and its site lists, as an administrator does"),
         ], "validate the config",
-        "Validate the config. Every problem is printed as FILE:LINE:COLUMN: message; an unknown key suggests the nearest known one. The block lists are read and counted; one that cannot be read is an error at its key. Exit 3 when the config is invalid."),
+        "Validate the config: the system configuration's files and site lists, then the user's config and remembered answers, each with its rules, and where a locked setting keeps the system's value. Every problem is printed as FILE:LINE:COLUMN: message; an unknown key suggests the nearest known one. The block lists are read and counted; one that cannot be read is an error at its key. Exit 3 when the user's config is invalid, or with --system when a system file or site list is."),
         CommandSpec(.copy, arguments: [ArgumentSpec("URL")],
         "copy URL (the address of a mailto) and notify",
         "Copy URL to the clipboard and confirm with a notification; for a mailto link only the address is copied."),
@@ -174,10 +175,13 @@ public enum CommandTable {
         "List what rules can open: browsers and their profiles (native, Flatpak and Snap), private windows, desktop actions, the config's [apps], webmail, the installed mail programs and app links, each with the target string to paste into open, ask or reopen --with. SCHEME limits the list to apps that handle it."),
         CommandSpec(.install, options: [
             OptionSpec("--force", "take over even when D-Bus activation of openurld does not work"),
+            OptionSpec("--system", "as root: make openurld the default for every user, in the system's files"),
         ], "become the default handler for http, https and mailto on every desktop path",
-        "Make openurld the default handler for http, https and mailto: the user's mimeapps.list, desktop-specific *-mimeapps.list files, XFCE's helpers.rc and KDE's BrowserApplication and emaildefaults, saving what was there so uninstall can restore it byte for byte. Install first checks that D-Bus activation of openurld works end to end, and refuses otherwise (links would be lost)."),
-        CommandSpec(.uninstall, "restore the previous default handlers",
-        "Stop being the default handler: restore the handlers that were the defaults before install."),
+        "Make openurld the default handler for http, https and mailto: the user's mimeapps.list, desktop-specific *-mimeapps.list files, XFCE's helpers.rc and KDE's BrowserApplication and emaildefaults, saving what was there so uninstall can restore it byte for byte. Install first checks that D-Bus activation of openurld works end to end, and refuses otherwise (links would be lost). With --system (as root) the same in the files every user's desktop reads: the first $XDG_CONFIG_DIRS directory's mimeapps.list and desktop lists (/etc/xdg), XFCE's system helpers.rc with helpers in the first $XDG_DATA_DIRS directory, KDE's system kdeglobals; it checks that openurld's desktop entry and D-Bus service are installed system-wide, and records what was there in $XDG_CONFIG_DIRS/openurld/system-install/."),
+        CommandSpec(.uninstall, options: [
+            OptionSpec("--system", "as root: restore the system's files install --system changed"),
+        ], "restore the previous default handlers",
+        "Stop being the default handler: restore the handlers that were the defaults before install. With --system, put back byte for byte the system files install --system changed."),
         CommandSpec(.status, options: [
             OptionSpec("--check", "the same as without it: every path is always checked"),
         ], "check the whole chain a click takes",

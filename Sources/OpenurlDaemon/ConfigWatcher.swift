@@ -16,6 +16,8 @@ final class ConfigWatcher {
     /// Directory watches by descriptor: the directory and the names in it that matter.
     private var watches: [Int32: (directory: String, names: Set<String>)] = [:]
     private var pendingTimer: EventLoopToken?
+    /// The loop's watch of the inotify descriptor, removed with the watcher.
+    private var descriptorToken: EventLoopToken?
     private let loop: EventLoop
     private let changed: () -> Void
 
@@ -23,17 +25,26 @@ final class ConfigWatcher {
 
     /// Calls `changed` (once per burst of events, 100 ms later) when `path`, anything it
     /// resolves through, or a file named in `siblings` beside it is written, created, replaced
-    /// or removed.
-    init(path: String, siblings: [String] = [], loop: EventLoop, changed: @escaping () -> Void) throws {
+    /// or removed. A name `*.toml` (in `path` or `siblings`) stands for every name with that
+    /// suffix. `createDirectory` makes the path's directory when it is missing (the user's
+    /// config); a system directory is only watched, never made.
+    init(path: String, siblings: [String] = [], createDirectory: Bool = true, loop: EventLoop, changed: @escaping () -> Void) throws {
         do { inotify = try Inotify() } catch { throw DaemonError("inotify_init1: \(error.message)") }
         self.path = path
         self.siblings = siblings
         self.loop = loop
         self.changed = changed
         // The directory may not exist yet: create it, so the user's first config is seen.
-        mkdirParents(Self.split(path).directory)
+        if createDirectory { mkdirParents(Self.split(path).directory) }
         arm()
-        _ = loop.watch(fd: inotify.descriptor) { [weak self] _ in self?.readEvents() }
+        descriptorToken = loop.watch(fd: inotify.descriptor) { [weak self] _ in self?.readEvents() }
+    }
+
+    /// A site list the config no longer names is no longer watched: the loop forgets the
+    /// descriptor before it is closed.
+    deinit {
+        if let descriptorToken { loop.remove(descriptorToken) }
+        if let pendingTimer { loop.remove(pendingTimer) }
     }
 
     /// Every (directory, name) the config path goes through: the path itself, then each symlink's target.
@@ -82,7 +93,7 @@ final class ConfigWatcher {
         for event in inotify.pendingEvents() {
             guard let watch = watches[event.watch] else { continue }
             let selfGone = !event.events.isDisjoint(with: [.deleteSelf, .moveSelf, .ignored])
-            if selfGone || watch.names.contains(event.name) { relevant = true }
+            if selfGone || watch.names.contains(event.name) || watch.names.contains(where: { Self.matches(event.name, $0) }) { relevant = true }
         }
         guard relevant else { return }
         // A link retargeted, a directory gone or back: follow the path as it resolves now.
@@ -94,6 +105,12 @@ final class ConfigWatcher {
             self?.pendingTimer = nil
             self?.changed()
         }
+    }
+
+    /// `*SUFFIX` matches every name ending in SUFFIX (not hidden files, nor an editor's `~` backups).
+    static func matches(_ name: String, _ pattern: String) -> Bool {
+        guard pattern.hasPrefix("*") else { return false }
+        return !name.hasPrefix(".") && name.hasSuffix(pattern.dropFirst())
     }
 
     static func split(_ path: String) -> (directory: String, name: String) {

@@ -53,9 +53,11 @@ final class Daemon {
         let recentPath = paths.stateDirectory + "recent.tsv", pendingPath = paths.stateDirectory + PendingAsks.fileName
         let recent = RecentLinks(path: recentPath, loop: loop) { notices.history($0, path: recentPath) }
         let pending = PendingAsks(path: pendingPath, loop: loop) { notices.history($0, path: pendingPath) }
+        let systemReport = SystemConfigReport(notices: notices)
         rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) },
-                             preparesSafety: true) { result in
+                             preparesSafety: true) { result, systemError in
             Self.report(result, recent: recent, notices: notices, signals: signals, network: network)
+            systemReport.update(systemError)
         }
         executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, pending: pending, notices: notices,
                                     routed: signals.routed)
@@ -121,9 +123,14 @@ final class Daemon {
         }
     }
 
-    /// Loads the config; nil when it loaded, else why (the rules in use stay).
+    /// The watchers of the system folders and the site lists, once the daemon serves (`start`).
+    var layerWatchers: LayerWatchers?
+
+    /// Loads the config, then watches the site lists it names; nil when it loaded, else why
+    /// (the rules in use stay).
     @discardableResult
     func reload() -> String? {
+        defer { layerWatchers?.follow(rules.sources) }
         switch rules.reload() {
         case .loaded: return nil
         case .settling(let why), .failed(let why, _): return why
@@ -163,6 +170,10 @@ final class Daemon {
             throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
         }
         var choice: AskChoice?
+        if !target.isEmpty, let rule = (try? rules.engine.decide(entry.url))?.ruleSource, rule.locked {
+            throw DBusError(name: Router1.Error.ruleLocked,
+                            message: "link \(id) is decided by a rule the system configuration locked (\(rule.file):\(rule.line)); it cannot be reopened with another target")
+        }
         if target == "copy" {
             choice = .copy
         } else if !target.isEmpty {
@@ -182,9 +193,31 @@ final class Daemon {
         }
     }
 
-    /// Enables or disables a rule by name or `#index` until the daemon exits.
+    /// Enables or disables a rule by name or `#index` until the daemon exits; a locked rule is refused.
     func setRule(_ label: String, enabled: Bool) throws {
-        do { try rules.setRule(label, enabled: enabled) } catch { throw DBusError.invalidArgs(error.description) }
+        do { try rules.setRule(label, enabled: enabled) } catch {
+            throw error.isLocked ? DBusError(name: Router1.Error.ruleLocked, message: error.description) : DBusError.invalidArgs(error.description)
+        }
+    }
+}
+
+/// Tells the user when the system configuration has a new problem (once per problem, not at
+/// every reload), and takes the notice back once it loads again.
+final class SystemConfigReport {
+    private let notices: Notices
+    private var reported = ""
+
+    init(notices: Notices) { self.notices = notices }
+
+    func update(_ error: String) {
+        guard error != reported else { return }
+        reported = error
+        if error.isEmpty {
+            Log.info("the system configuration loads again")
+            notices.close(.systemConfig)
+        } else {
+            notices.systemConfigFailed(error)
+        }
     }
 }
 

@@ -90,6 +90,9 @@ func start(replace: Bool) throws -> Never {
         loop.stop()
     }
     let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
+    keepPrivate([Path.parent(daemon.configPath), String(daemon.paths.stateDirectory.dropLast())])
+    daemon.layerWatchers = LayerWatchers(configDirs: daemon.paths.configDirs, loop: loop) { daemon.reload() }
+    daemon.layerWatchers?.follow(daemon.rules.sources)
     let defaultsGuard: DefaultsGuard
     do {
         defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
@@ -107,7 +110,7 @@ func start(replace: Bool) throws -> Never {
             loop.stop()
         }
     }
-    Log.info("openurld \(Daemon.version) serving \(Router1.busName), config \(daemon.configPath)")
+    Log.info("openurld \(Daemon.version) serving \(Router1.busName), config \(daemon.configPath), system configuration in \(daemon.paths.configDirs.map { $0 + "/openurld" }.joined(separator: ", "))")
     loop.perform { daemon.resumePendingAsksWhenAlone() }
     _ = loop.run()
     withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}

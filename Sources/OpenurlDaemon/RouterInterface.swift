@@ -63,6 +63,12 @@ extension Daemon {
                         .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
                     })]
                 },
+                DBusMethod(Router1.Method.describeRules, outputs: [.init("rules", "aa{sv}")]) { [unowned self] _, _ in
+                    [.array(elementSignature: "a{sv}", self.rules.engine.config.rules.map(\.dbusDescription))]
+                },
+                DBusMethod(Router1.Method.configSources, outputs: [.init("sources", "aa{sv}")]) { [unowned self] _, _ in
+                    [.array(elementSignature: "a{sv}", self.rules.sources.map(\.dbusDescription))]
+                },
                 DBusMethod(Router1.Method.setRuleEnabled, inputs: [.init("name", "s"), .init("enabled", "b")]) { [unowned self] args, _ in
                     try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
                     return []
@@ -122,6 +128,7 @@ extension Daemon {
                 DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
                 DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
                 DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.rules.configError) },
+                DBusProperty("SystemConfigError", signature: "s") { [unowned self] in .string(self.rules.systemConfigError) },
                 DBusProperty(Router1.Property.moment, signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     .dictionary(keySignature: "s", valueSignature: "s", self.momentShown.map { DBusDictEntry(key: .string($0.0), value: .string($0.1)) })
                 },

@@ -56,8 +56,8 @@ struct Client {
         case .copy: return runCopy(parsed.positionals[0])
         case .extract: return runExtract(parsed)
         case .apps: return runApps(parsed)
-        case .install: return runInstall(parsed)
-        case .uninstall: return runUninstall()
+        case .install: return parsed.flag("--system") ? runInstallSystem(parsed) : runInstall(parsed)
+        case .uninstall: return parsed.flag("--system") ? runUninstallSystem() : runUninstall()
         case .status: return runStatus(parsed)
         case .reload: return runReload()
         case .rules: return runRules(parsed.positionals)
@@ -82,11 +82,19 @@ struct Client {
         return ExitCode.success
     }
 
-    /// Loads the config at `path` (or the default path); a missing default file means defaults.
+    /// Loads the system configuration, then the config at `path` (or the default path); a
+    /// missing default file means defaults.
     func loadConfig(path explicit: String?) -> Result<Config, ConfigFile.LoadError> {
+        let layers = loadLayers(path: explicit)
+        if let failure = layers.userFailure { return .failure(failure) }
+        return .success(layers.config)
+    }
+
+    /// Every layer, with how each file fared.
+    func loadLayers(path explicit: String?) -> LayeredConfig {
         let discovery = AppDiscovery(paths: paths, environment: environment)
-        return ConfigFile.load(path: explicit ?? paths.configFile, required: explicit != nil,
-                               discover: discovery.catalog, describe: discovery.entries)
+        return ConfigFile.loadLayers(path: explicit ?? paths.configFile, required: explicit != nil, systemDirs: paths.configDirs,
+                                     discover: discovery.catalog, describe: discovery.entries)
     }
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),

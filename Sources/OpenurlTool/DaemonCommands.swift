@@ -45,12 +45,12 @@ extension Client {
                 _ = try callDaemon(Router1.Method.setRuleEnabled, [.string(arguments[1]), .bool(verb == "enable")])
                 return ExitCode.success
             }
-            for rule in try callDaemon(Router1.Method.listRules).first?.array ?? [] {
-                let fields = rule.fields ?? []
-                guard fields.count == 4 else { continue }
-                let name = fields[0].string.flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed)"
-                let position = fields[1].int32 ?? 0
-                Output.print("\(position == 0 ? "remembered" : String(position))\t\(fields[3].bool == true ? "on " : "off")\t\(name)\t\(fields[2].string ?? "")")
+            for rule in try callDaemon(Router1.Method.describeRules).first?.array?.compactMap(\.dictionary) ?? [] {
+                let name = rule["name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed)"
+                let position = rule["index"]?.int32 ?? 0
+                let origin = LayerText.origin(layer: rule["layer"]?.string ?? "?", file: rule["file"]?.string ?? "?", line: Int(rule["line"]?.uint32 ?? 0),
+                                              locked: rule["locked"]?.bool == true, recommended: rule["recommended"]?.bool == true)
+                Output.print("\(position == 0 ? "remembered" : String(position))\t\(rule["enabled"]?.bool == true ? "on " : "off")\t\(name)\t\(rule["action"]?.string ?? "")\t\(origin)")
             }
             return ExitCode.success
         } catch {

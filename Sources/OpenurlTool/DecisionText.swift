@@ -38,7 +38,8 @@ enum DecisionText {
         var summary = "decision:  \(decision.kind.rawValue)"
         if let target = decision.target { summary += " → \(target)" }
         lines.append(summary)
-        lines.append("rule:      \(decision.rule?.description ?? "none ([default])")")
+        let origin = decision.ruleSource.map { " (\(LayerText.origin(layer: $0.layer.rawValue, file: $0.file, line: $0.line, locked: $0.locked, recommended: $0.recommended)))" } ?? ""
+        lines.append("rule:      \(decision.rule?.description ?? "none ([default])")\(origin)")
         if let copyText = decision.copyText { lines.append("copy text: \(copyText)\(decision.copyLeftOutBcc ? " (Bcc left out)" : "")") }
         if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
         if let error = decision.error { lines.append("error:     \(error)") }
@@ -55,6 +56,7 @@ enum DecisionText {
     /// and `launch_error` when the launch cannot be worked out.
     static func json(_ decision: Decision, launch: Launch) -> JSONValue {
         guard case .object(var members) = decision.json else { return decision.json }
+        members.append(("rule_source", decision.ruleSource?.json ?? .null))
         members.append(("argv", launch.argv.map { .array($0.map { .string($0) }) } ?? .null))
         if let dbus = launch.dbusText { members.append(("dbus", .string(dbus))) }
         if let error = launch.error { members.append(("launch_error", .string(error))) }

@@ -14,19 +14,32 @@ import SessionState
 extension Client {
     func runCheck(_ parsed: ParsedCommand) -> Int32 {
         let path = parsed.value("--config")
-        switch loadConfig(path: path) {
-        case .success(let config):
-            let source = FileSystem.exists(path ?? paths.configFile) ? (path ?? paths.configFile) : "built-in defaults (no file at \(paths.configFile))"
-            let rememberedPath = ConfigFile.rememberedPath(besides: path ?? paths.configFile)
-            let remembered = config.rules.filter { $0.index == 0 }.count
-            let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
-            Output.print("\(source): OK, \(config.rules.count) rules\(rememberedNote), \(config.rewrites.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
-            for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
-            return checkSafety(config, path: path ?? paths.configFile)
-        case .failure(let error):
-            Output.error(error.description)
+        let layers = loadLayers(path: path)
+        let system = layers.sources.filter { $0.layer == .system }
+        for source in system { Output.print(LayerText.line(source, rules: layers.config.rules)) }
+        let systemError = layers.systemError
+        if parsed.flag("--system") {
+            if system.isEmpty { Output.print("no system configuration: none of \(SystemConfig.directories(configDirs: paths.configDirs).joined(separator: ", ")) holds config.toml or config.d/*.toml") }
+            if !systemError.isEmpty { Output.error(systemError) }
+            return systemError.isEmpty ? ExitCode.success : ExitCode.config
+        }
+        if !systemError.isEmpty { Output.error("openurl: " + LayerText.systemProblem(systemError)) }
+        if let failure = layers.userFailure {
+            Output.error(failure.description)
             return ExitCode.config
         }
+        let config = layers.config
+        let file = path ?? paths.configFile
+        let source = FileSystem.exists(file) ? file : "built-in defaults (no file at \(paths.configFile))"
+        let rememberedPath = ConfigFile.rememberedPath(besides: file)
+        let remembered = config.rules.filter { $0.source.layer == .remembered }.count
+        let own = config.rules.filter { $0.source.layer != .system }.count
+        let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
+        Output.print("\(source): OK, \(own) rules\(rememberedNote), \(config.rewrites.filter { $0.layer != .system }.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
+        for source in layers.sources where source.layer != .system && source.siteList != nil { Output.print(LayerText.line(source, rules: config.rules)) }
+        for note in config.notes { Output.error("warning: \(note)") }
+        for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
+        return checkSafety(config, path: file)
     }
 
     /// Problems that do not stop the config from loading but will bite at click time.

@@ -73,6 +73,7 @@ enum ManPages {
             ("[settings]", ConfigSchema.settings), ("[default]", ConfigSchema.defaults), ("[apps.NAME]", ConfigSchema.app),
             ("[webmail.NAME]", ConfigSchema.webmail), ("[[rewrite]]", ConfigSchema.rewrite), ("replace (in [[rewrite]])", ConfigSchema.replace),
             ("[[rules]]", ConfigSchema.rule), ("match (in [[rules]] and [[rewrite]])", ConfigSchema.matchers), ("[[redirector]]", ConfigSchema.redirector),
+            ("[[sitelist]]", ConfigSchema.sitelist),
         ]
         var out: [String] = []
         for (title, keys) in sections {

@@ -47,6 +47,15 @@ extension Client {
                     configBroken = true
                     line(.broken, "config", "\(path) failed to load; the daemon keeps the last config that loaded (the built-in defaults if none did):\n\(error)", fix: "openurl check, then openurl reload")
                 }
+                let sources = (try? connection.call(destination: Router1.busName, path: Router1.objectPath, interface: Router1.interface,
+                                                    method: Router1.Method.configSources, timeout: 10).first?.array?.compactMap(\.dictionary)) ?? []
+                for source in sources where source["layer"]?.string == "system" || source["kind"]?.string == "sitelist" {
+                    layerLine(source, line: line)
+                }
+                if let systemError = try? get("SystemConfigError")?.string, !systemError.isEmpty {
+                    configBroken = true
+                    line(.broken, "system configuration", LayerText.systemProblem(systemError), fix: "tell your administrator (openurl check --system shows it)")
+                }
                 daemonEnvironment(try? get("Environment"), line: line)
                 daemonMoment(try? get(Router1.Property.moment), line: line)
             } catch let error as DBusError {
@@ -87,6 +96,27 @@ extension Client {
         }
         if broken > 0 { return ExitCode.notCarriedOut }
         return configBroken ? ExitCode.config : ExitCode.success
+    }
+
+    /// One file of the daemon's `ConfigSources`: a system file, or a site list with its version and entries.
+    private func layerLine(_ source: [String: DBusValue], line: (PathStatus.Verdict, String, String, String?) -> Void) {
+        let layer = source["layer"]?.string ?? "?", path = source["path"]?.string ?? "?"
+        let problem = source["problem"]?.string ?? ""
+        var detail = path
+        if source["kind"]?.string == "sitelist" {
+            let version = (source["version"]?.string).flatMap { $0.isEmpty ? nil : " version \($0)" } ?? ""
+            detail += ": \(source["format"]?.string ?? "?") list\(version), \(source["entries"]?.uint32 ?? 0) entries"
+                + (source["greylist"]?.bool == true ? ", a greylist" : "") + " (named at \(source["named_at"]?.string ?? "?"))"
+        } else {
+            detail += ": \(source["rules"]?.uint32 ?? 0) rules"
+        }
+        let label = source["kind"]?.string == "sitelist" ? "\(layer) site list \(source["name"]?.string ?? "")" : "\(layer) config"
+        if problem.isEmpty {
+            line(.ok, label, detail, nil)
+        } else {
+            let kept = source["last_good"]?.bool == true ? "its last good version is in force" : "left out"
+            line(.note, label, detail + "; \(kept):\n" + problem, nil)
+        }
     }
 
     /// The daemon's display variables, from its `Environment` property.

@@ -8,6 +8,8 @@ public enum Environment {
 
     /// This process's id.
     public static var processID: Int32 { Sys.processID() }
+    /// Whether this process runs as root (effective user id 0).
+    public static var isRoot: Bool { Sys.effectiveUserID() == 0 }
 
     /// `$HOME` when set and not empty, else the password database's home directory, else "/".
     public static func homeDirectory(_ environment: [String: String]? = nil) -> String {

@@ -180,6 +180,8 @@ enum Sys {
 
     static func processID() -> Int32 { Glibc.getpid() }
 
+    static func effectiveUserID() -> UInt32 { Glibc.geteuid() }
+
     static func passwordHome() -> String? {
         guard let entry = getpwuid(getuid()) else { return nil }
         return String(cString: entry.pointee.pw_dir)

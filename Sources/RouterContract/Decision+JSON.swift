@@ -26,6 +26,14 @@ extension Decision {
     }
 }
 
+extension RuleSource {
+    /// `{"layer": "system", "file": "…", "line": 12, "locked": true, "recommended": false}`.
+    public var json: JSONValue {
+        .object([("layer", .string(layer.rawValue)), ("file", .string(file)), ("line", .number(line)),
+                 ("locked", .bool(locked)), ("recommended", .bool(recommended))])
+    }
+}
+
 extension TraceStep {
     /// The step as a JSON object with a `step` kind and `text`, plus its details.
     public var json: JSONValue {
@@ -33,7 +41,7 @@ extension TraceStep {
         switch self {
         case .changed(let step, let url):
             members = [("step", .string("changed")), ("how", .string(step)), ("url", .string(url))]
-        case .rule(let reference, let held, let failed, let enabled):
+        case .rule(let reference, let held, let failed, let enabled, let source):
             let ruleValue: JSONValue
             switch reference {
             case .named(let name): ruleValue = .string(name)
@@ -42,6 +50,12 @@ extension TraceStep {
             members = [("step", .string("rule")), ("rule", ruleValue), ("enabled", .bool(enabled)),
                        ("matched", .bool(enabled && failed == nil)), ("held", .array(held.map { .string($0) })),
                        ("failed", failed.map { .string($0) } ?? .null)]
+            if let source { members.append(("source", source.json)) }
+        case .siteList(let file, let entry, let line, let outcome):
+            members = [("step", .string("sitelist")), ("file", .string(file)), ("entry", entry.isEmpty ? .null : .string(entry)),
+                       ("line", entry.isEmpty ? .null : .number(line)), ("outcome", .string(outcome))]
+        case .note:
+            members = [("step", .string("note"))]
         case .defaultAction:
             members = [("step", .string("default"))]
         case .webmail(let name, let url):

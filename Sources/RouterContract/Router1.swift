@@ -44,6 +44,10 @@ public enum Router1 {
         public static let reopen: String = OPENURL_METHOD_REOPEN
         /// `ClearRecent()`.
         public static let clearRecent: String = OPENURL_METHOD_CLEAR_RECENT
+        /// `DescribeRules() → aa{sv}`: each rule with its layer, file and line, locked, recommended.
+        public static let describeRules: String = OPENURL_METHOD_DESCRIBE_RULES
+        /// `ConfigSources() → aa{sv}`: each file of every layer (site lists too) and how it loaded.
+        public static let configSources: String = OPENURL_METHOD_CONFIG_SOURCES
     }
 
     /// The keys of the `a{sv}` options of `Open`, `OpenText`, `Copy` and `Explain`.
@@ -124,5 +128,7 @@ public enum Router1 {
         public static let failed: String = OPENURL_ERROR_FAILED
         /// Bad arguments: a URL that is not one, a wrong option type.
         public static let invalidArgs: String = OPENURL_ERROR_INVALID_ARGS
+        /// `SetRuleEnabled` and `Reopen`: the system configuration locked the rule.
+        public static let ruleLocked: String = OPENURL_ERROR_RULE_LOCKED
     }
 }

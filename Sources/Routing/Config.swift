@@ -26,6 +26,12 @@ public struct Config: Sendable {
     public var clearURLs: ClearURLsRules?
     /// The installed apps and browsers the config was checked against (browser targets, app links).
     public var catalog = AppCatalog()
+    /// `[[sitelist]]`s of every layer, in the order they were read.
+    public var siteLists: [SiteListSource] = []
+    /// What the system configuration locked.
+    var locks = Locks()
+    /// Problems that do not stop a file from loading: a user's value of a locked setting, …
+    public var notes: [ConfigDiagnostic] = []
     /// Problems that do not stop the config from loading but will bite at click time (a glob no
     /// URL can match, a mail field inside a quoted argument), for `openurl check`.
     public var warnings: [ConfigDiagnostic] = []
@@ -220,6 +226,8 @@ public struct Rule: Sendable {
     /// keys and values in a canonical order (without `enabled`). Toggles made over D-Bus follow
     /// this across reloads, so an edit that moves rules never disables a different one.
     public var identity: String = ""
+    /// Its layer and file, and whether the system configuration locked it or only recommends it.
+    public var source = RuleSource(layer: .user, file: "", line: 0)
     /// `safety`: overrides `[settings] safety` for links this rule takes.
     public var safety: SafetyPolicy?
 }
@@ -236,6 +244,9 @@ public struct Rewrite: Sendable {
     public var replacement: Replacement
     /// `enabled` (default true).
     public var enabled: Bool
+    /// The layer of its file: the system's rewrites apply before locked rules are tried, the
+    /// user's after.
+    public var layer: ConfigLayer = .user
 
     /// `replace = { from, to }` or `template = "..."`.
     public enum Replacement: Sendable {

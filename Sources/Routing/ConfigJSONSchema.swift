@@ -37,6 +37,14 @@ extension ConfigSchema {
             if keys.contains(where: { $0.name == "match" }), keys.contains(where: { $0.name == "open" }) {
                 item.append(("oneOf", .array(actions.map { .object([("required", .array([.string($0.name)]))]) })))
             }
+            // A site list names its file and format, and either a target or that it is a greylist.
+            if keys.contains(where: { $0.name == "format" }), keys.contains(where: { $0.name == "greylist" }) {
+                item.append(("required", .array([.string("path"), .string("format")])))
+                item.append(("oneOf", .array([
+                    .object([("required", .array([.string("open")]))]),
+                    .object([("required", .array([.string("greylist")])), ("properties", .object([("greylist", .object([("const", .bool(true))]))]))]),
+                ])))
+            }
             members += [("type", .string("array")), ("items", .object(item))]
         }
         return .object(members)

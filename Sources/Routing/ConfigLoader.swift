@@ -17,6 +17,7 @@ public enum ConfigLoader {
     static let webmailKeys = ConfigSchema.names(ConfigSchema.webmail)
     static let replaceKeys = ConfigSchema.names(ConfigSchema.replace)
     static let redirectorKeys = ConfigSchema.names(ConfigSchema.redirector)
+    static let siteListKeys = ConfigSchema.names(ConfigSchema.sitelist)
     static let clipboardBackends = ["auto", "wl-copy", "xclip", "xsel", "klipper"]
 
     /// The largest config accepted, in bytes: far more than any hand-written config, small
@@ -25,10 +26,18 @@ public enum ConfigLoader {
     /// The most `[[rules]]` (and, separately, `[[rewrite]]`) tables accepted.
     public static let maximumRules = 10_000
 
-    /// Loads `text` (the contents of `path`); throws every problem found, never a partial config.
-    /// Browser targets (`firefox:Work`, `[apps.X] browser = …`) are checked against `catalog`,
-    /// which the caller discovered (the loader itself reads no files).
+    /// Loads `text` (the contents of `path`) as the user's only config file; throws every
+    /// problem found, never a partial config. Browser targets (`firefox:Work`, `[apps.X]
+    /// browser = …`) are checked against `catalog`, which the caller discovered (the loader
+    /// itself reads no files). A `[[sitelist]]`'s list stays empty: the caller reads the file.
     public static func load(text: String, path: String, catalog: AppCatalog = AppCatalog()) throws(ConfigError) -> Config {
+        var base = Config(path: path)
+        base.catalog = catalog
+        return try load(text: text, path: path, catalog: catalog, layer: .user, base: base).finishingLayers()
+    }
+
+    /// Loads `text` over `base` as a file of `layer` (see `load(text:path:layer:over:)`).
+    static func load(text: String, path: String, catalog: AppCatalog, layer: ConfigLayer, base: Config) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
         guard text.utf8.count <= maximumBytes else {
             collector.report("the config is \(text.utf8.count) bytes; the limit is \(maximumBytes) (1 MiB)", at: SourcePosition(line: 1, column: 1))
@@ -41,11 +50,12 @@ public enum ConfigLoader {
             collector.report(error.message, at: error.position)
             throw ConfigError(diagnostics: collector.diagnostics)
         }
-        var config = Config(path: path)
+        var config = base
         config.catalog = catalog
         let top = root.members ?? []
         collector.checkKeys(top, known: topKeys, in: "the top level")
-        var reader = ConfigReader(collector: collector, config: config)
+        let firstNew = config.rules.count
+        var reader = ConfigReader(collector: collector, config: config, layer: layer)
         if let apps = root["apps"] { reader.readApps(apps) }
         if let webmail = root["webmail"] { reader.readWebmail(webmail) }
         if let settings = root["settings"] { reader.readSettings(settings) }
@@ -53,7 +63,13 @@ public enum ConfigLoader {
         if let rewrites = root["rewrite"] { reader.readRewrites(rewrites) }
         if let rules = root["rules"] { reader.readRules(rules) }
         if let redirectors = root["redirector"] { reader.readRedirectors(redirectors) }
+        if let siteLists = root["sitelist"] { reader.readSiteLists(siteLists) }
         config = reader.config
+        // [[rules]] and [[sitelist]] tables are tried in the order they stand in the file.
+        if !config.siteLists.isEmpty {
+            let added = config.rules[firstNew...].enumerated().sorted { ($0.element.position.line, $0.offset) < ($1.element.position.line, $1.offset) }
+            config.rules.replaceSubrange(firstNew..., with: added.map(\.element))
+        }
         collector = reader.collector
         guard collector.diagnostics.isEmpty else {
             let sorted = collector.diagnostics.enumerated().sorted {
@@ -69,10 +85,17 @@ public enum ConfigLoader {
 struct ConfigReader {
     var collector: DiagnosticCollector
     var config: Config
+    /// The layer of the file being read.
+    var layer: ConfigLayer = .user
 
     mutating func readApps(_ node: TOMLNode) {
         guard let apps = collector.table(node, "apps") else { return }
+        let locked = layer == .system ? [] : Locks.lockedTargets(of: config)
         for (name, appNode) in apps {
+            if locked.contains(name) {
+                note("[apps.\(name)] is opened by a locked rule of the system configuration; this definition is not used", at: appNode.keyPosition)
+                continue
+            }
             guard let members = collector.table(appNode, "apps.\(name)") else { continue }
             collector.checkKeys(members, known: ConfigLoader.appKeys, in: "[apps.\(name)]")
             let desktop = appNode["desktop"].flatMap { collector.string($0, "apps.\(name).desktop") }
@@ -124,7 +147,12 @@ struct ConfigReader {
 
     mutating func readWebmail(_ node: TOMLNode) {
         guard let entries = collector.table(node, "webmail") else { return }
+        let locked = layer == .system ? [] : Locks.lockedTargets(of: config)
         for (name, entry) in entries {
+            if locked.contains(name) {
+                note("[webmail.\(name)] is opened by a locked rule of the system configuration; this definition is not used", at: entry.keyPosition)
+                continue
+            }
             guard let members = collector.table(entry, "webmail.\(name)") else { continue }
             collector.checkKeys(members, known: ConfigLoader.webmailKeys, in: "[webmail.\(name)]")
             guard let composeNode = entry["compose"] else {
@@ -140,9 +168,10 @@ struct ConfigReader {
         }
     }
 
-    mutating func readSettings(_ node: TOMLNode) {
-        guard let members = collector.table(node, "settings") else { return }
+    mutating func readSettings(_ given: TOMLNode) {
+        guard let members = collector.table(given, "settings") else { return }
         collector.checkKeys(members, known: ConfigLoader.settingsKeys, in: "[settings]")
+        let node = readSettingLocks(given, members)
         if let clipboard = node["clipboard"] {
             switch clipboard.value {
             case .string(let name):
@@ -195,6 +224,7 @@ struct ConfigReader {
     mutating func readDefault(_ node: TOMLNode) {
         guard let members = collector.table(node, "default") else { return }
         collector.checkKeys(members, known: ConfigLoader.defaultKeys, in: "[default]")
+        guard readDefaultLock(node) else { return }
         if let action = readAction(node, context: "[default]", required: false) { config.defaultAction = action }
         if let notify = node["notify"] { config.defaultNotify = collector.bool(notify, "default.notify") }
     }
@@ -208,7 +238,7 @@ struct ConfigReader {
             collector.report("\(items.count) [[rules]] tables; the limit is \(ConfigLoader.maximumRules)", at: items[ConfigLoader.maximumRules].keyPosition)
             return
         }
-        var names: [String: SourcePosition] = [:]
+        var names = namesTaken()
         for (offset, item) in items.enumerated() {
             let context = "[[rules]] #\(offset + 1)"
             guard let members = collector.table(item, context) else { continue }
@@ -216,9 +246,10 @@ struct ConfigReader {
             var name: String?
             if let nameNode = item["name"], let value = collector.string(nameNode, "rules.name") {
                 if let first = names[value] {
-                    collector.report("duplicate rule name \"\(value)\" (first used at line \(first.line)); rule names must be unique", at: nameNode.position)
+                    let place = first.file == collector.path ? "line \(first.line)" : "\(first.file):\(first.line)"
+                    collector.report("duplicate rule name \"\(value)\" (first used at \(place)); rule names must be unique", at: nameNode.position)
                 } else {
-                    names[value] = nameNode.position
+                    names[value] = RuleSource(layer: layer, file: collector.path, line: nameNode.position.line)
                 }
                 name = value
             }
@@ -232,7 +263,8 @@ struct ConfigReader {
                 unwrap: item["unwrap"].flatMap { collector.bool($0, "rules.unwrap") },
                 appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
-            rule.identity = name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"])
+            rule.source = ruleSource(item, "rules")
+            rule.identity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"]))
             rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
             config.rules.append(rule)
         }
@@ -266,7 +298,7 @@ struct ConfigReader {
             config.rewrites.append(Rewrite(
                 name: item["name"].flatMap { collector.string($0, "rewrite.name") }, index: offset + 1,
                 matchers: matchers, replacement: replacement,
-                enabled: item["enabled"].flatMap { collector.bool($0, "rewrite.enabled") } ?? true))
+                enabled: item["enabled"].flatMap { collector.bool($0, "rewrite.enabled") } ?? true, layer: layer))
         }
     }
 

@@ -57,8 +57,15 @@ public enum ConfigSchema {
     /// Placeholders allowed in templates, for the docs.
     static let templateNote = "Templates may use " + Template.placeholders.map { "{\($0)}" }.joined(separator: ", ") + "."
 
-    /// `[settings]`.
-    public static let settings: [ConfigKey] = [
+    /// `[settings]`: the settings, then `locked`.
+    public static let settings: [ConfigKey] = lockableSettings + [
+        ConfigKey("locked", .either([.boolean, .list(.oneOf(names(lockableSettings)))]),
+                  "System configuration only: true locks every setting this table sets, or a list names the settings to lock; a user's config cannot change a locked setting (openurl check says so).",
+                  example: "[\"clean\", \"unwrap\"]"),
+    ]
+
+    /// The settings a system configuration can lock.
+    static let lockableSettings: [ConfigKey] = [
         ConfigKey("clipboard", .either([.oneOf(["auto", "wl-copy", "xclip", "xsel", "klipper"]), .strings]),
                   "How copy reaches the clipboard: auto (wl-copy on Wayland, else xclip or xsel), a named tool, or a command as a list that reads the text on stdin.",
                   example: "\"auto\""),
@@ -138,6 +145,15 @@ public enum ConfigSchema {
 
     static let notify = ConfigKey("notify", .boolean, "Show a notification for this decision (copy notifies unless false).", example: "true")
 
+    /// `locked` on a rule, a site list or `[default]`.
+    static let locked = ConfigKey("locked", .boolean,
+        "System configuration only: the rule is tried before every other rule and before the user's rewrites, and cannot be disabled, overridden or shadowed by a user's rule or remembered answer.",
+        example: "true")
+    /// `recommended` on a rule or a site list.
+    static let recommended = ConfigKey("recommended", .boolean,
+        "System configuration only: the rule comes after the user's rules instead of before them, so a user's rule for the same links wins.",
+        example: "true")
+
     /// `[[rules]]`, tried in file order; the first whose matchers all hold decides.
     public static let rule: [ConfigKey] = [
         ConfigKey("name", .string, "The rule's name, shown by test, recent and rules; unique.", example: "\"Zoom meetings in the app\""),
@@ -149,6 +165,23 @@ public enum ConfigSchema {
         ConfigKey("unwrap", .boolean, "Override [settings] unwrap for URLs this rule decides.", example: "false"),
         ConfigKey("app_links", appLinks.type, "Override [settings] app_links for links this rule takes.", example: "false"),
         ConfigKey("safety", safety.type, "Override [settings] safety for links this rule takes (off: the verdict is shown but not acted on).", example: "\"ask\""),
+        locked, recommended,
+    ]
+
+    /// `[[sitelist]]`: a site list file as a rule, tried where it stands among the file's rules.
+    public static let sitelist: [ConfigKey] = [
+        ConfigKey("name", .string, "The list's name, shown by test, recent, rules and status; unique among rule names.", example: "\"Legacy intranet\""),
+        ConfigKey("path", .string, "The site list file (absolute, ~/ for the home directory, or relative to this config file). openurld only reads it, and reads it again when it changes; it never fetches one.",
+                  example: "\"/etc/openurld/sites.xml\""),
+        ConfigKey("format", .oneOf(["emie-v2", "emie-v1", "lines"]),
+                  "emie-v2: Enterprise Mode schema v.2 (<site-list>, <site url>, <open-in>); emie-v1: schema v.1 (<rules>, <emie>, <domain exclude>, <path>); lines: one pattern a line as Chrome's BrowserSwitcherUrlList writes them, ! for an exception, # for a comment.",
+                  example: "\"emie-v2\""),
+        ConfigKey("open", .string, "The target for the sites the list switches (open-in IE11, listed domains and paths, lines without !), as for a rule's open.",
+                  example: "\"firefox.desktop\""),
+        ConfigKey("greylist", .boolean, "The list is a greylist: its sites never switch, even when another site list of the same configuration layer covers them. A greylist has no open.",
+                  example: "true"),
+        ConfigKey("enabled", .boolean, "false skips the list.", example: "true"),
+        notify, locked, recommended,
     ]
 
     /// `replace` in a `[[rewrite]]`.
@@ -194,7 +227,8 @@ public enum ConfigSchema {
     ]
 
     /// `[default]`: what happens when no rule matches (system without a config).
-    public static let defaults: [ConfigKey] = actions + [notify]
+    public static let defaults: [ConfigKey] = actions + [notify, ConfigKey("locked", .boolean,
+        "System configuration only: a user's [default] does not replace this one (the user's rules still come first).", example: "true")]
 
     /// The top level.
     public static let top: [ConfigKey] = [
@@ -206,6 +240,8 @@ public enum ConfigSchema {
         ConfigKey("rewrite", .tables(rewrite), "Rewrites applied in order to every URL before the rules.", example: "[{ template = \"{url}\" }]"),
         ConfigKey("rules", .tables(rule), "The rules, tried in file order.", example: "[{ match.domain = \"zoom.us\", open = \"system\" }]"),
         ConfigKey("redirector", .tables(redirector), "Extra redirectors to unwrap, beside the built-in ones.", example: "[{ host = \"go.example.com\", params = [\"url\"] }]"),
+        ConfigKey("sitelist", .tables(sitelist), "Site lists (Enterprise Mode XML, or one pattern a line) whose sites open with a target.",
+                  example: "[{ path = \"/etc/openurld/sites.xml\", format = \"emie-v2\", open = \"system\" }]"),
     ]
 
     /// The names of `keys`, for the loader's unknown-key checks.

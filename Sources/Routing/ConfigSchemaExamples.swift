@@ -35,6 +35,8 @@ extension ConfigSchema {
                          required: [("from", "\"x\""), ("to", "\"y\"")], exclusive: []),
             TableExample(path: "rules", header: "[[rules]]", keys: rule, required: [("open", "\"system\"")], exclusive: actionNames),
             TableExample(path: "rules.match", header: "[[rules]]\nopen = \"system\"\n[rules.match]", keys: matchers, required: [], exclusive: []),
+            TableExample(path: "sitelist", header: "[[sitelist]]", keys: sitelist,
+                         required: [("path", "\"/etc/openurld/sites.xml\""), ("format", "\"emie-v2\""), ("open", "\"system\"")], exclusive: ["open", "greylist"]),
             TableExample(path: "redirector", header: "[[redirector]]", keys: redirector,
                          required: [("host", "\"go.example.com\""), ("params", "[\"url\"]")], exclusive: []),
         ]

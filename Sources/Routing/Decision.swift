@@ -58,6 +58,8 @@ public struct Decision: Sendable, Equatable {
     public var notify: Bool
     /// How the decision was reached, step by step.
     public var trace: [TraceStep]
+    /// The layer and file of the rule that decided, nil for `[default]`.
+    public var ruleSource: RuleSource?
     /// The safety verdict on the link and what the policy did with it.
     public var safety: DecisionSafety = .unchecked
 
@@ -154,8 +156,13 @@ public enum Launch: Sendable, Equatable {
 public enum TraceStep: Sendable, Equatable {
     /// A hygiene or rewrite step changed the URL.
     case changed(step: String, url: String)
-    /// A rule was tried: the matchers that held and the first that failed (nil when it matched).
-    case rule(reference: Decision.RuleReference, held: [String], failed: String?, enabled: Bool)
+    /// A rule was tried: the matchers that held and the first that failed (nil when it matched);
+    /// `source` for a rule of the system configuration.
+    case rule(reference: Decision.RuleReference, held: [String], failed: String?, enabled: Bool, source: RuleSource?)
+    /// A site list's verdict: the entry (at `line` of `file`) that decided, or none.
+    case siteList(file: String, entry: String, line: Int, outcome: String)
+    /// Something worth saying that changed nothing.
+    case note(String)
     /// No rule matched; `[default]` (or the built-in `system`) applied.
     case defaultAction
     /// A webmail target produced a compose URL that was routed again.
@@ -173,11 +180,15 @@ public enum TraceStep: Sendable, Equatable {
     public var text: String {
         switch self {
         case .changed(let step, let url): return "\(step): \(url)"
-        case .rule(let reference, let held, let failed, let enabled):
-            if !enabled { return "rule \(reference): disabled" }
+        case .rule(let reference, let held, let failed, let enabled, let source):
+            let name = source.map { "rule \(reference) [\($0)]" } ?? "rule \(reference)"
+            if !enabled { return "\(name): disabled" }
             let heldText = held.isEmpty ? "" : " (held: \(held.joined(separator: ", ")))"
-            if let failed { return "rule \(reference): no, \(failed) did not match\(heldText)" }
-            return "rule \(reference): matched\(heldText)"
+            if let failed { return "\(name): no, \(failed) did not match\(heldText)" }
+            return "\(name): matched\(heldText)"
+        case .siteList(let file, let entry, let line, let outcome):
+            return entry.isEmpty ? "  site list \(file): \(outcome)" : "  site list \(file):\(line): \(entry): \(outcome)"
+        case .note(let text): return text
         case .defaultAction: return "no rule matched: [default]"
         case .webmail(let name, let url): return "webmail \(name): compose \(url), routed again"
         case .refused(let reason): return "refused: \(reason)"

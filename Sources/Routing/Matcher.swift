@@ -1,5 +1,6 @@
 import URLModel
 import Patterns
+import SiteLists
 
 /// Who a link came from: any of these can be matched by `match.opener`.
 public struct Opener: Sendable, Equatable {
@@ -86,6 +87,8 @@ public enum Matcher: Sendable {
     case to([Glob])
     /// `opener`: the desktop id, Flatpak or Snap app id, or process name matches a glob.
     case opener([Glob])
+    /// A `[[sitelist]]`: the list switches the URL (see `SiteList.verdict`).
+    case siteList(SiteListMatch)
     /// `network`: an active connection's id or Wi-Fi SSID matches a glob.
     case network([Glob])
     /// `vpn`: a VPN is (or is not) active, or one with a matching id is.
@@ -115,6 +118,7 @@ public enum Matcher: Sendable {
         case .regex: return "regex"
         case .to: return "to"
         case .opener: return "opener"
+        case .siteList: return "sitelist"
         case .network: return "network"
         case .vpn: return "vpn"
         case .time: return "time"
@@ -154,6 +158,9 @@ public enum Matcher: Sendable {
         case .opener(let globs):
             guard let names = subject.opener?.names else { return false }
             return names.contains { name in globs.contains { $0.matches(name) } }
+        case .siteList(let match):
+            if case .go = match.list.verdict(for: subject.url, greylists: match.greylists) { return true }
+            return false
         case .network(let globs):
             guard let network = subject.moment.network.value else { return false }
             return network.connections.contains { connection in

@@ -93,8 +93,9 @@ extension String {
 }
 
 extension ConfigLoader {
-    /// Reads a remembered-rules file (`RememberedRules`) and puts its rules before `config`'s.
-    /// Only `[[rules]]` tables with a name are accepted; a name used in the config is an error.
+    /// Reads a remembered-rules file (`RememberedRules`) and puts its rules before `config`'s
+    /// own (after the locked rules of the system configuration, which nothing shadows).
+    /// Only `[[rules]]` tables with a name are accepted; a name used in the user's config is an error.
     public static func loadRemembered(text: String, path: String, into config: Config) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
         let root: TOMLNode
@@ -107,10 +108,11 @@ extension ConfigLoader {
         collector.checkKeys(root.members ?? [], known: ["rules"], in: "\(RememberedRules.fileName) (only [[rules]] tables)")
         var base = config
         base.rules = []
-        var reader = ConfigReader(collector: collector, config: base)
+        var reader = ConfigReader(collector: collector, config: base, layer: .remembered)
         if let rules = root["rules"] { reader.readRules(rules) }
         collector = reader.collector
-        let taken = Dictionary(config.rules.compactMap { rule in rule.name.map { ($0, rule.position) } }, uniquingKeysWith: { first, _ in first })
+        let taken = Dictionary(config.rules.filter { $0.source.layer == .user }.compactMap { rule in rule.name.map { ($0, rule.source) } },
+                               uniquingKeysWith: { first, _ in first })
         var remembered = reader.config.rules
         for (offset, rule) in remembered.enumerated() {
             guard let name = rule.name else {
@@ -118,14 +120,15 @@ extension ConfigLoader {
                 continue
             }
             if let other = taken[name] {
-                collector.report("rule name \"\(name)\" is also used in \(config.path ?? "the config") at line \(other.line); rule names must be unique", at: rule.position)
+                collector.report("rule name \"\(name)\" is also used in \(other.file.isEmpty ? config.path ?? "the config" : other.file) at line \(other.line); rule names must be unique", at: rule.position)
             }
             remembered[offset].index = 0
         }
         guard collector.diagnostics.isEmpty else { throw ConfigError(diagnostics: collector.diagnostics) }
         var merged = config
-        merged.rules = remembered + config.rules
-        return merged
+        merged.rules = config.rules + remembered
+        merged.notes = reader.config.notes
+        return merged.finishingLayers()
     }
 }
 

@@ -18,6 +18,11 @@ public struct RuleEngine: Sendable {
     private let hygiene: URLHygiene
     /// The app links whose app is installed, with the entry that opens them (most configs: none).
     private let installedAppLinks: [(link: AppLink, handler: String)]
+    /// How many rules, from the first, the system configuration locked: they are tried before
+    /// the user's rewrites, and a forced ask does not override them.
+    private let lockedCount: Int
+    /// Whether any rewrite comes from the user's layers (else one pass of rewrites does).
+    private let hasUserRewrites: Bool
     /// The link safety checks, with the known domains (the rules', then sites visited) and lists.
     public internal(set) var safety: SafetyChecker
 
@@ -33,6 +38,8 @@ public struct RuleEngine: Sendable {
         }
         momentNeeds = Self.needs(of: config)
         index = RuleIndex(rules: config.rules)
+        lockedCount = config.lockedRuleCount
+        hasUserRewrites = config.rewrites.contains { $0.layer != .system }
         routedSchemes = schemes
         hygiene = config.hygiene()
         installedAppLinks = AppLink.table.compactMap { link in config.catalog.handler(forScheme: link.scheme).map { (link, $0.id) } }
@@ -100,7 +107,13 @@ public struct RuleEngine: Sendable {
                 current = cleaned
             }
         }
-        current = applyRewrites(to: current, opener: opener, moment: moment, trace: &trace)
+        // Locked rules see the link after the system's rewrites, before the user's.
+        current = applyRewrites(to: current, opener: opener, moment: moment, layers: lockedCount > 0 ? [.system] : nil, trace: &trace)
+        var locked: Rule?
+        if lockedCount > 0 {
+            locked = firstMatchingRule(MatchSubject(url: current, opener: opener, moment: moment), explain: explain, in: 0..<lockedCount, trace: &trace)
+            if locked == nil { current = applyRewrites(to: current, opener: opener, moment: moment, layers: [.user, .remembered], trace: &trace) }
+        }
         var decision = Decision(url: original, finalURL: current.string, effect: .discard, trace: trace)
         guard routedSchemes.contains(current.scheme) else {
             let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
@@ -120,8 +133,9 @@ public struct RuleEngine: Sendable {
         var notify = config.defaultNotify
         var appLinks = config.settings.appLinks
         var policy = config.settings.safety
-        let matched = firstMatchingRule(subject, explain: explain, trace: &decision.trace)
-        if depth == 0, !forceAsk, shiftAsks(moment, rule: matched) {
+        let matched = locked ?? firstMatchingRule(subject, explain: explain, in: lockedCount..<config.rules.count, trace: &decision.trace)
+        // Shift asks, except when a locked rule decided: the system's choice is not asked about.
+        if depth == 0, !forceAsk, locked == nil, shiftAsks(moment, rule: matched) {
             forceAsk = true
             decision.trace.append(.moment("shift is held and [settings] shift_asks = true: asking"))
         }
@@ -131,11 +145,12 @@ public struct RuleEngine: Sendable {
             appLinks = rule.appLinks ?? appLinks
             if policy != .off, let own = rule.safety { policy = own }
             decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
+            decision.ruleSource = rule.source
             if depth == 0, rule.clean == false || rule.unwrap == false {
                 // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
                 var redone: [TraceStep] = []
                 if case .url(let kept) = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: parsed, trace: &redone) {
-                    current = applyRewrites(to: kept, opener: opener, moment: moment, trace: &redone)
+                    current = applyRewrites(to: kept, opener: opener, moment: moment, layers: rule.source.locked ? [.system] : nil, trace: &redone)
                     decision.finalURL = current.string
                     decision.trace.append(.changed(step: "rule \(rule.label) keeps \(rule.clean == false ? "tracking parameters" : "redirect wrappers")", url: current.string))
                 }
@@ -146,8 +161,10 @@ public struct RuleEngine: Sendable {
         // The verdict is on the link as it will be opened, before a webmail or app conversion.
         let judged = depth == 0 ? judge(current, context: context, policy: policy) : nil
         let traceIndex = decision.trace.count
-        // A forced ask of a rule that already asks keeps the rule's question.
-        if forceAsk, action.kind != .ask {
+        // A forced ask of a rule that already asks keeps the rule's question; a locked rule is not asked about.
+        if forceAsk, locked != nil {
+            decision.trace.append(.note("rule \(locked?.label ?? "") is locked by the system configuration: it decides, whatever --ask says"))
+        } else if forceAsk, action.kind != .ask {
             decision.notify = notify ?? false
             decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
             if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
@@ -210,9 +227,11 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    private func applyRewrites(to url: ParsedURL, opener: Opener?, moment: Moment, trace: inout [TraceStep]) -> ParsedURL {
+    /// Applies the rewrites of `layers` (nil: all) in order.
+    private func applyRewrites(to url: ParsedURL, opener: Opener?, moment: Moment, layers: Set<ConfigLayer>?, trace: inout [TraceStep]) -> ParsedURL {
+        if layers?.contains(.system) == false, !hasUserRewrites { return url }
         var current = url
-        for rewrite in config.rewrites where rewrite.enabled {
+        for rewrite in config.rewrites where rewrite.enabled && layers?.contains(rewrite.layer) != false {
             let subject = MatchSubject(url: current, opener: opener, moment: moment)
             guard rewrite.matchers.allSatisfy({ $0.holds(for: subject) }) else { continue }
             let replaced: String?
@@ -303,7 +322,10 @@ public struct RuleEngine: Sendable {
                 return
             }
             var next = decide(parsed: composeURL, original: decision.url, opener: opener, moment: moment, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
-            if next.rule == nil { next.rule = decision.rule }
+            if next.rule == nil {
+                next.rule = decision.rule
+                next.ruleSource = decision.ruleSource
+            }
             decision = next
         }
     }
@@ -427,11 +449,14 @@ public struct RuleEngine: Sendable {
         return choiceLabels.choices(actions)
     }
 
-    private func firstMatchingRule(_ subject: MatchSubject, explain: Bool, trace: inout [TraceStep]) -> Rule? {
+    /// The first enabled rule among `positions` whose matchers all hold.
+    private func firstMatchingRule(_ subject: MatchSubject, explain: Bool, in positions: Range<Int>, trace: inout [TraceStep]) -> Rule? {
+        guard !positions.isEmpty else { return nil }
         if explain {
-            for rule in config.rules {
+            for rule in config.rules[positions] {
+                let shown = rule.source.layer == .system ? rule.source : nil
                 guard rule.enabled else {
-                    trace.append(.rule(reference: reference(rule), held: [], failed: nil, enabled: false))
+                    trace.append(.rule(reference: reference(rule), held: [], failed: nil, enabled: false, source: shown))
                     continue
                 }
                 var held: [String] = []
@@ -439,7 +464,8 @@ public struct RuleEngine: Sendable {
                 for matcher in rule.matchers {
                     if matcher.holds(for: subject) { held.append(matcher.explained(for: subject)) } else { failed = matcher.explained(for: subject); break }
                 }
-                trace.append(.rule(reference: reference(rule), held: held, failed: failed, enabled: true))
+                trace.append(.rule(reference: reference(rule), held: held, failed: failed, enabled: true, source: shown))
+                for case .siteList(let match) in rule.matchers { trace.append(Self.siteListStep(match, config: config, url: subject.url)) }
                 if failed == nil { return rule }
             }
             return nil
@@ -447,7 +473,7 @@ public struct RuleEngine: Sendable {
         let candidates = index.candidates(for: subject.url, text: subject.text, mailto: subject.mailto, hasOpener: subject.opener != nil)
         // Read in place: a copy of each candidate `Rule` retained and released every field.
         let found: Int? = config.rules.withUnsafeBufferPointer { rules in
-            for position in candidates where rules[position].enabled {
+            for position in candidates where positions.contains(position) && rules[position].enabled {
                 if rules[position].matchers.allSatisfy({ $0.holds(for: subject) }) { return position }
             }
             return nil

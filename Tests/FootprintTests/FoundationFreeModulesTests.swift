@@ -11,7 +11,7 @@ import TestSupport
 @Suite struct FoundationFreeModulesTests {
     /// Each module that goes into an installed binary (its folder under Sources/ has its name).
     static let modules = [
-        "Platform", "JSON", "URLModel", "Patterns", "Hygiene", "LinkExtraction", "LinkSafety", "Routing", "DBus", "RouterContract",
+        "Platform", "JSON", "URLModel", "Patterns", "Hygiene", "LinkExtraction", "LinkSafety", "SiteLists", "Routing", "DBus", "RouterContract",
         "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlDaemon", "OpenurlTool", "OpenurlChooser", "OpenurlCommands",
     ]
 

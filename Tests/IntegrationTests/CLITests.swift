@@ -11,7 +11,7 @@ import Testing
         let result = try harness.run([harness.openurl, "test", "--json", "https://us04web.zoom.us/j/1?utm_source=x"])
         #expect(result.status == 0, "\(result)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "safety", "trace", "argv"])
+        #expect(Set(object.keys) == ["url", "final_url", "decision", "target", "rule", "copy_text", "choices", "safety", "trace", "rule_source", "argv"])
         #expect(object["decision"] as? String == "open")
         #expect(object["target"] as? String == "work.desktop")
         #expect(object["rule"] as? String == "zoom")

@@ -4,10 +4,14 @@ import Testing
 /// The schema table and the loader agree: every key the table lists loads from its example,
 /// a misspelt key is rejected with the nearest name, and the JSON Schema covers each table.
 @Suite struct ConfigSchemaTests {
+    /// Loaded as a file of the system configuration, which takes every key (`locked` and
+    /// `recommended` too, which a user's file refuses).
     @Test(arguments: ConfigSchema.keyExamples.map { ($0.path, $0.toml) })
     func everyKeyLoadsFromItsExample(path: String, toml: String) throws {
+        var base = Config(path: "example.toml")
+        base.catalog = testCatalog
         do {
-            _ = try ConfigLoader.load(text: toml, path: "example.toml", catalog: testCatalog)
+            _ = try ConfigLoader.load(text: toml, path: "example.toml", layer: .system, over: base).finishingLayers()
         } catch {
             Issue.record("\(path): the loader rejects the schema's example:\n\(toml)\n\(error.description)")
         }
@@ -30,7 +34,7 @@ import Testing
         let text = ConfigSchema.jsonSchema.text
         #expect(text.hasPrefix("{\"$schema\":\"http://json-schema.org/draft-07/schema#\""))
         for table in [ConfigSchema.settings, ConfigSchema.rule, ConfigSchema.matchers, ConfigSchema.app, ConfigSchema.webmail,
-                      ConfigSchema.rewrite, ConfigSchema.replace, ConfigSchema.redirector, ConfigSchema.top] {
+                      ConfigSchema.rewrite, ConfigSchema.replace, ConfigSchema.redirector, ConfigSchema.sitelist, ConfigSchema.top] {
             for key in table {
                 #expect(text.contains("\"\(key.name)\":{\"description\":"), "\(key.name) is missing from the JSON Schema")
             }
