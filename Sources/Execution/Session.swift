@@ -1,4 +1,5 @@
 import DBus
+import Platform
 import Launching
 import Routing
 
@@ -42,13 +43,17 @@ public struct Click {
     public var environment: [String: String]
     /// `CLOCK_MONOTONIC` microseconds after which the client has routed the link itself.
     public var deadline: UInt64?
+    /// When it reached openurld, in seconds since the epoch: `ask_timeout` counts from here.
+    public var time: Double
 
-    /// A click.
-    public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil) {
+    /// A click; `time` nil is now.
+    public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil,
+                time: Double? = nil) {
         self.activationToken = activationToken
         self.opener = opener
         self.environment = environment
         self.deadline = deadline
+        self.time = time ?? WallClock.secondsSinceEpoch()
     }
 }
 
@@ -66,6 +71,9 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// Nobody answered the question in time.
     case expired
+    /// The daemon stopped (or was killed) while the question waited, and its time ran out
+    /// before a daemon could ask again.
+    case interrupted
     /// Could not be carried out, with why.
     case failed(String)
     /// A ClearURLs `completeProvider` blocked it (the user was told, with "Open anyway").
@@ -75,8 +83,8 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The client gave up waiting before the daemon got to the call, and routed the link itself.
     case abandoned
 
-    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `failed: why`,
-    /// `blocked by PROVIDER`, `held: why` or `abandoned`.
+    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `interrupted`,
+    /// `failed: why`, `blocked by PROVIDER`, `held: why` or `abandoned`.
     public var description: String {
         switch self {
         case .done: return "done"
@@ -85,6 +93,7 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .asking: return "asking"
         case .cancelled: return "cancelled"
         case .expired: return "expired"
+        case .interrupted: return "interrupted"
         case .failed(let why): return "failed: \(why)"
         case .blocked(let provider): return "blocked by \(provider)"
         case .held(let why): return "held: \(why)"
