@@ -15,7 +15,10 @@ extension DecisionExecutor {
         let asks = pending.load { key in Self.choice(key, in: config) }
         guard !asks.isEmpty else { return }
         let timeout = Double(config.settings.askTimeout)
-        for ask in asks {
+        for var ask in asks {
+            // The verdict is not kept in the pending file: the window and notification show the
+            // one the checks in force give now (the first click's link text is not kept).
+            ask.decision.safety = engine.judgedAgain(ask.decision.finalURL)
             if let notification = ask.notification { notices.notifications?.dismiss(id: notification) }
             let click = Click(opener: Self.opener(named: ask.opener), environment: ask.environment, time: ask.time)
             guard !ask.decision.choices.isEmpty else {
