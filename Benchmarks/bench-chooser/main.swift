@@ -121,17 +121,50 @@ for _ in 0..<runs {
     zenityTimes.append(try timeToMap(zenity, keepChild: true))
     directTimes.append(try timeToMap(direct, keepChild: true))
 }
-watcher.stop()
 
-print("Chooser start-up (release; Xvfb, no window manager; \(runs) runs each, interleaved; GSK_RENDERER=\(ProcessInfo.processInfo.environment["GSK_RENDERER"] ?? "default"))\n")
-print("| path | median | p90 | vs zenity |")
-print("|---|---|---|---|")
-for (name, values) in [("`openurl URL` → openurld → resident chooser → window mapped", clicks),
-                       ("openurl-chooser cold start (one process per question) → window mapped", directTimes),
-                       ("`zenity --list` (GTK 3) → window mapped", zenityTimes)] {
-    print("| \(name) | \(ms(median(values))) | \(ms(p90(values))) | \(String(format: "%.2f×", median(values) / median(zenityTimes))) |")
+/// `VmRSS`, `RssAnon` and `RssFile` from /proc/PID/status and `Pss` from smaps_rollup, in MiB.
+func memory(_ pid: Int32) -> [String: Double] {
+    var figures: [String: Double] = [:]
+    for file in ["status", "smaps_rollup"] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard parts.count >= 2, let kib = Double(parts[1]) else { continue }
+            let name = String(parts[0].dropLast())
+            if ["VmRSS", "RssAnon", "RssFile", "Pss"].contains(name) { figures[name] = kib / 1024 }
+        }
+    }
+    return figures
 }
-print("| first click of the run (starts openurld and the chooser server; one sample) | \(ms(coldClick)) | | \(String(format: "%.2f×", coldClick / median(zenityTimes))) |")
+
+/// The resident chooser (`openurl-chooser --serve`) this run's daemon started, found in /proc
+/// by its command line and this run's config directory in its environment.
+func residentChooser() -> Int32? {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    let ours = Array("XDG_CONFIG_HOME=\(desktop.configHome)".utf8)
+    for entry in entries {
+        guard let pid = Int32(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+        let argv = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard argv.count == 2, argv[0].hasSuffix("/openurl-chooser"), argv[1] == "--serve",
+              let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
+        if environ.split(separator: 0).contains(where: { Array($0) == ours }) { return pid }
+    }
+    return nil
+}
+
+// Case 7 of issue 26: what the resident chooser holds while kept (`chooser_idle`).
+if let pid = residentChooser() {
+    func row(_ name: String, _ figures: [String: Double]) -> String {
+        "| \(name) | " + ["VmRSS", "RssAnon", "RssFile", "Pss"].map { String(format: "%.0f MiB", figures[$0] ?? 0) }.joined(separator: " | ") + " |"
+    }
+    print("\nMemory held (after \(runs + 1) windows through the daemon)\n")
+    print("| process | resident | anonymous (its own) | file-backed (shared libraries) | proportional |")
+    print("|---|---|---|---|---|")
+    print(row("resident chooser, idle at once", memory(pid)))
+    sleep(10)  // idle time is the thing measured
+    print(row("resident chooser, idle 10 s", memory(pid)))
+}
 print("\ngoal: click → window ≤ zenity and < 150 ms median: \(median(clicks) <= median(zenityTimes) && median(clicks) < 0.150 ? "met" : "MISSED")")
+watcher.stop()
 bus.stop()
 display.stop()

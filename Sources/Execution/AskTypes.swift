@@ -1,3 +1,4 @@
+import Platform
 import Routing
 
 /// A question put to the user: the `ask` decision, whose choices are offered, and the click.
@@ -11,14 +12,22 @@ public struct AskRequest {
     /// The click's display variables (`DISPLAY`, `WAYLAND_DISPLAY`, …) for a daemon started
     /// without them: the chooser window and the picker need a display too.
     public var environment: [String: String]
+    /// When the question stops waiting for an answer (seconds since the epoch: the click plus
+    /// `ask_timeout`); nil never. Every way of asking counts to it, queued or shown.
+    public var expires: Double?
 
     /// A request.
-    public init(decision: Decision, activationToken: String? = nil, opener: String? = nil, environment: [String: String] = [:]) {
+    public init(decision: Decision, activationToken: String? = nil, opener: String? = nil, environment: [String: String] = [:],
+                expires: Double? = nil) {
         self.decision = decision
         self.activationToken = activationToken
         self.opener = opener
         self.environment = environment
+        self.expires = expires
     }
+
+    /// Seconds left until it expires (never below 0); nil without a limit.
+    public var remainingSeconds: Double? { expires.map { max(0, $0 - WallClock.secondsSinceEpoch()) } }
 
     /// The choices offered.
     public var choices: [Choice] { decision.choices }

@@ -8,29 +8,42 @@ import JSON
 /// while a window is open waits for it to close, then gets its own window.
 ///
 /// The chooser runs as a server (`openurl-chooser --serve`): started for the first question and
-/// kept for `keepAlive` seconds after the last, so later questions cost a window, not a GTK start.
-/// Each question is one JSON line on its stdin (`question(for:)`); it prints `{"event":"shown"}`
-/// once the window is mapped, then one JSON line per answer (`{"answer":"choose","index":0,
-/// "choice":"firefox.desktop","url":…,"remember":{"scope":…,"value":…},"keep":true}` or
-/// `{"answer":"cancel"}`). A thread reads them and hands each to the daemon's loop.
-/// A chooser that exits before showing the window (no display it can open, GTK missing) could not
-/// ask, and the question goes to the next way of asking; one that exits after is a cancel; no
-/// answer within `timeout` closes it and counts as expired.
+/// kept for `keepAlive` seconds after the last (`[settings] chooser_idle`), so later questions
+/// cost a window, not a GTK start. The lines it reads and writes are in `ChooserProtocol.swift`;
+/// a thread reads them and hands each to the daemon's loop.
+///
+/// Time runs from the click: a question whose `expires` passes, queued or shown, is `.expired`
+/// (its window is closed, the chooser kept; a queued one with under a second left when its turn
+/// comes gets no window). A chooser that fails is a failure to ask, never an
+/// answer (`.unavailable`, and the question goes to the next way of asking): one that exits
+/// without answering (it crashed, or was killed), or does not show its window within
+/// `showDeadline`, or, while a window is up, does not answer a ping within `pingDeadline`
+/// (frozen: `SIGSTOP`, a hang). A chooser that does not answer is killed (`SIGKILL`, which a
+/// stopped process cannot ignore) before anything else is shown, so one question never has two
+/// windows.
 public final class ChooserLauncher: @unchecked Sendable {
     /// The program name.
     public static let programName = "openurl-chooser"
     /// The chooser's path.
     public let executable: String
-    /// Seconds before an unanswered window is closed.
-    public var timeout: Double
-    /// Seconds an idle chooser process is kept for the next question.
+    /// Seconds an idle chooser process is kept for the next question (0: one per question).
     public var keepAlive: Double = 600
+    /// Seconds a chooser has to map a question's window: one that starts GTK first, one running.
+    public var showDeadline: (starting: Double, running: Double) = (10, 5)
+    /// While a window is up, the chooser is pinged this often and must answer within `pingDeadline`.
+    public var pingInterval = 2.0
+    /// Seconds a chooser has to answer a ping.
+    public var pingDeadline = 3.0
+    /// A queued question with less time than this left when its turn comes gets no window.
+    static let minimumWindowSeconds = 1.0
+
     private let loop: EventLoop
     private var server: Server?
     private var active: Active?
-    private var waiting: [() -> Void] = []
+    private var waiting: [Queued] = []
     private var idleTimer: EventLoopToken?
     private var nextServerID = 0
+    private var nextQuestionID = 0
 
     /// A running `openurl-chooser --serve`.
     private struct Server {
@@ -43,20 +56,38 @@ public final class ChooserLauncher: @unchecked Sendable {
     /// The question being shown.
     private struct Active {
         var serverID: Int
+        var questionID: Int
         var choices: [Choice]
         var answer: (AskAnswer) -> Void
         var shown = false
-        var timer: EventLoopToken?
+        var expiry: EventLoopToken?
+        /// The deadline for the window to appear, or for the chooser to answer the last ping.
+        var watchdog: EventLoopToken?
+        /// When the next ping goes.
+        var ping: EventLoopToken?
+    }
+
+    /// A question waiting for the window.
+    private final class Queued {
+        let request: AskRequest
+        let environment: [String: String]
+        let answer: (AskAnswer) -> Void
+        var expiry: EventLoopToken?
+
+        init(request: AskRequest, environment: [String: String], answer: @escaping (AskAnswer) -> Void) {
+            self.request = request
+            self.environment = environment
+            self.answer = answer
+        }
     }
 
     /// A launcher for the chooser at `executable`.
-    public init(executable: String, loop: EventLoop, timeout: Double = 120) {
+    public init(executable: String, loop: EventLoop) {
         self.executable = executable
         self.loop = loop
-        self.timeout = timeout
     }
 
-    deinit { stopServer() }
+    deinit { stopServer(kill: false) }
 
     /// The chooser beside the running executable (an install or a build directory), else on `PATH`.
     public static func locate(environment: [String: String]) -> String? {
@@ -72,47 +103,83 @@ public final class ChooserLauncher: @unchecked Sendable {
         !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
     }
 
-    /// The question line for `request`: the link, the original, the opener, the decision's safety
-    /// verdict and each choice with its label and icon, all JSON strings (a tab or newline in a
-    /// label survives).
-    public static func question(for request: AskRequest) -> JSONValue {
-        var members: [(String, JSONValue)] = [("url", .string(request.decision.finalURL))]
-        if request.decision.url != request.decision.finalURL { members.append(("original", .string(request.decision.url))) }
-        if let opener = request.opener, !opener.isEmpty { members.append(("opener", .string(opener))) }
-        members.append(("safety", request.decision.safety.json))
-        members.append(("choices", .array(request.choices.map { choice in
-            .object([("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon))])
-        })))
-        members.append(("token", .string(request.activationToken ?? "")))
-        return .object(members)
-    }
+    /// The questions waiting for the window (not counting the one shown).
+    public var queuedCount: Int { waiting.count }
 
     /// Shows the window for `request` with `environment`; `answer` runs on the loop's thread for each
     /// answer, the last one being a choice without `keepAsking`, `.cancelled`, `.expired` or
-    /// `.unavailable` (the window could not be shown). Call on the loop's thread.
+    /// `.unavailable` (the window could not be shown, or the chooser failed). Call on the loop's thread.
     public func show(_ request: AskRequest, environment: [String: String], answer: @escaping (AskAnswer) -> Void) {
-        if active != nil {
-            waiting.append { [weak self] in self?.show(request, environment: environment, answer: answer) }
+        if request.remainingSeconds == 0 { return answer(.expired) }
+        guard active == nil else {
+            let queued = Queued(request: request, environment: environment, answer: answer)
+            if let remaining = request.remainingSeconds {
+                queued.expiry = loop.addTimer(after: remaining) { [weak self, weak queued] in
+                    guard let self, let queued, let index = self.waiting.firstIndex(where: { $0 === queued }) else { return }
+                    self.waiting.remove(at: index)
+                    queued.answer(.expired)
+                }
+            }
+            waiting.append(queued)
             return
         }
+        begin(request, environment: environment, answer: answer)
+    }
+
+    /// Takes the window and the chooser down and forgets every question without answering it
+    /// (the daemon is stopping; they are recorded as interrupted).
+    public func shutDown() {
+        for queued in waiting { if let timer = queued.expiry { loop.remove(timer) } }
+        waiting = []
+        if let active { cancelTimers(active) }
+        active = nil
+        stopServer(kill: true)
+    }
+
+    private func begin(_ request: AskRequest, environment: [String: String], answer: @escaping (AskAnswer) -> Void) {
         if let idleTimer { loop.remove(idleTimer) }
         idleTimer = nil
         let display = (environment["WAYLAND_DISPLAY"] ?? "") + "|" + (environment["DISPLAY"] ?? "")
-        if let server, server.display != display { stopServer() }
+        if let server, server.display != display { stopServer(kill: false) }
+        let starting = server == nil
         if server == nil {
             do { server = try startServer(environment: environment, display: display) } catch {
                 return answer(.unavailable("the chooser window could not start: \(error)"))
             }
         }
         guard let server else { return }
-        let line = Self.question(for: request).text + "\n"
-        active = Active(serverID: server.id, choices: request.choices, answer: answer)
-        active?.timer = loop.addTimer(after: timeout) { [weak self] in
-            guard let self, self.active?.serverID == server.id else { return }
-            self.stopServer()
-            self.complete(.expired)
+        nextQuestionID += 1
+        let questionID = nextQuestionID
+        var shown = Active(serverID: server.id, questionID: questionID, choices: request.choices, answer: answer)
+        if let remaining = request.remainingSeconds {
+            shown.expiry = loop.addTimer(after: remaining) { [weak self] in self?.expire(questionID) }
         }
-        ProcessLauncher.writeAll(Array(line.utf8), to: server.input)
+        let deadline = starting ? showDeadline.starting : showDeadline.running
+        shown.watchdog = loop.addTimer(after: deadline) { [weak self] in
+            self?.unresponsive(questionID, "did not show its window within \(Self.seconds(deadline))")
+        }
+        active = shown
+        send(Self.question(for: request, id: questionID).text + "\n", to: server)
+    }
+
+    /// Asks the next queued question, answering those whose time ran out while they waited.
+    private func startNext() {
+        while active == nil, !waiting.isEmpty {
+            let queued = waiting.removeFirst()
+            if let timer = queued.expiry { loop.remove(timer) }
+            // A window for less than a second is a flash nobody can answer: it expires unseen.
+            if let remaining = queued.request.remainingSeconds, remaining < Self.minimumWindowSeconds {
+                queued.answer(.expired)
+                continue
+            }
+            begin(queued.request, environment: queued.environment, answer: queued.answer)
+        }
+        guard active == nil, waiting.isEmpty, server != nil, idleTimer == nil else { return }
+        guard keepAlive > 0 else { return stopServer(kill: false) }
+        idleTimer = loop.addTimer(after: keepAlive) { [weak self] in
+            self?.idleTimer = nil
+            if self?.active == nil { self?.stopServer(kill: false) }
+        }
     }
 
     private func startServer(environment: [String: String], display: String) throws -> Server {
@@ -143,15 +210,63 @@ public final class ChooserLauncher: @unchecked Sendable {
         return Server(id: id, pid: pid, input: inPipe[1], display: display)
     }
 
-    private func received(_ line: String, from id: Int) {
-        guard let active, active.serverID == id else { return }
-        if line.hasPrefix("{\"event\":\"shown\"") {
+    private func send(_ line: String, to server: Server) {
+        // A chooser that is gone is found by its end of file; one that is frozen, by its deadline.
+        ProcessLauncher.writeAll(Array(line.utf8), to: server.input)
+    }
+
+    private func received(_ line: String, from serverID: Int) {
+        guard let active, active.serverID == serverID, let read = Self.read(line, choices: active.choices) else { return }
+        switch read {
+        case .shown(let id) where id == nil || id == active.questionID:
+            // Mapped in time: from now on the pings tell whether it still answers.
+            if let watchdog = active.watchdog { loop.remove(watchdog) }
+            self.active?.watchdog = nil
             self.active?.shown = true
-            return
+            schedulePing()
+        case .pong(let id) where id == active.questionID:
+            if let watchdog = active.watchdog { loop.remove(watchdog) }
+            self.active?.watchdog = nil
+            schedulePing()
+        case .answer(let reply, let id) where id == nil || id == active.questionID:
+            if case .chosen(_, _, _, true) = reply { return active.answer(reply) }
+            complete(reply)
+        default:
+            return  // a line about an earlier question
         }
-        guard let reply = Self.parse(line, choices: active.choices) else { return }
-        if case .chosen(_, _, _, true) = reply { return active.answer(reply) }
-        complete(reply)
+    }
+
+    /// While the window is up: ping in `pingInterval`, and count the chooser frozen when it does
+    /// not answer within `pingDeadline`.
+    private func schedulePing() {
+        guard let active, let server, server.id == active.serverID else { return }
+        if let ping = active.ping { loop.remove(ping) }
+        let questionID = active.questionID
+        self.active?.ping = loop.addTimer(after: pingInterval) { [weak self] in
+            guard let self, let current = self.active, current.questionID == questionID, let server = self.server else { return }
+            self.active?.ping = nil
+            if let watchdog = current.watchdog { self.loop.remove(watchdog) }
+            self.active?.watchdog = self.loop.addTimer(after: self.pingDeadline) { [weak self] in
+                guard let self else { return }
+                self.unresponsive(questionID, "stopped answering (no reply within \(Self.seconds(self.pingDeadline)); frozen or stopped)")
+            }
+            self.send(Self.command("ping", id: questionID), to: server)
+        }
+    }
+
+    /// The question's time ran out: its window goes, the chooser stays for the next one.
+    private func expire(_ questionID: Int) {
+        guard let active, active.questionID == questionID else { return }
+        if let server, server.id == active.serverID { send(Self.command("close", id: questionID), to: server) }
+        complete(.expired)
+    }
+
+    /// The chooser did not do what it must in time: kill it for good, and ask another way.
+    private func unresponsive(_ questionID: Int, _ why: String) {
+        guard let active, active.questionID == questionID else { return }
+        let pid = server?.pid
+        stopServer(kill: true)
+        complete(.unavailable("the chooser window \(why); killed it (pid \(pid.map(String.init) ?? "?"))"))
     }
 
     private func serverEnded(_ id: Int) {
@@ -160,64 +275,35 @@ public final class ChooserLauncher: @unchecked Sendable {
             server = nil
         }
         guard let active, active.serverID == id else { return }
-        complete(active.shown ? .cancelled : .unavailable("the chooser window exited before showing itself (see the log for why)"))
+        complete(.unavailable(active.shown ? "the chooser window went away without an answer (it crashed or was killed)"
+                                           : "the chooser window exited before showing itself (see the log for why)"))
     }
 
-    /// Ends the active question with `reply`, then keeps the server for a while and asks the next.
+    /// Ends the active question with `reply`, then asks the next or keeps the server for a while.
     private func complete(_ reply: AskAnswer) {
         guard let finished = active else { return }
         active = nil
-        if let timer = finished.timer { loop.remove(timer) }
+        cancelTimers(finished)
         finished.answer(reply)
-        if server != nil {
-            idleTimer = loop.addTimer(after: keepAlive) { [weak self] in
-                self?.idleTimer = nil
-                if self?.active == nil { self?.stopServer() }
-            }
-        }
-        if !waiting.isEmpty { waiting.removeFirst()() }
+        startNext()
     }
 
-    /// Closes the server's stdin (it exits on end of file) and makes sure it goes.
-    private func stopServer() {
+    private func cancelTimers(_ question: Active) {
+        for timer in [question.expiry, question.watchdog, question.ping].compactMap({ $0 }) { loop.remove(timer) }
+    }
+
+    /// Closes the server's stdin (it exits on end of file) and makes sure it goes: `kill` with
+    /// `SIGKILL` for one that does not answer (a stopped process holds its window until then).
+    private func stopServer(kill: Bool) {
+        if let idleTimer { loop.remove(idleTimer) }
+        idleTimer = nil
         guard let server else { return }
         self.server = nil
         ChildIO.close(server.input)
-        ChildIO.terminate(server.pid)
+        if kill { ChildIO.killWithGroup(server.pid) } else { ChildIO.terminate(server.pid) }
     }
 
-    /// Reads lines until end of file.
-    private static func readLines(fd: Int32, _ line: (String) -> Void) {
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            guard case .bytes(let count) = ChildIO.read(fd, into: &buffer) else { return }
-            pending += buffer[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                line(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
-            }
-            if pending.count > 1 << 20 { return }  // not a chooser talking
-        }
-    }
-
-    /// One answer line; nil for a line that is not one (logged by nobody: the chooser is ours).
-    static func parse(_ line: String, choices: [Choice]) -> AskAnswer? {
-        guard let object = try? JSONValue(parsing: line), let kind = object["answer"]?.string else { return nil }
-        guard kind == "choose" else { return kind == "cancel" ? .cancelled : nil }
-        let choice: Choice
-        if let index = object["index"]?.integer {
-            guard choices.indices.contains(index) else { return nil }
-            choice = choices[index]
-        } else {
-            // Ctrl+C copies the link even where the question offered no Copy.
-            guard object["choice"]?.string == "copy" else { return nil }
-            choice = Choice(action: .copy, label: "Copy", icon: "edit-copy")
-        }
-        var remember: RememberRequest?
-        if let fields = object["remember"], let scope = fields["scope"]?.string, let value = fields["value"]?.string {
-            remember = RememberRequest(scope: scope, value: value)
-        }
-        return .chosen(choice, url: object["url"]?.string, remember: remember, keepAsking: object["keep"]?.bool ?? false)
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

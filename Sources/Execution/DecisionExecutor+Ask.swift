@@ -5,9 +5,12 @@ import Routing
 import URLModel
 
 /// Asking: the question goes out the ways the settings name, each answer is carried out and
-/// recorded under the click's id, and a "Remember" answer becomes a rule.
+/// recorded under the click's id, and a "Remember" answer becomes a rule. In the daemon the
+/// question is also recorded as pending (`PendingAsks`) before it is shown, until its first
+/// answer, so a daemon that stops does not lose it.
 extension DecisionExecutor {
-    /// Puts `decision`'s choices to the user; answers are carried out as they come.
+    /// Puts `decision`'s choices to the user; answers are carried out as they come. The time
+    /// to answer (`ask_timeout`) counts from `click.time`.
     func ask(_ decision: Decision, click: Click, id: UInt32?) {
         let settings = engine.config.settings
         // The window and the picker go on the click's display when this process has none.
@@ -15,16 +18,24 @@ extension DecisionExecutor {
         for (name, value) in click.environment { environment[name] = value }
         let picker = settings.picker.map { Picker(argv: $0, environment: environment, timeout: Double(settings.askTimeout)) }
         let chooser = session.staysForAnswers ? self.chooser : nil
-        chooser?.timeout = Double(settings.askTimeout)
+        chooser?.keepAlive = Double(settings.chooserIdle)
         let asker = Asker(notifications: session.staysForAnswers ? notices.notifications : nil, picker: picker, chooser: chooser,
                           order: settings.askOrder, environment: environment, loop: session.loop) { Log.warning($0) }
         let request = AskRequest(decision: decision, activationToken: click.activationToken, opener: click.opener?.names.first,
-                                 environment: click.environment)
+                                 environment: click.environment, expires: click.time + Double(settings.askTimeout))
+        let pendingID = session.staysForAnswers ? id.flatMap { $0 == 0 ? nil : $0 } : nil
+        if let pendingID {
+            pending?.add(PendingAsk(id: pendingID, time: click.time, decision: decision, opener: click.opener?.names.first,
+                                    environment: click.environment))
+        }
         var answered = false
-        asker.ask(request) { [weak self] answer in
+        asker.ask(request, shownAsNotification: { [weak self] notification in
+            if let pendingID { self?.pending?.shown(id: pendingID, notification: notification) }
+        }) { [weak self] answer in
             guard let self else { return }
             let followUp = answered
             answered = true
+            if let pendingID, !followUp { self.pending?.resolve(id: pendingID) }
             switch answer {
             case .chosen(let choice, let editedURL, let remember, _):
                 let token = followUp ? nil : click.activationToken
@@ -32,13 +43,16 @@ extension DecisionExecutor {
                     self.recordAnswer(chosen, outcome: outcome, id: id, click: click, followUp: followUp)
                     if let remember { self.remember(remember, choice: choice.action) }
                 }
-            case .cancelled, .expired:
+            case .cancelled:
                 // Closing a window after a Ctrl+Enter choice is not a cancel of what was opened.
-                if !followUp { self.recordAnswer(decision, outcome: answer == .expired ? .expired : .cancelled, id: id, click: click, followUp: false) }
+                if !followUp { self.recordAnswer(decision, outcome: .cancelled, id: id, click: click, followUp: false) }
+            case .expired:
+                guard !followUp else { return }
+                self.recordAnswer(decision, outcome: .expired, id: id, click: click, followUp: false)
+                self.tellUnanswered(decision, click: click, id: id, reason: .noAnswer)
             case .unavailable(let why):
                 // Never a silent drop: open the first target offered (else the first choice) and say so.
-                let choices = decision.choices
-                guard let choice = choices.first(where: { if case .open = $0.action { return true } else { return false } }) ?? choices.first else {
+                guard let choice = Self.fallbackChoice(decision) else {
                     return self.recordAnswer(decision, outcome: .failed("cannot ask: \(why)"), id: id, click: click, followUp: false)
                 }
                 self.carryOut(choice.action, for: decision, editedURL: nil, activationToken: click.activationToken, environment: click.environment) { chosen, outcome in
@@ -49,8 +63,14 @@ extension DecisionExecutor {
         }
     }
 
+    /// What a question becomes when nobody answers it: the first target offered, else the first choice.
+    static func fallbackChoice(_ decision: Decision) -> Choice? {
+        let choices = decision.choices
+        return choices.first(where: { if case .open = $0.action { return true } else { return false } }) ?? choices.first
+    }
+
     /// Carries out one answer to `asked`; an edited URL must still be a URL of a routed scheme.
-    private func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
+    func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
                           environment: [String: String], completion: @escaping (Decision, RouteOutcome) -> Void) {
         var url = asked.finalURL
         if let editedURL, editedURL != url {
@@ -73,7 +93,7 @@ extension DecisionExecutor {
 
     /// Records what became of a question: the click's own entry, or a new one for a second
     /// choice from a window kept open with Ctrl+Enter.
-    private func recordAnswer(_ decision: Decision, outcome: RouteOutcome, id: UInt32?, click: Click, followUp: Bool) {
+    func recordAnswer(_ decision: Decision, outcome: RouteOutcome, id: UInt32?, click: Click, followUp: Bool) {
         guard session.staysForAnswers else { return }
         if followUp {
             record?.add(decision, opener: click.opener, outcome: outcome)

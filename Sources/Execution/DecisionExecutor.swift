@@ -22,6 +22,8 @@ public final class DecisionExecutor {
     public let rules: RulesInForce
     /// The click record (`recent`); nil keeps none (embedded mode).
     public let record: RecentLinks?
+    /// The questions waiting for an answer, on disk (the daemon); nil keeps none.
+    public let pending: PendingAsks?
     /// What the user is told.
     public let notices: Notices
     /// Launches desktop entries and argvs.
@@ -31,17 +33,26 @@ public final class DecisionExecutor {
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
     /// The chooser window, found on first use (beside this executable, else on PATH).
-    lazy var chooser: ChooserLauncher? = session.loop.flatMap { loop in
-        ChooserLauncher.locate(environment: session.environment).map { ChooserLauncher(executable: $0, loop: loop) }
-    }
+    lazy var chooser: ChooserLauncher? = {
+        chooserLocated = true
+        return session.loop.flatMap { loop in
+            ChooserLauncher.locate(environment: session.environment).map { ChooserLauncher(executable: $0, loop: loop) }
+        }
+    }()
+    private var chooserLocated = false
+    /// The chooser, if a question has used it.
+    var chooserIfStarted: ChooserLauncher? { chooserLocated ? chooser : nil }
+    /// The links of the "Link not opened" notification.
+    let unanswered = UnansweredLinks()
 
-    /// An executor for `session`, deciding answers with `rules`, recording in `record`, telling
-    /// `routed` about each click carried out.
-    public init(session: Session, rules: RulesInForce, record: RecentLinks?, notices: Notices,
+    /// An executor for `session`, deciding answers with `rules`, recording in `record` (and
+    /// questions waiting for an answer in `pending`), telling `routed` about each click carried out.
+    public init(session: Session, rules: RulesInForce, record: RecentLinks?, pending: PendingAsks? = nil, notices: Notices,
                 routed: @escaping (Decision) -> Void = { _ in }) {
         self.session = session
         self.rules = rules
         self.record = record
+        self.pending = pending
         self.notices = notices
         self.routed = routed
         var environment = session.environment

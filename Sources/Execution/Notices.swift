@@ -10,11 +10,26 @@ import URLModel
 public final class Notices {
     /// What a notification is about: each kind replaces its own previous notification, so
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
-    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, systemConfig, confirmation, defaults, safety }
+    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, systemConfig, confirmation, defaults, safety, unanswered, history }
 
     let session: Session
     private var client: NotificationClient?
     private var lastIDs: [Kind: UInt32] = [:]
+    /// Kinds whose `Notify` has not been answered yet: what comes meanwhile waits in `next`.
+    private var inFlight: Set<Kind> = []
+    /// The newest notification of a kind waiting for the one in flight (older ones are dropped:
+    /// it would replace them at once), and kinds to close once their id is known.
+    private var next: [Kind: Shown] = [:]
+    private var closeWhenShown: Set<Kind> = []
+    /// Record files that cannot be written now, with why.
+    private var failingRecords: [String: String] = [:]
+
+    /// A notification to show, with its handlers.
+    private struct Shown {
+        var request: NotificationRequest
+        var onAction: ((String) -> Void)?
+        var onClose: ((NotificationCloseReason) -> Void)?
+    }
 
     /// Notices for `session`. A session that stays makes its notification client now (its
     /// signal subscriptions are calls to the bus), so no click pays for them.
@@ -37,7 +52,14 @@ public final class Notices {
 
     /// Shows `request`, replacing the previous notification of its `kind`. Without a process that
     /// stays, the notification has no buttons (nobody would hear them) and is sent synchronously.
-    public func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil) {
+    ///
+    /// Replacing needs the id of the one on screen, which comes back only when the server
+    /// answers; so while a kind's `Notify` is in flight, a newer one of that kind waits for it
+    /// and then replaces it (ten copies at once show one "Copied link", the last). `onClose`
+    /// hears when the notification goes (dismissed, expired, its server gone), not when a newer
+    /// one replaces it.
+    public func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil,
+                     onClose: ((NotificationCloseReason) -> Void)? = nil) {
         guard let notifications else {
             if session.staysForAnswers { Log.info("no notification server: \(request.summary)") }
             return
@@ -48,16 +70,43 @@ public final class Notices {
             _ = try? notifications.notify(request)
             return
         }
-        notifications.notifyAsync(request, replacing: lastIDs[kind] ?? 0, onAction: onAction) { [weak self] result in
+        closeWhenShown.remove(kind)
+        let shown = Shown(request: request, onAction: onAction, onClose: onClose)
+        guard !inFlight.contains(kind) else { return next[kind] = shown }
+        send(shown, kind: kind, with: notifications)
+    }
+
+    private func send(_ shown: Shown, kind: Kind, with notifications: NotificationClient) {
+        inFlight.insert(kind)
+        let onClose = shown.onClose
+        notifications.notifyAsync(shown.request, replacing: lastIDs[kind] ?? 0, onAction: shown.onAction,
+                                  onClose: { [weak self] reason in
+                                      self?.closed(kind)
+                                      onClose?(reason)
+                                  }) { [weak self] result in
+            guard let self else { return }
+            self.inFlight.remove(kind)
             switch result {
-            case .success(let id): self?.lastIDs[kind] = id
-            case .failure(let error): Log.info("notification not shown (\(error.message)): \(request.summary)")
+            case .success(let id): self.lastIDs[kind] = id
+            case .failure(let error): Log.info("notification not shown (\(error.message)): \(shown.request.summary)")
+            }
+            if let waiting = self.next.removeValue(forKey: kind) {
+                self.send(waiting, kind: kind, with: notifications)
+            } else if self.closeWhenShown.remove(kind) != nil {
+                self.close(kind)
             }
         }
     }
 
+    /// The notification of `kind` went away: the next one starts afresh.
+    private func closed(_ kind: Kind) {
+        if !inFlight.contains(kind) { lastIDs[kind] = nil }
+    }
+
     /// Closes the notification of `kind` on screen, if any (a config that loads again).
     public func close(_ kind: Kind) {
+        next[kind] = nil
+        if inFlight.contains(kind) { closeWhenShown.insert(kind) }
         guard let id = lastIDs.removeValue(forKey: kind) else { return }
         notifications?.dismiss(id: id)
     }
@@ -129,6 +178,15 @@ public final class Notices {
         } else {
             show(NotificationRequest(summary: "Opened link in \(label)", body: decision.finalURL), kind: .confirmation)
         }
+    }
+
+    /// The click record or the pending questions cannot be written (`why`, e.g. a full disk), or
+    /// (nil) can again: one notification while it lasts, closed when writes work again.
+    public func history(_ why: String?, path: String) {
+        guard session.staysForAnswers else { return }
+        failingRecords[path] = why
+        guard let (failing, reason) = failingRecords.sorted(by: { $0.key < $1.key }).first else { return close(.history) }
+        if why != nil { show(NotificationText.historyUnwritable(path: failing, why: reason), kind: .history) }
     }
 
     /// The config failed to (re)load; `usingDefaults` when none had loaded yet.

@@ -55,8 +55,10 @@ public enum NotificationCloseReason: Equatable, Sendable {
     case dismissed
     /// `CloseNotification` was called.
     case closedByCall
-    /// Undefined, or the server went away with it still pending.
+    /// Undefined.
     case undefined
+    /// The server left the bus (it crashed, or was stopped) with it on screen: nobody answered.
+    case serverGone
 
     init(code: UInt32) {
         switch code {
@@ -147,6 +149,9 @@ public final class NotificationClient: @unchecked Sendable {
     private var cachedCapabilities: Set<String>?
     private var pending: [UInt32: Handlers] = [:]
     private var subscriptions: [DBusSignalSubscription] = []
+    /// Called once each when a server next takes the name, by token.
+    private var appearanceWaiters: [Int: () -> Void] = [:]
+    private var nextWaiter = 0
 
     private struct Handlers {
         var onAction: ((String) -> Void)?
@@ -172,8 +177,9 @@ public final class NotificationClient: @unchecked Sendable {
         let ownerSub = try connection.onSignal(
             interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
             sender: "org.freedesktop.DBus", arg0: Self.busName
-        ) { [weak self] _ in
-            self?.serverChanged()
+        ) { [weak self] signal in
+            // NameOwnerChanged(name, old owner, new owner): an empty new owner means the server left.
+            self?.serverChanged(newOwner: signal.arguments.dropFirst(2).first?.string ?? "")
         }
         subscriptions = [actionSub, closedSub, ownerSub]
     }
@@ -329,9 +335,26 @@ public final class NotificationClient: @unchecked Sendable {
         }
     }
 
+    /// Keeps the handlers of notification `id`; a notification that replaced another under the
+    /// same id replaces its handlers too (with none: the old ones go).
     private func register(id: UInt32, onAction: ((String) -> Void)?, onClose: ((NotificationCloseReason) -> Void)?) {
-        guard onAction != nil || onClose != nil else { return }
-        lock.withLock { pending[id] = Handlers(onAction: onAction, onClose: onClose) }
+        lock.withLock { pending[id] = onAction != nil || onClose != nil ? Handlers(onAction: onAction, onClose: onClose) : nil }
+    }
+
+    /// Calls `callback` on the dispatching thread the next time a server takes
+    /// `org.freedesktop.Notifications` (started, or restarted after a crash); returns a token
+    /// for `cancelWaiting`.
+    public func whenServerAppears(_ callback: @escaping () -> Void) -> Int {
+        lock.withLock {
+            nextWaiter += 1
+            appearanceWaiters[nextWaiter] = callback
+            return nextWaiter
+        }
+    }
+
+    /// Forgets a `whenServerAppears` callback that is no longer wanted.
+    public func cancelWaiting(_ token: Int) {
+        _ = lock.withLock { appearanceWaiters.removeValue(forKey: token) }
     }
 
     private func actionInvoked(id: UInt32, key: String) {
@@ -348,13 +371,21 @@ public final class NotificationClient: @unchecked Sendable {
         lock.withLock { pending.removeValue(forKey: id) }?.onClose?(reason)
     }
 
-    /// A new (or no) server: its capabilities may differ and old ids mean nothing to it.
-    private func serverChanged() {
-        let orphaned = lock.withLock { () -> [Handlers] in
+    /// A new (or no) server: its capabilities may differ and old ids mean nothing to it. What
+    /// the old one showed is gone (`.serverGone`, which is nobody's answer); a new one wakes
+    /// whoever waits for it.
+    private func serverChanged(newOwner: String) {
+        let (orphaned, waiters) = lock.withLock { () -> ([Handlers], [() -> Void]) in
             cachedCapabilities = nil
             defer { pending = [:] }
-            return pending.keys.sorted().compactMap { pending[$0] }
+            var waiters: [() -> Void] = []
+            if !newOwner.isEmpty {
+                waiters = appearanceWaiters.keys.sorted().compactMap { appearanceWaiters[$0] }
+                appearanceWaiters = [:]
+            }
+            return (pending.keys.sorted().compactMap { pending[$0] }, waiters)
         }
-        for handlers in orphaned { handlers.onClose?(.undefined) }
+        for handlers in orphaned { handlers.onClose?(.serverGone) }
+        for waiter in waiters { waiter() }
     }
 }

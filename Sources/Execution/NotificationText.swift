@@ -124,6 +124,42 @@ public enum NotificationText {
                             actions: [(takeBackActionKey, "Take back"), (keepActionKey, "Keep \(app)")], timeout: 0)
     }
 
+    /// The action keys of an unanswered question's notification.
+    public static let askAgainActionKey = "ask-again"
+
+    /// Why questions went unanswered.
+    public enum Unanswered: Sendable, Equatable {
+        /// Nobody answered within `ask_timeout`.
+        case noAnswer
+        /// The daemon stopped while they waited, and their time ran out before it was back.
+        case interrupted
+    }
+
+    /// Links whose question went unanswered, newest last: one low-urgency notification for all
+    /// of them ("Link not opened: no answer", "3 links not opened: …"), with **Open** (each link
+    /// to the first target its question offered) and **Ask again**.
+    public static func unanswered(_ urls: [String], reasons: Set<Unanswered>) -> NotificationRequest {
+        let why: String
+        switch (reasons.contains(.noAnswer), reasons.contains(.interrupted)) {
+        case (true, false): why = "no answer"
+        case (false, true): why = "the question was interrupted"
+        default: why = "no answer, or the question was interrupted"
+        }
+        let summary = urls.count == 1 ? "Link not opened: \(why)" : "\(urls.count) links not opened: \(why)"
+        var lines = urls.suffix(5).reversed().map(shortened)
+        if urls.count > 5 { lines.append("… and \(urls.count - 5) more") }
+        return NotificationRequest(summary: summary, body: lines.joined(separator: "\n"),
+                                   actions: [(key: openActionKey, label: "Open"), (key: askAgainActionKey, label: "Ask again")],
+                                   urgency: .low, icon: NotificationClient.Icon.browser)
+    }
+
+    /// The click record (`recent`) cannot be written: why, and that links still work.
+    public static func historyUnwritable(path: String, why: String) -> NotificationRequest {
+        NotificationRequest(summary: "openurld: history cannot be written",
+                            body: "\(shortened(why))\nLinks still open. openurl recent keeps them in memory and \(path) gets them when space returns.",
+                            icon: NotificationClient.Icon.error)
+    }
+
     /// The ask prompt: host and link in the body, one action per choice, keyed by the choice as
     /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled as the window labels it.
     /// With a verdict (`safety`), the host is shown in ASCII and what was found comes first.

@@ -6,10 +6,14 @@ import Routing
 /// "that opened in the wrong browser" can be fixed with `openurl reopen N`.
 ///
 /// The file is a log: each new link and each later outcome (an ask answered) is one appended
-/// line, and a line for an id replaces the earlier one when read. It is bounded in bytes: a
-/// stored URL is cut at `maximumURLBytes`, the list keeps at most `capacity` entries and
-/// `maximumBytes` of text, and once the file is twice that it is rewritten with the list alone.
-/// It is read on first use, not at start, and created 0600.
+/// line, written (one `write`, see `RecordFile`) before the click's reply is sent, and a line for
+/// an id replaces the earlier one when read. An id names its link for good: ids are never given
+/// twice, because each one is on disk before anyone hears of it. It is bounded in bytes: a stored
+/// URL is cut at `maximumURLBytes`, the list keeps at most `capacity` decisions and `maximumBytes`
+/// of text (a question still waiting for its answer is kept beside them, never dropped), and once the file is twice
+/// that it is rewritten with the list alone. It is read on first use, not at start, and created
+/// 0600. When the disk is full the lines wait in memory (and `Recent` still shows them) and are
+/// written when space returns.
 public final class RecentLinks {
     /// One remembered decision.
     public struct Entry: Sendable {
@@ -40,22 +44,23 @@ public final class RecentLinks {
     private var loaded: [Entry]?
     /// Entries added since start while the file is still unread: a click never waits for it.
     private var added: [Entry] = []
-    /// The next id; nil until the file's last line has been looked at.
+    /// The next id; nil until the file's end has been looked at.
     private var nextID: UInt32?
     private var totalBytes = 0
     private let path: String?
-    /// Lines waiting to be appended (the daemon batches writes off the click path).
-    private var pendingLines: [String] = []
-    /// Where a save is scheduled a moment after lines start waiting; without one they are written at once.
-    private let loop: EventLoop?
-    private var saveScheduled = false
+    /// The file's lines, written as they come (nil: in memory only).
+    private let file: RecordFile?
 
-    /// Remembers links in `path` (nil: in memory only), writing new lines within a second on
-    /// `loop` (at once without one). Nothing is read until first use.
-    public init(path: String?, loop: EventLoop? = nil) {
+    /// Remembers links in `path` (nil: in memory only), each line written at once and, when the
+    /// disk refuses it, again every few seconds on `loop`; `reported` hears when writing starts
+    /// failing (why) and when it works again (nil). Nothing is read until first use.
+    public init(path: String?, loop: EventLoop? = nil, reported: @escaping (String?) -> Void = { _ in }) {
         self.path = path
-        self.loop = loop
+        file = path.map { RecordFile(path: $0, loop: loop, reported: reported) }
     }
+
+    /// Why the file cannot be written now, nil while it can.
+    public var writeFailure: String? { file?.failure }
 
     /// The entries, oldest first (the file is read on first use).
     public var entries: [Entry] {
@@ -63,8 +68,8 @@ public final class RecentLinks {
         return load()
     }
 
-    /// Remembers a decision and returns its id (0 when `recent = 0`). Reads at most the file's
-    /// last line (for the next id), never the whole file.
+    /// Remembers a decision, writes its line, and returns its id (0 when `recent = 0`). Reads at
+    /// most the file's last 64 KiB (for the next id), never the whole file.
     @discardableResult
     public func add(_ decision: Decision, opener: Opener?, outcome: RouteOutcome) -> UInt32 {
         guard capacity > 0 else { return 0 }
@@ -80,26 +85,41 @@ public final class RecentLinks {
             trim()
         } else {
             added.append(entry)
-            if added.count > capacity { added.removeFirst(added.count - capacity) }
+            trimAdded()
         }
         append(entry)
         return entry.id
     }
 
-    /// Updates the outcome of an entry (an `ask` answered later).
+    /// Updates the outcome of an entry (an `ask` answered later). An entry the list no longer
+    /// holds in memory is looked for in the file; one found nowhere (its line was never written)
+    /// is remembered anew, so an outcome is never lost.
     public func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
-        guard capacity > 0 else { return }
-        func change(_ entry: inout Entry) {
+        guard capacity > 0, id != 0 else { return }
+        func changed(_ entry: Entry) -> Entry {
+            var entry = entry
             entry.outcome = outcome.description
             entry.decision = decision.kind.rawValue
             entry.target = decision.target?.description ?? ""
-            append(entry)
+            return entry
         }
-        if loaded != nil, let index = loaded?.firstIndex(where: { $0.id == id }) {
-            change(&loaded![index])
+        if loaded == nil, !added.contains(where: { $0.id == id }) { _ = load() }
+        let written: Entry
+        if let index = loaded?.firstIndex(where: { $0.id == id }), let old = loaded?[index] {
+            written = changed(old)
+            loaded?[index] = written
         } else if let index = added.firstIndex(where: { $0.id == id }) {
-            change(&added[index])
+            written = changed(added[index])
+            added[index] = written
+        } else {
+            written = changed(Entry(
+                id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
+                decision: "", target: "", rule: decision.rule?.description ?? "", opener: "", outcome: ""))
+            loaded?.append(written)
+            totalBytes += written.bytes
         }
+        // Written once the list is settled: a write that makes the file due for its rewrite reads it.
+        append(written)
     }
 
     /// The entry with `id`, if still kept.
@@ -110,57 +130,53 @@ public final class RecentLinks {
         loaded = []
         added = []
         totalBytes = 0
-        pendingLines = []
+        file?.discardUnwritten()
         if let path { try? FileSystem.remove(path) }
     }
 
-    /// Appends the waiting lines; rewrites the file with the kept entries alone once it has
-    /// grown past twice the byte bound (reading it first if it was not read yet).
-    public func save() {
-        guard let path, !pendingLines.isEmpty else { return }
-        let text = pendingLines.joined()
-        pendingLines = []
-        try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
-        let size: Int
-        do {
-            let file = try AppendingFile(path, mode: 0o600)
-            try? file.setPermissions(0o600)
-            do { try file.write(text) } catch { Log.warning("cannot write recent links to \(path): \(error.message)") }
-            size = (try? file.status())?.size ?? 0
-        } catch {
-            return Log.warning("cannot write recent links to \(path): \(error.message)")
-        }
+    /// Writes any lines still waiting (a full disk); true when none wait.
+    @discardableResult
+    public func save() -> Bool { file?.flush() != nil || file == nil }
+
+    private func append(_ entry: Entry) {
+        guard let file, let path, let size = file.append(Self.line(entry)) else { return }
         guard size > 2 * Self.maximumBytes else { return }
         if loaded == nil { _ = load() }
         rewrite(path)
     }
 
-    private func append(_ entry: Entry) {
-        guard path != nil else { return }
-        pendingLines.append(Self.line(entry))
-        guard let loop else { return save() }
-        if !saveScheduled {
-            saveScheduled = true
-            _ = loop.addTimer(after: 1) { [weak self] in
-                self?.saveScheduled = false
-                self?.save()
-            }
-        }
-    }
-
-    /// Drops the oldest entries beyond `capacity` or the byte bound.
+    /// Drops the oldest entries beyond `capacity` or the byte bound, keeping every question still
+    /// waiting for its answer (its outcome is yet to be written).
     private func trim() {
         guard var list = loaded else { return }
-        var drop = max(0, list.count - capacity)
-        var bytes = totalBytes - list.prefix(drop).reduce(0) { $0 + $1.bytes }
-        while drop < list.count, bytes > Self.maximumBytes {
-            bytes -= list[drop].bytes
-            drop += 1
+        // `capacity` counts decisions made; a question still waiting is kept beside them.
+        var excess = max(0, list.filter { $0.outcome != RouteOutcome.asking.description }.count - capacity)
+        var bytes = totalBytes
+        var index = 0
+        var dropped = Set<Int>()
+        while index < list.count, excess > 0 || bytes > Self.maximumBytes {
+            if list[index].outcome != RouteOutcome.asking.description {
+                dropped.insert(index)
+                bytes -= list[index].bytes
+                excess = max(0, excess - 1)
+            }
+            index += 1
         }
-        guard drop > 0 else { return }
-        list.removeFirst(drop)
+        guard !dropped.isEmpty else { return }
+        list = list.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         totalBytes = bytes
         loaded = list
+    }
+
+    /// Drops the oldest entries of `added` beyond `capacity`, keeping questions still waiting.
+    private func trimAdded() {
+        var excess = added.filter { $0.outcome != RouteOutcome.asking.description }.count - capacity
+        guard excess > 0 else { return }
+        added = added.filter { entry in
+            guard excess > 0, entry.outcome != RouteOutcome.asking.description else { return true }
+            excess -= 1
+            return false
+        }
     }
 
     /// Writes the kept entries to a temporary file (0600) and renames it over the old one.
@@ -173,21 +189,19 @@ public final class RecentLinks {
         }
     }
 
-    /// Reads the file (with the lines still waiting, written first), keeps the bounds, and
-    /// from then on works on the full list.
+    /// Reads the file (and the lines still waiting to be written), keeps the bounds, and from
+    /// then on works on the full list. A last line without its newline (torn) is left out.
     private func load() -> [Entry] {
-        save()
+        file?.flush()
         var list: [Entry] = []
-        if capacity > 0, let path, let data = FileSystem.contents(path) {
+        if capacity > 0, let path {
+            var data = FileSystem.contents(path) ?? []
+            if let last = data.lastIndex(of: UInt8(ascii: "\n")) { data.removeSubrange((last + 1)...) } else { data = [] }
+            for line in file?.unwritten ?? [] { data += Array(line.utf8) }
             var byID: [UInt32: Int] = [:]
             for line in data.split(separator: UInt8(ascii: "\n")) {
-                let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
-                    String(tabSeparatedCell: String(decoding: $0, as: UTF8.self))
-                }
-                guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { continue }
-                let entry = Entry(id: id, time: time, url: Self.bounded(fields[2]), finalURL: Self.bounded(fields[3]), decision: fields[4],
-                                  target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
-                if let index = byID[id] { list[index] = entry } else { byID[id] = list.count; list.append(entry) }
+                guard let entry = Self.entry(line) else { continue }
+                if let index = byID[entry.id] { list[index] = entry } else { byID[entry.id] = list.count; list.append(entry) }
             }
         } else if path == nil {
             list = added
@@ -200,17 +214,32 @@ public final class RecentLinks {
         return loaded ?? []
     }
 
-    /// The id on the file's last line (ids only grow through the file), 0 without one: a read of
-    /// the last 64 KiB, which holds at least one whole line (a line is at most ~17 KiB).
-    private func lastIDInFile() -> UInt32 {
-        guard let path, let tail = FileSystem.tail(path, maximum: 65536), !tail.isEmpty else { return 0 }
-        let lines = tail.split(separator: UInt8(ascii: "\n"))
-        // From the end, the first line that starts with an id (the first one read may be cut).
-        for line in lines.reversed() {
-            let field = line.prefix { $0 != UInt8(ascii: "\t") }
-            if let id = UInt32(String(decoding: field, as: UTF8.self)), field.count < line.count { return id }
+    /// One line of the file as an entry; nil for a line that is not one (torn, or not ours).
+    private static func entry<Line: Collection>(_ line: Line) -> Entry? where Line.Element == UInt8 {
+        let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
+            String(tabSeparatedCell: String(decoding: $0, as: UTF8.self))
         }
-        return 0
+        guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { return nil }
+        return Entry(id: id, time: time, url: bounded(fields[2]), finalURL: bounded(fields[3]), decision: fields[4],
+                     target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
+    }
+
+    /// The highest id in the file's last 64 KiB (which holds at least three whole lines: a line
+    /// is at most ~17 KiB), 0 without one. The highest, not the last: an answer's line for an
+    /// older id may come after newer links. Lines still waiting to be written count too.
+    private func lastIDInFile() -> UInt32 {
+        var highest: UInt32 = 0
+        var lines: [[UInt8]] = (file?.unwritten ?? []).map { Array($0.utf8) }
+        if let path, let tail = FileSystem.tail(path, maximum: 65536), !tail.isEmpty {
+            // The first line read may be cut; every later one starts with its id.
+            let split = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            lines += split.dropFirst(tail.count < 65536 ? 0 : 1).map(Array.init)
+        }
+        for line in lines {
+            let field = line.prefix { $0 != UInt8(ascii: "\t") }
+            if field.count < line.count, let id = UInt32(String(decoding: field, as: UTF8.self)) { highest = max(highest, id) }
+        }
+        return highest
     }
 
     private static func bounded(_ url: String) -> String {

@@ -1,4 +1,5 @@
 import DBus
+import Platform
 import Launching
 import Routing
 
@@ -44,15 +45,18 @@ public struct Click {
     public var deadline: UInt64?
     /// Asked for again on purpose (`openurl reopen`): never a duplicate of the click it repeats.
     public var isRepeat: Bool
+    /// When it reached openurld, in seconds since the epoch: `ask_timeout` counts from here.
+    public var time: Double
 
-    /// A click.
+    /// A click; `time` nil is now.
     public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil,
-                isRepeat: Bool = false) {
+                isRepeat: Bool = false, time: Double? = nil) {
         self.activationToken = activationToken
         self.opener = opener
         self.environment = environment
         self.deadline = deadline
         self.isRepeat = isRepeat
+        self.time = time ?? WallClock.secondsSinceEpoch()
     }
 }
 
@@ -70,6 +74,9 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// Nobody answered the question in time.
     case expired
+    /// The daemon stopped (or was killed) while the question waited, and its time ran out
+    /// before a daemon could ask again.
+    case interrupted
     /// Could not be carried out, with why.
     case failed(String)
     /// A ClearURLs `completeProvider` blocked it (the user was told, with "Open anyway").
@@ -79,8 +86,8 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The client gave up waiting before the daemon got to the call, and routed the link itself.
     case abandoned
 
-    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `failed: why`,
-    /// `blocked by PROVIDER`, `held: why` or `abandoned`.
+    /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `interrupted`,
+    /// `failed: why`, `blocked by PROVIDER`, `held: why` or `abandoned`.
     public var description: String {
         switch self {
         case .done: return "done"
@@ -89,6 +96,7 @@ public enum RouteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .asking: return "asking"
         case .cancelled: return "cancelled"
         case .expired: return "expired"
+        case .interrupted: return "interrupted"
         case .failed(let why): return "failed: \(why)"
         case .blocked(let provider): return "blocked by \(provider)"
         case .held(let why): return "held: \(why)"

@@ -334,6 +334,9 @@ package enum ChildIO {
         kill(pid, SIGKILL)
     }
 
-    /// Asks `pid` to finish (SIGTERM).
-    package static func terminate(_ pid: Int32) { kill(pid, SIGTERM) }
+    /// Asks `pid` to finish (SIGTERM), waking it first if it was stopped (SIGSTOP), so it can.
+    package static func terminate(_ pid: Int32) {
+        kill(pid, SIGTERM)
+        kill(pid, SIGCONT)
+    }
 }

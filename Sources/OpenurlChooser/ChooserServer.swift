@@ -10,8 +10,16 @@ import Routing
 /// JSON strings, so a tab or a newline in one survives); the answers are written as in one-shot
 /// mode, each choice with its `index` in `choices`.
 /// Questions are answered one at a time; the process exits when stdin closes.
+///
+/// A question carries an `id`, and every line written for it carries the same `id`, so the daemon
+/// can tell an answer to the window shown from one to a question whose time ran out. Two more
+/// lines come from the daemon: `{"ping":ID}`, answered at once with `{"event":"pong","id":ID}`
+/// (a chooser that cannot answer is frozen, and is killed), and `{"close":ID}`, which takes that
+/// question's window down without an answer (its time ran out).
 enum ChooserServer {
     nonisolated(unsafe) static var pending: [UInt8] = []
+    /// The id of the question shown, nil between questions.
+    nonisolated(unsafe) static var questionID: Int?
 
     static func run() -> Int32 {
         ChooserWindow.initialise()
@@ -25,7 +33,21 @@ enum ChooserServer {
 
     /// One question line.
     static func handle(_ line: [UInt8]) {
-        guard let request = try? JSONValue(parsing: line), request.members != nil, let url = request["url"]?.string,
+        if let command = try? JSONValue(parsing: line) {
+            if let ping = command["ping"]?.integer {
+                return ChooserUI.emitLine(.object([("event", .string("pong")), ("id", .number(ping))]))
+            }
+            if let close = command["close"]?.integer {
+                guard close == questionID else { return }
+                current?.destroy()
+                current = nil
+                questionID = nil
+                return
+            }
+        }
+        let request = try? JSONValue(parsing: line)
+        questionID = request?["id"]?.integer
+        guard let request, request.members != nil, let url = request["url"]?.string,
               let choices = Self.choices(request["choices"]), !choices.isEmpty else {
             StandardStream.error.write("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n")
             ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
@@ -65,9 +87,17 @@ private let stdinReady: @convention(c) (UnsafeMutablePointer<GIOChannel>?, GIOCo
     guard let count = Sys.readStandardInput(into: &buffer) else { return 1 }
     guard count > 0 else { exitProcess(0) }  // the daemon closed our stdin: done
     ChooserServer.pending += buffer[0..<count]
+    var lines: [[UInt8]] = []
     while let newline = ChooserServer.pending.firstIndex(of: 0x0A) {
-        let line = Array(ChooserServer.pending[..<newline])
+        lines.append(Array(ChooserServer.pending[..<newline]))
         ChooserServer.pending.removeSubrange(...newline)
+    }
+    // A question whose close came with it (its time ran out while this process was busy) is
+    // not worth a window: skip both.
+    let closed = Set(lines.compactMap { (try? JSONValue(parsing: $0))?["close"]?.integer })
+    for line in lines {
+        if !closed.isEmpty, let question = try? JSONValue(parsing: line), question["url"] != nil,
+           let id = question["id"]?.integer, closed.contains(id) { continue }
         ChooserServer.handle(line)
     }
     return 1

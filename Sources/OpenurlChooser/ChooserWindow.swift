@@ -354,8 +354,13 @@ final class ChooserUI {
 
     func emit(_ value: JSONValue) { Self.emitLine(value) }
 
-    /// Writes one answer line and flushes it: the daemon reads as the user answers.
+    /// Writes one answer line and flushes it: the daemon reads as the user answers. In serve
+    /// mode the line carries the question's id.
     static func emitLine(_ value: JSONValue) {
+        var value = value
+        if let id = ChooserServer.questionID, value["id"] == nil, case .object(let members) = value {
+            value = .object(members + [("id", .number(id))])
+        }
         print(value.text)
         Sys.flushStandardOutput()
     }

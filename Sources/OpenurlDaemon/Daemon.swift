@@ -9,9 +9,10 @@ import Routing
 import SessionState
 
 /// The daemon: the rules in force, the executor that carries clicks out, the click record, and
-/// the bus it serves. Everything is built here, whole, in the order it depends on: the signals,
-/// the record and what the user is told first, then the rules (whose reloads they report), then
-/// the executor over them. Nothing refers back up.
+/// the bus it serves. Everything is built here, whole, in the order it depends on: the signals
+/// and what the user is told first, then the record and the pending questions (whose write
+/// failures they report), then the rules (whose reloads they report), then the executor over
+/// them. Nothing refers back up.
 final class Daemon {
     static let version = "0.1.0"
 
@@ -20,6 +21,7 @@ final class Daemon {
     let paths: XDGPaths
     let rules: RulesInForce
     let recent: RecentLinks
+    let pending: PendingAsks
     let notices: Notices
     let executor: DecisionExecutor
     let signals: RouterSignals
@@ -32,6 +34,8 @@ final class Daemon {
     /// Openers by caller's unique bus name: unique names are never reused, so a caller's
     /// process is looked up once, not on every call.
     var openers: [String: Opener] = [:]
+    /// The lock on the state directory: one daemon at a time takes over pending questions.
+    private var stateLock: PathLock?
 
     init(connection: DBusConnection, loop: EventLoop, environment: [String: String]) {
         self.connection = connection
@@ -44,19 +48,23 @@ final class Daemon {
         self.network = network
         moment = MomentSources(network: network, environment: environment)
         let signals = RouterSignals(connection: connection)
-        let recent = RecentLinks(path: paths.stateDirectory + "recent.tsv", loop: loop)
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
         let reported = ReportedLoad()
+        let recentPath = paths.stateDirectory + "recent.tsv", pendingPath = paths.stateDirectory + PendingAsks.fileName
+        let recent = RecentLinks(path: recentPath, loop: loop) { notices.history($0, path: recentPath) }
+        let pending = PendingAsks(path: pendingPath, loop: loop) { notices.history($0, path: pendingPath) }
         let systemReport = SystemConfigReport(notices: notices)
         rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) },
                              preparesSafety: true) { result, systemError in
             Self.report(result, recent: recent, notices: notices, signals: signals, network: network, reported: reported)
             systemReport.update(systemError)
         }
-        executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, notices: notices, routed: signals.routed)
+        executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, pending: pending, notices: notices,
+                                    routed: signals.routed)
         self.signals = signals
         self.recent = recent
+        self.pending = pending
         self.notices = notices
         Self.learnVisitedSites(from: paths.stateDirectory + "recent.tsv", into: rules, loop: loop)
     }
@@ -70,6 +78,28 @@ final class Daemon {
             guard !hosts.isEmpty else { return }
             loop.perform { rules.noteVisited(hosts: hosts) }
         }
+    }
+
+    /// Asks again the questions a previous daemon left, once it has gone: the lock on the state
+    /// directory is free only when no other openurld holds it (a daemon being replaced holds it
+    /// until it has recorded its questions and exited; a killed one holds nothing). Tried every
+    /// 100 ms for 10 s, then the questions are asked anyway.
+    func resumePendingAsksWhenAlone(attempt: Int = 0) {
+        let directory = String(paths.stateDirectory.dropLast())
+        try? FileSystem.createDirectory(directory, mode: 0o700, intermediates: true)
+        do {
+            if let lock = try PathLock.take(directory) {
+                stateLock = lock
+            } else if attempt < 100 {
+                _ = loop.addTimer(after: 0.1) { [weak self] in self?.resumePendingAsksWhenAlone(attempt: attempt + 1) }
+                return
+            } else {
+                Log.warning("another openurld still holds \(directory) after 10 s; asking its pending questions anyway")
+            }
+        } catch {
+            Log.warning("cannot lock \(directory) (\(error)); asking pending questions anyway")
+        }
+        executor.resumePendingAsks()
     }
 
     /// The config file.

@@ -111,8 +111,12 @@ func start(replace: Bool) throws -> Never {
         }
     }
     Log.info("openurld \(Daemon.version) serving \(Router1.busName), config \(daemon.configPath), system configuration in \(daemon.paths.configDirs.map { $0 + "/openurld" }.joined(separator: ", "))")
+    loop.perform { daemon.resumePendingAsksWhenAlone() }
     _ = loop.run()
     withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
+    // Whatever stopped us (SIGTERM, a replacement, a lost bus), the record says what became of
+    // each question: interrupted, and the pending file keeps it for the next daemon.
+    daemon.executor.interruptPendingAsks()
     daemon.recent.save()
     if (try? connection.processID(of: Router1.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Router1.busName) }
     connection.flush()

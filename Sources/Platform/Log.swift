@@ -10,6 +10,13 @@ public enum Log {
     /// The log file, once opened (appended to, created 0600); each message is one write.
     nonisolated(unsafe) public private(set) static var file: AppendingFile?
     nonisolated(unsafe) private static var toStderr = true
+    /// The log file's size as far as this process knows (its own writes added to the size it had).
+    nonisolated(unsafe) private static var fileBytes = 0
+
+    /// The log file is rotated once it passes this many bytes: it becomes `FILE.1` (replacing
+    /// the previous one) and a new file is started, so the log never takes more than about
+    /// twice this. 1 MiB holds some 10,000 clicks.
+    nonisolated(unsafe) public static var maximumFileBytes = 1 << 20
 
     /// Sends log lines to `path` (its directory is created); `alsoStderr` keeps stderr too.
     public static func useFile(_ path: String, alsoStderr: Bool = false) {
@@ -17,12 +24,36 @@ public enum Log {
             try? FileSystem.createDirectory(String(path[..<slash]), mode: 0o700, intermediates: true)
         }
         do {
-            file = try AppendingFile(path, mode: 0o600)
+            let opened = try AppendingFile(path, mode: 0o600)
+            file = opened
+            fileBytes = (try? opened.status().size) ?? 0
         } catch {
             StandardStream.error.write("openurld: cannot open log file \(path): \(error.message); logging to stderr\n")
             return
         }
         toStderr = alsoStderr
+    }
+
+    /// Sends log lines to stderr alone again (the file, if any, is no longer written).
+    public static func useStandardError() {
+        file = nil
+        fileBytes = 0
+        toStderr = true
+    }
+
+    /// Moves a full log file to `FILE.1` and starts a new one (the same mode); on failure the
+    /// old file is kept and written to.
+    private static func rotate(_ current: AppendingFile) {
+        let path = current.path
+        // Another openurld (a --replace) may have rotated it already: then only reopen.
+        if (try? FileSystem.status(path).size) ?? 0 >= maximumFileBytes {
+            // Cannot rename (a read-only directory): keep writing, and try again a file's worth later.
+            guard (try? FileSystem.rename(path, to: path + ".1")) != nil else { fileBytes = 0; return }
+        }
+        guard let next = try? AppendingFile(path, mode: 0o600) else { fileBytes = 0; return }
+        try? next.setPermissions(0o600)
+        file = next
+        fileBytes = (try? next.status().size) ?? 0
     }
 
     /// The longest message written; a 128 KiB URL in every line would flood the journal (and
@@ -40,9 +71,12 @@ public enum Log {
         if toStderr || file == nil {
             StandardStream.error.write(lines.map { (toJournal ? "<\(level.rawValue)>" : "openurld: ") + $0 }.joined(separator: "\n") + "\n")
         }
-        if let file {
+        if let current = file {
             let stamp = timestamp()
-            try? file.write(lines.map { "\(stamp) \(level.name): " + $0 }.joined(separator: "\n") + "\n")
+            let text = lines.map { "\(stamp) \(level.name): " + $0 }.joined(separator: "\n") + "\n"
+            if fileBytes + text.utf8.count > maximumFileBytes { rotate(current) }
+            guard let file else { return }
+            if (try? file.write(text)) != nil { fileBytes += text.utf8.count }
         }
     }
 

@@ -139,6 +139,40 @@ extension Sys {
         }
     }
 
+    /// Cuts the open file back to `size` bytes (a short append undone).
+    static func ftruncate(_ fd: Int32, size: Int, path: String) throws(SystemError) {
+        while Glibc.ftruncate(fd, off_t(size)) != 0 {
+            if Glibc.errno != EINTR { throw failure("ftruncate", path) }
+        }
+    }
+
+    /// The byte at `offset` of the file at `path`, nil past its end or when it cannot be read.
+    /// Read through a descriptor of its own: an appending one is write-only.
+    static func byte(_ path: String, at offset: Int) -> UInt8? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var byte: UInt8 = 0
+        return Glibc.pread(fd, &byte, 1, off_t(offset)) == 1 ? byte : nil
+    }
+
+    /// Opens `path` (a file or a directory) and takes an exclusive `flock` on it without
+    /// waiting; the descriptor holds the lock until closed (or the process dies). Nil when
+    /// another process holds it; throws when the path cannot be opened.
+    static func tryLock(_ path: String) throws(SystemError) -> Int32? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open", path) }
+        // Unqualified: `Glibc.flock` names the struct, not the call.
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if Glibc.errno == EINTR { continue }
+            let code = Glibc.errno
+            Glibc.close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw failure("flock", path, code: code)
+        }
+        return fd
+    }
+
     /// The last `maximum` bytes of the file (all of a shorter one).
     static func readTail(_ path: String, maximum: Int) throws(SystemError) -> [UInt8] {
         let fd = try openForReading(path)

@@ -87,6 +87,8 @@ public struct Config: Sendable {
         public var askWith: AskWith?
         /// `ask_timeout`: seconds an unanswered question waits before it counts as expired.
         public var askTimeout = 120
+        /// `chooser_idle`: seconds the chooser process is kept after the last question (0: not kept).
+        public var chooserIdle = 300
         /// `app_links`: which web links open in their native app when it is installed.
         public var appLinks: AppLinkSetting = .all
         /// `shift_asks`: holding Shift while clicking (X11) asks, whatever the rules say.

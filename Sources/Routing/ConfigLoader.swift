@@ -230,6 +230,9 @@ struct ConfigReader {
         if let timeout = node["ask_timeout"], let value = collector.integer(timeout, "settings.ask_timeout", range: 1...86_400) {
             config.settings.askTimeout = value
         }
+        if let idle = node["chooser_idle"], let value = collector.integer(idle, "settings.chooser_idle", range: 0...86_400) {
+            config.settings.chooserIdle = value
+        }
         if let appLinks = node["app_links"], let value = readAppLinks(appLinks, "settings.app_links") { config.settings.appLinks = value }
         if let shiftAsks = node["shift_asks"], let value = collector.bool(shiftAsks, "settings.shift_asks") { config.settings.shiftAsks = value }
         if let guardDefaults = node["guard_defaults"], let value = collector.bool(guardDefaults, "settings.guard_defaults") {

@@ -12,6 +12,14 @@ extension RuleEngine {
                               showsUnicode: safety.checks.idn && verdict == .safe, context: context)
     }
 
+    /// The verdict on `finalURL` as shown with a question asked again (after a restart): judged
+    /// with the checks and policy in force, without the link text it first came with; a URL
+    /// that no longer parses is unchecked.
+    public func judgedAgain(_ finalURL: String) -> DecisionSafety {
+        guard let url = try? ParsedURL(finalURL) else { return .unchecked }
+        return judge(url, context: nil, policy: config.settings.safety)
+    }
+
     /// Applies `judged` to `decision`: a block-listed link that would open, copy or ask is held;
     /// a `warn` on an open or copy is carried out with a notification, asked about, or held, as
     /// the policy says. The trace gets the verdict where the rule decided (`traceIndex`).

@@ -27,8 +27,9 @@ public final class NotificationServer {
     public let display: VirtualDisplay
     /// Temporary directory with the dunstrc, menu script and logs.
     public let directory: String
-    private let dunst: ChildProcess
+    private var dunst: ChildProcess
     private let ownsDisplay: Bool
+    private let timeout: Double
 
     /// Starts dunst on `bus` inside `display` (a new Xvfb when nil) and waits until it owns
     /// `org.freedesktop.Notifications`; fails saying what to install when a tool is missing.
@@ -43,14 +44,22 @@ public final class NotificationServer {
         let script = directory + "/menu.sh"
         try Self.menuScript(directory: directory).write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
-        try Self.dunstrc(menuScript: script).write(toFile: directory + "/dunstrc", atomically: true, encoding: .utf8)
-        var env = bus.environment(self.display.environment())
+        let recorder = directory + "/record.sh"
+        try Self.recordScript(directory: directory).write(toFile: recorder, atomically: true, encoding: .utf8)
+        chmod(recorder, 0o755)
+        try Self.dunstrc(menuScript: script, recordScript: recorder).write(toFile: directory + "/dunstrc", atomically: true, encoding: .utf8)
+        self.timeout = timeout
+        dunst = try Self.startDunst(bus: bus, display: self.display, directory: directory, timeout: timeout)
+    }
+
+    /// Starts dunst and waits until it owns `org.freedesktop.Notifications`.
+    private static func startDunst(bus: PrivateBus, display: VirtualDisplay, directory: String, timeout: Double) throws -> ChildProcess {
+        var env = bus.environment(display.environment())
         env["HOME"] = directory
         env["XDG_CONFIG_HOME"] = directory
-        dunst = try ChildProcess(["dunst", "-config", directory + "/dunstrc"], environment: env,
-                                 captureOutput: false, logPath: directory + "/dunst.log")
+        let dunst = try ChildProcess(["dunst", "-config", directory + "/dunstrc"], environment: env,
+                                     captureOutput: false, logPath: directory + "/dunst.log")
         let probe = try bus.connect()
-        let dunst = self.dunst
         let owned = VirtualDisplay.wait(timeout: timeout) {
             dunst.poll() != nil || (try? probe.nameHasOwner("org.freedesktop.Notifications")) == true
         }
@@ -59,6 +68,35 @@ public final class NotificationServer {
             dunst.terminate(grace: 0.5)
             throw HarnessError("dunst did not own org.freedesktop.Notifications within \(timeout) s; log: \(log)")
         }
+        return dunst
+    }
+
+    /// Kills dunst with SIGKILL, as a crash would, and waits until its name has left the bus;
+    /// what it showed is gone. `start()` brings a new one.
+    public func kill() throws {
+        Foundation.kill(dunst.pid, SIGKILL)
+        _ = dunst.waitForExit(timeout: 5)
+        let probe = try bus.connect()
+        guard VirtualDisplay.wait(timeout: timeout, until: { (try? probe.nameHasOwner("org.freedesktop.Notifications")) == false }) else {
+            throw HarnessError("org.freedesktop.Notifications still has an owner after dunst was killed")
+        }
+    }
+
+    /// Starts dunst again (after `kill()`), with the same config, and waits until it owns the name.
+    public func start() throws {
+        dunst = try Self.startDunst(bus: bus, display: display, directory: directory, timeout: timeout)
+    }
+
+    /// The pid of the running dunst.
+    public var pid: pid_t { dunst.pid }
+
+    /// `dunstctl count displayed`: the notifications on screen.
+    public func displayedCount() throws -> Int {
+        let result = try Command.run(["dunstctl", "count", "displayed"], environment: environment, timeout: 10)
+        guard result.status == 0, let count = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError("dunstctl count displayed failed: \(result)")
+        }
+        return count
     }
 
     deinit { stop() }
@@ -127,7 +165,16 @@ public final class NotificationServer {
         guard result.status == 0 else { throw HarnessError("dunstctl \(arguments.joined(separator: " ")) failed: \(result)") }
     }
 
-    static func dunstrc(menuScript: String) -> String {
+    /// Every notification dunst showed, in order, as (urgency, summary): `LOW`, `NORMAL` or
+    /// `CRITICAL` (dunst's history does not keep the urgency; a rule's script records it).
+    public var shown: [(urgency: String, summary: String)] {
+        ((try? String(contentsOfFile: directory + "/shown.tsv", encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            return fields.count == 2 ? (String(fields[0]), String(fields[1])) : nil
+        }
+    }
+
+    static func dunstrc(menuScript: String, recordScript: String) -> String {
         // Notifications stay until closed, so tests can act on them; nothing is read from the user's config.
         """
         [global]
@@ -144,6 +191,18 @@ public final class NotificationServer {
             timeout = 0
         [urgency_critical]
             timeout = 0
+        [record]
+            appname = "*"
+            script = \(recordScript)
+
+        """
+    }
+
+    static func recordScript(directory: String) -> String {
+        """
+        #!/bin/sh
+        # dunst runs this for each notification it shows: APPNAME SUMMARY BODY ICON URGENCY.
+        printf '%s\\t%s\\n' "$5" "$2" >> '\(directory)/shown.tsv'
 
         """
     }

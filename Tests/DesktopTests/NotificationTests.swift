@@ -92,7 +92,7 @@ extension ProcessTests {
             try fixture.client.notify(NotificationRequest(summary: "s", body: "b"), onClose: { reasons.value.append($0) })
             #expect(try fixture.client.capabilities().contains("actions"))
             fixture.server.stop()
-            #expect(eventually { reasons.value == [.undefined] })
+            #expect(eventually { reasons.value == [.serverGone] })
             #expect(throws: NotificationError.self) { try fixture.client.capabilities() }
         }
 

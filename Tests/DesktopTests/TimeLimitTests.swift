@@ -28,12 +28,15 @@ import Testing
         _ = desktop
         let clock = LoopClock.manual()
         let serving = try LoopThread(serving: [], clock: clock)
-        let chooser = ChooserLauncher(executable: path, loop: serving.loop, timeout: 120)
+        let chooser = ChooserLauncher(executable: path, loop: serving.loop)
+        // This test is about the time limit alone: no show deadline or ping falls within it.
+        chooser.showDeadline = (1000, 1000)
+        chooser.pingInterval = 1000
         let choices = ChoiceLabels(catalog: AppCatalog()).choices([.copy, .discard])
         let decision = Decision(url: "https://e.org/", finalURL: "https://e.org/", effect: .ask(choices, forced: false))
         let answers = Locked<[AskAnswer]>([])
         serving.loop.perform {
-            chooser.show(AskRequest(decision: decision), environment: ["DISPLAY": ":1", "PATH": "/usr/bin:/bin"]) { answers.value.append($0) }
+            chooser.show(AskRequest(decision: decision, expires: Date().timeIntervalSince1970 + 120), environment: ["DISPLAY": ":1", "PATH": "/usr/bin:/bin"]) { answers.value.append($0) }
         }
         try turn(serving.loop)  // the question is out, its timer set at 0 s
         serving.loop.advanceClock(by: 119)

@@ -126,6 +126,17 @@ import URLModel
         #expect(copy.releasingHold().kind == .copy)
     }
 
+    /// Issue 26's pending questions keep no verdict: one asked again after a restart is judged
+    /// again with the checks in force, so its window still warns about a look-alike.
+    @Test func aQuestionAskedAgainIsJudgedAgain() throws {
+        let engine = try Self.engine(settings: "[settings]\nsafety = \"ask\"")
+        let again = engine.judgedAgain("https://xn--pypal-4ve.com/")
+        #expect(again.verdict.name == "warn", "\(again)")
+        #expect(again.shownHost == "xn--pypal-4ve.com")
+        #expect(engine.judgedAgain("https://example.org/").verdict == .safe)
+        #expect(engine.judgedAgain("not a url") == .unchecked)
+    }
+
     @Test func askingInsteadOffersTheDecidedTargetFirst() throws {
         let engine = try Self.engine(settings: "[settings]\nsafety = \"ask\"")
         let open = try engine.decide("https://paypa1.com/")

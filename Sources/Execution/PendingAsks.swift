@@ -1,0 +1,172 @@
+import DBus
+import JSON
+import Platform
+import Routing
+
+/// A question put to the user that has no answer yet, as the next daemon needs it to ask again.
+public struct PendingAsk: Sendable {
+    /// The click's id in `recent`.
+    public var id: UInt32
+    /// When the link was clicked (seconds since the epoch): `ask_timeout` counts from here.
+    public var time: Double
+    /// The `ask` decision, with its choices as they were offered.
+    public var decision: Decision
+    /// The app the click came from, when known.
+    public var opener: String?
+    /// The click's display variables, for the window.
+    public var environment: [String: String]
+    /// The notification the question is shown in, to be closed before it is asked again.
+    public var notification: UInt32?
+
+    /// A pending question.
+    public init(id: UInt32, time: Double, decision: Decision, opener: String?, environment: [String: String], notification: UInt32? = nil) {
+        self.id = id
+        self.time = time
+        self.decision = decision
+        self.opener = opener
+        self.environment = environment
+        self.notification = notification
+    }
+}
+
+/// The questions waiting for an answer, in `$XDG_STATE_HOME/openurld/pending-asks.jsonl` (0600):
+/// one JSON line per question, written before it is shown, a line when its prompt is a
+/// notification, and one when it is answered; the file is removed once none waits. A daemon that
+/// stops (killed, crashed, stopped) leaves them there, and the next one asks them again (see
+/// `DecisionExecutor.resumePendingAsks`). Lines are written as `RecordFile` writes them: each at
+/// once, none torn, retried when the disk is full.
+public final class PendingAsks {
+    /// The file's name in the state directory.
+    public static let fileName = "pending-asks.jsonl"
+    /// Once this many lines were appended, the file is rewritten with the waiting questions alone.
+    static let compactAfterLines = 1000
+
+    /// The file.
+    public let path: String
+    private let file: RecordFile
+    /// The waiting questions by id.
+    private var waiting: [UInt32: PendingAsk] = [:]
+    private var linesWritten = 0
+
+    /// Questions recorded in `path`, retried on `loop` when the disk refuses them; `reported`
+    /// hears when writing starts failing (why) and works again (nil).
+    public init(path: String, loop: EventLoop?, reported: @escaping (String?) -> Void = { _ in }) {
+        self.path = path
+        file = RecordFile(path: path, loop: loop, reported: reported)
+    }
+
+    /// The waiting questions, oldest click first.
+    public var all: [PendingAsk] { waiting.values.sorted { ($0.time, $0.id) < ($1.time, $1.id) } }
+
+    /// Whether question `id` is waiting.
+    public func contains(_ id: UInt32) -> Bool { waiting[id] != nil }
+
+    /// Records a question before it is shown (again: a question already recorded keeps its line).
+    public func add(_ ask: PendingAsk) {
+        guard ask.id != 0, waiting[ask.id] == nil else { return }
+        waiting[ask.id] = ask
+        write(Self.line(ask))
+    }
+
+    /// Records that question `id` is shown in notification `notification`.
+    public func shown(id: UInt32, notification: UInt32) {
+        guard waiting[id] != nil else { return }
+        waiting[id]?.notification = notification
+        write(.object([("shown", .number(Int(id))), ("notification", .number(Int(notification)))]))
+    }
+
+    /// Records that question `id` has its answer; the file goes once none waits.
+    public func resolve(id: UInt32) {
+        guard waiting.removeValue(forKey: id) != nil else { return }
+        guard waiting.isEmpty else { return write(.object([("done", .number(Int(id)))])) }
+        file.discardUnwritten()
+        try? FileSystem.remove(path)
+        linesWritten = 0
+    }
+
+    /// Reads the questions a previous daemon left, rewrites the file with them alone, and
+    /// returns them, oldest first. `choice` resolves a choice's key (`firefox.desktop`, `copy`)
+    /// against the rules now in force; a choice that no longer resolves is left out.
+    public func load(choice: (String) -> AskChoice?) -> [PendingAsk] {
+        guard let data = FileSystem.contents(path) else { return [] }
+        var found: [UInt32: PendingAsk] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let value = try? JSONValue(parsing: Array(line)) else { continue }  // a torn line
+            if let id = value["done"]?.integer.flatMap(UInt32.init(exactly:)) {
+                found[id] = nil
+            } else if let id = value["shown"]?.integer.flatMap(UInt32.init(exactly:)), let shown = value["notification"]?.integer {
+                found[id]?.notification = UInt32(exactly: shown)
+            } else if let ask = Self.ask(value, choice: choice) {
+                found[ask.id] = ask
+            }
+        }
+        waiting = found
+        compact()
+        return all
+    }
+
+    private func write(_ value: JSONValue) {
+        file.append(value.text + "\n")
+        linesWritten += 1
+        if linesWritten >= Self.compactAfterLines { compact() }
+    }
+
+    /// Rewrites the file with the waiting questions alone (or removes it when none waits).
+    private func compact() {
+        linesWritten = waiting.count
+        guard !waiting.isEmpty else {
+            file.discardUnwritten()
+            try? FileSystem.remove(path)
+            return
+        }
+        guard file.flush() != nil else { return }  // a full disk: keep appending to what is there
+        let text = all.map { ask in
+            Self.line(ask).text + "\n" + (ask.notification.map { JSONValue.object([("shown", .number(Int(ask.id))), ("notification", .number(Int($0)))]).text + "\n" } ?? "")
+        }.joined()
+        do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp") } catch {
+            Log.warning("cannot rewrite \(path): \(error)")
+        }
+    }
+
+    /// A question's line.
+    static func line(_ ask: PendingAsk) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("ask", .number(Int(ask.id))), ("time", .fraction(ask.time)),
+            ("url", .string(ask.decision.url)), ("final_url", .string(ask.decision.finalURL)),
+        ]
+        switch ask.decision.rule {
+        case .named(let name)?: members.append(("rule", .string(name)))
+        case .index(let index)?: members.append(("rule_index", .number(index)))
+        case nil: break
+        }
+        if case .ask(_, true) = ask.decision.effect { members.append(("forced", .bool(true))) }
+        if let opener = ask.opener { members.append(("opener", .string(opener))) }
+        members.append(("choices", .array(ask.decision.choices.map { choice in
+            .object([("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon))])
+        })))
+        members.append(("environment", .object(ask.environment.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        return .object(members)
+    }
+
+    /// The question a line records; nil for a line that is not one.
+    static func ask(_ value: JSONValue, choice: (String) -> AskChoice?) -> PendingAsk? {
+        guard let id = value["ask"]?.integer.flatMap(UInt32.init(exactly:)), id != 0,
+              let url = value["url"]?.string, let finalURL = value["final_url"]?.string else { return nil }
+        let time: Double
+        switch value["time"] {
+        case .fraction(let seconds)?: time = seconds
+        case .number(let seconds)?: time = Double(seconds)
+        default: return nil
+        }
+        let choices: [Choice] = (value["choices"]?.items ?? []).compactMap { item in
+            guard let key = item["key"]?.string, let action = choice(key) else { return nil }
+            return Choice(action: action, label: item["label"]?.string ?? key, icon: item["icon"]?.string ?? "")
+        }
+        var rule: Decision.RuleReference?
+        if let name = value["rule"]?.string { rule = .named(name) } else if let index = value["rule_index"]?.integer { rule = .index(index) }
+        var environment: [String: String] = [:]
+        for (name, variable) in value["environment"]?.members ?? [] { if let text = variable.string { environment[name] = text } }
+        let decision = Decision(url: url, finalURL: finalURL, effect: .ask(choices, forced: value["forced"]?.bool ?? false), rule: rule)
+        return PendingAsk(id: id, time: time, decision: decision, opener: value["opener"]?.string, environment: environment)
+    }
+}

@@ -1,0 +1,94 @@
+import DBus
+import Platform
+
+/// An append-only record on disk (`recent.tsv`, `pending-asks.jsonl`), written so that what the
+/// caller was told stays true:
+/// - each append is one `write(2)` made before the caller goes on (before a click's reply is
+///   sent), so a process killed a moment later has lost nothing: the kernel has the bytes. There
+///   is no fsync: only a crash of the machine itself can lose the last seconds.
+/// - a write the disk can take only part of (ENOSPC) is cut back off, so the file never holds a
+///   torn line; a file that does not end with a newline (torn by something else) gets one before
+///   the next line, so a torn line never swallows the one after it.
+/// - lines that could not be written are kept, in order, and tried again before the next line
+///   and every `retrySeconds` on the loop; `reported` hears once that writing fails (with why)
+///   and once (nil) that it works again.
+final class RecordFile {
+    /// Seconds between attempts while lines wait to be written.
+    static let retrySeconds = 2.0
+
+    /// The file.
+    let path: String
+    /// Lines that could not be written yet, oldest first (each ends with a newline).
+    private(set) var unwritten: [String] = []
+    /// Why the last write failed; nil while writes work.
+    private(set) var failure: String?
+    private let loop: EventLoop?
+    private let reported: (String?) -> Void
+    private var retryTimer: EventLoopToken?
+    /// True once this process's own whole write ended the file: its last byte need not be read again.
+    private var endsWhole = false
+
+    /// A record at `path` (created 0600, its directory 0700, on the first line), retried on
+    /// `loop` (without one, only before the next line).
+    init(path: String, loop: EventLoop?, reported: @escaping (String?) -> Void = { _ in }) {
+        self.path = path
+        self.loop = loop
+        self.reported = reported
+    }
+
+    /// Appends `line` (one or more lines, each ending with a newline) after any still unwritten;
+    /// returns the file's size when everything is written, nil when some lines wait.
+    @discardableResult
+    func append(_ line: String) -> Int? {
+        unwritten.append(line)
+        return flush()
+    }
+
+    /// Writes the waiting lines in one write; the file's size after it, nil when they still wait.
+    @discardableResult
+    func flush() -> Int? {
+        guard !unwritten.isEmpty else { return (try? FileSystem.status(path).size) ?? 0 }
+        do {
+            try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
+            let file = try AppendingFile(path, mode: 0o600)
+            try? file.setPermissions(0o600)
+            let size = try file.status().size
+            var text = unwritten.joined()
+            if !endsWhole, !file.ends(with: UInt8(ascii: "\n")) { text = "\n" + text }
+            endsWhole = false
+            try file.appendWhole(Array(text.utf8), size: size)
+            endsWhole = true
+            unwritten = []
+            recovered()
+            return size + text.utf8.count
+        } catch {
+            failed(error.description)
+            return nil
+        }
+    }
+
+    /// Forgets the lines still waiting (the record was cleared).
+    func discardUnwritten() {
+        unwritten = []
+        recovered()
+    }
+
+    private func failed(_ why: String) {
+        if failure == nil {
+            failure = why
+            Log.warning("cannot write \(path) (\(why)); \(unwritten.count) line(s) kept in memory, tried again every \(Int(Self.retrySeconds)) s")
+            reported(why)
+        }
+        guard let loop, retryTimer == nil else { return }
+        retryTimer = loop.addTimer(after: Self.retrySeconds, repeating: Self.retrySeconds) { [weak self] in self?.flush() }
+    }
+
+    private func recovered() {
+        if let retryTimer { loop?.remove(retryTimer) }
+        retryTimer = nil
+        guard failure != nil else { return }
+        failure = nil
+        Log.info("\(path) is written again")
+        reported(nil)
+    }
+}

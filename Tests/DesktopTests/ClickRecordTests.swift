@@ -1,0 +1,117 @@
+import DBus
+import Execution
+import Foundation
+import Routing
+import TestSupport
+import Testing
+
+/// Issue 26: the click record's lines stay whole (a line torn by something else never swallows
+/// the next one, and is left out when read), ids follow the highest on disk, and the resident
+/// chooser is kept for `chooser_idle` seconds after its last question, and not longer.
+@Suite struct ClickRecordTests {
+    func record(_ name: String) throws -> String {
+        let directory = NSTemporaryDirectory() + "openurld-\(name)-\(getpid())"
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory + "/recent.tsv"
+    }
+
+    let copied = Decision(url: "https://e.org/a", finalURL: "https://e.org/a", effect: .copy(text: "https://e.org/a", leftOutBcc: false))
+
+    @Test func aTornLastLineIsLeftOutAndNeverSwallowsTheNext() throws {
+        let path = try record("torn")
+        try "1\t1700000000\thttps://e.org/1\thttps://e.org/1\topen\tb.desktop\t\t\tdone\n2\t17000000".write(toFile: path, atomically: true, encoding: .utf8)
+        let recent = RecentLinks(path: path)
+        let id = recent.add(copied, opener: nil, outcome: .done)
+        // The torn line's id may have been given to a caller: it is never given again.
+        #expect(id == 3, "the next id follows the highest id on disk, torn line included")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines.last == "", "\(lines)")
+        #expect(lines[2].hasPrefix("3\t") && lines[2].split(separator: "\t", omittingEmptySubsequences: false).count == 9, "\(lines)")
+        // Read back by a new process: the torn line is skipped, both whole ones are there.
+        let again = RecentLinks(path: path)
+        #expect(again.entries.map(\.id) == [1, 3])
+        #expect(again.entries.last?.url == "https://e.org/a")
+    }
+
+    @Test func anAnswersLineForAnOlderIdDoesNotLowerTheNextId() throws {
+        let path = try record("highest")
+        let recent = RecentLinks(path: path)
+        let asked = recent.add(copied, opener: nil, outcome: .asking)
+        let later = recent.add(copied, opener: nil, outcome: .done)
+        recent.update(id: asked, outcome: .done, decision: copied)
+        #expect(RecentLinks(path: path).add(copied, opener: nil, outcome: .done) == later + 1)
+    }
+
+    /// An answer's line that brings the file to its rewrite (twice the byte bound) rewrites it
+    /// with the answer in: the update is settled before the file is read back.
+    @Test func anAnswerThatTriggersTheRewriteIsKept() throws {
+        let path = try record("rewrite")
+        let recent = RecentLinks(path: path)
+        let long = "https://e.org/" + String(repeating: "a", count: 20_000)
+        let big = Decision(url: long, finalURL: long, effect: .copy(text: long, leftOutBcc: false))
+        let ids = (0..<40).map { _ in recent.add(big, opener: nil, outcome: .asking) }
+        for id in ids { recent.update(id: id, outcome: .done, decision: big) }
+        // Rewritten on the way (40 lines of ~16 KiB asked, then answered, pass twice the bound).
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+        #expect(lines < 80, "\(lines) lines: never rewritten")
+        let again = RecentLinks(path: path)
+        #expect(!again.entries.isEmpty && again.entries.allSatisfy { $0.outcome == "done" }, "\(again.entries.map(\.outcome))")
+        #expect(again.entries.last?.id == ids.last)
+    }
+
+    @Test func chooserIdleIsASettingWithItsRange() throws {
+        #expect(try ConfigLoader.load(text: "[settings]\nchooser_idle = 30\n", path: "c.toml").settings.chooserIdle == 30)
+        #expect(try ConfigLoader.load(text: "", path: "c.toml").settings.chooserIdle == 300)
+        #expect(throws: ConfigError.self) { try ConfigLoader.load(text: "[settings]\nchooser_idle = -1\n", path: "c.toml") }
+    }
+
+    /// A stand-in for `openurl-chooser --serve` that writes its pid, shows each question and cancels it.
+    func cancellingChooser() throws -> (path: String, pidFile: String, desktop: IsolatedDesktop) {
+        let desktop = try IsolatedDesktop(name: "idlechooser")
+        let path = desktop.root + "/openurl-chooser", pidFile = desktop.root + "/chooser.pid"
+        try """
+        #!/bin/sh
+        echo $$ > '\(pidFile)'
+        while read -r line; do
+          case "$line" in *'"url"'*) echo '{"event":"shown"}'; echo '{"answer":"cancel"}';; esac
+        done
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return (path, pidFile, desktop)
+    }
+
+    @Test(arguments: [300.0, 0.0])
+    func theChooserIsKeptForItsIdleTimeAndNoLonger(idle: Double) throws {
+        let (path, pidFile, desktop) = try cancellingChooser()
+        _ = desktop
+        let serving = try LoopThread(serving: [], clock: LoopClock.manual())
+        let chooser = ChooserLauncher(executable: path, loop: serving.loop)
+        chooser.keepAlive = idle
+        let choices = ChoiceLabels(catalog: AppCatalog()).choices([.copy, .discard])
+        let decision = Decision(url: "https://e.org/", finalURL: "https://e.org/", effect: .ask(choices, forced: false))
+        let answers = Locked<[AskAnswer]>([])
+        serving.loop.perform {
+            chooser.show(AskRequest(decision: decision), environment: ["DISPLAY": ":1", "PATH": "/usr/bin:/bin"]) { answers.value.append($0) }
+        }
+        #expect(eventually { answers.value == [.cancelled] }, "\(answers.value)")
+        var pid: pid_t?
+        #expect(eventually { pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }; return pid != nil })
+        let chooserPID = try #require(pid)
+        func running() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(chooserPID)/stat", encoding: .utf8) else { return false }
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+        if idle > 0 {
+            serving.loop.advanceClock(by: idle - 1)
+            let turned = Locked(false)
+            serving.loop.perform { turned.value = true }
+            #expect(eventually { turned.value })
+            #expect(running(), "the chooser went before its idle time")
+            serving.loop.advanceClock(by: 2)
+        }
+        #expect(eventually(timeout: 10) { !running() }, "the chooser stayed past chooser_idle = \(idle)")
+    }
+}
