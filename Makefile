@@ -5,7 +5,10 @@
 #   make setup               the per-user step: openurl install, check, and route a test link
 #   make uninstall           give the defaults back, stop the daemon, remove every installed file
 #   make package             build the .deb (dpkg-buildpackage -b -us -uc) into .build/deb and run lintian
-#   make test                the full test suite (what CI runs); one line per suite, full output in .build/test.log
+#   make check-all           the README's test command (.ci/run is exactly it): install what the tests need
+#                            (make test-deps), make test, make package, and a short fuzz pass
+#   make test-deps           apt-get update and install the Debian packages and PyPI oracles the tests need
+#   make test                the full test suite alone; one line per suite, full output in .build/test.log
 #   make bench               the release-mode benchmarks, ending with issue 15's footprint table
 #   make bench-footprint     that table alone: install size, idle memory, start-up CPU, clicks vs dbus-send
 #   make fuzz                build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
@@ -42,7 +45,7 @@ INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR
 	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man1/openurl-chooser.1 $(MANDIR)/man5/openurld.toml.5 \
 	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json
 
-.PHONY: build release generated install install-files setup uninstall stop-daemon package test bench bench-footprint fuzz fuzz-build test-sanitize
+.PHONY: build release generated install install-files setup uninstall stop-daemon package test test-deps check-all bench bench-footprint fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
 # openurld is one multi-call binary (Sources/openurld): openurl-tool and openurl-chooser are
@@ -125,6 +128,16 @@ package:
 	mv ../openurld_*.deb ../openurld-dbgsym_*.deb ../openurld_*.buildinfo ../openurld_*.changes .build/deb/ 2>/dev/null || true
 	lintian --fail-on error .build/deb/openurld_*.deb
 
+# The one test command (README, .ci/run): what the tests need, the suite, the .deb with lintian
+# (2 to 5 minutes: a release build and packing) and a 3-second pass of every fuzz target.
+check-all: test-deps
+	$(MAKE) test
+	$(MAKE) package
+	$(MAKE) fuzz FUZZ_SECONDS=3
+
+test-deps:
+	.ci/test-deps
+
 # One line per suite plus every failure; the full output is kept in .build/test.log.
 test:
 	swift build --build-tests
@@ -134,7 +147,7 @@ test:
 	    status=$$?; echo "full output: .build/test.log"; exit $$status
 
 # bench-footprint runs bench-routing and bench-hygiene itself and ends with issue 15's table.
-BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-safety bench-footprint openurl-fake-browser
+BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-safety bench-gio bench-footprint openurl-fake-browser
 
 bench: release
 	for b in $(BENCHES); do swift build -c release --product $$b || exit 1; done
@@ -143,6 +156,7 @@ bench: release
 	.build/release/bench-chooser
 	.build/release/bench-hostile
 	.build/release/bench-safety
+	.build/release/bench-gio 20
 	.build/release/bench-footprint
 
 # Only issue 15's table (with the routing and hygiene figures it includes).

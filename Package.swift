@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching", "SiteLists"],
+        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching", "DesktopDefaults", "SiteLists"],
                 swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // What a click's moment holds beside the URL: NetworkManager's network (watched on the
         // system bus), the local time, the X11 display's focused window and held keys (spoken
@@ -136,6 +136,7 @@ let package = Package(
         .executableTarget(name: "bench-chooser", dependencies: ["TestSupport"], path: "Benchmarks/bench-chooser"),
         .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
         .executableTarget(name: "bench-safety", dependencies: ["URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
+        .executableTarget(name: "bench-gio", dependencies: ["TestSupport"], path: "Benchmarks/bench-gio"),
         .executableTarget(name: "bench-notify", dependencies: ["Launching", "Execution", "DBus", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),

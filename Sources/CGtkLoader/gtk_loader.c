@@ -40,9 +40,11 @@
     VOID(gtk_image_set_pixel_size, (GtkImage *image, int pixel_size), (image, pixel_size)) \
     VOID(gtk_init, (void), ()) \
     CALL(GtkWidget *, gtk_label_new, (const char *str), (str)) \
+    CALL(GtkWidget *, gtk_label_new_with_mnemonic, (const char *str), (str)) \
     VOID(gtk_label_set_ellipsize, (GtkLabel *self, PangoEllipsizeMode mode), (self, mode)) \
     VOID(gtk_label_set_lines, (GtkLabel *self, int lines), (self, lines)) \
     VOID(gtk_label_set_markup, (GtkLabel *self, const char *str), (self, str)) \
+    VOID(gtk_label_set_mnemonic_widget, (GtkLabel *self, GtkWidget *widget), (self, widget)) \
     VOID(gtk_label_set_wrap, (GtkLabel *self, gboolean wrap), (self, wrap)) \
     VOID(gtk_label_set_wrap_mode, (GtkLabel *self, PangoWrapMode wrap_mode), (self, wrap_mode)) \
     VOID(gtk_label_set_xalign, (GtkLabel *self, float xalign), (self, xalign)) \
@@ -53,8 +55,16 @@
     CALL(int, gtk_list_box_row_get_index, (GtkListBoxRow *row), (row)) \
     VOID(gtk_list_box_select_row, (GtkListBox *box, GtkListBoxRow *row), (box, row)) \
     VOID(gtk_list_box_set_selection_mode, (GtkListBox *box, GtkSelectionMode mode), (box, mode)) \
+    CALL(GType, gtk_popover_get_type, (void), ()) \
+    CALL(GtkWidget *, gtk_scrolled_window_new, (void), ()) \
+    VOID(gtk_scrolled_window_set_child, (GtkScrolledWindow *self, GtkWidget *child), (self, child)) \
+    VOID(gtk_scrolled_window_set_max_content_height, (GtkScrolledWindow *self, int height), (self, height)) \
+    VOID(gtk_scrolled_window_set_policy, (GtkScrolledWindow *self, GtkPolicyType horizontal, GtkPolicyType vertical), (self, horizontal, vertical)) \
+    VOID(gtk_scrolled_window_set_propagate_natural_height, (GtkScrolledWindow *self, gboolean propagate), (self, propagate)) \
     VOID(gtk_widget_add_controller, (GtkWidget *widget, GtkEventController *controller), (widget, controller)) \
     VOID(gtk_widget_add_css_class, (GtkWidget *widget, const char *css_class), (widget, css_class)) \
+    CALL(GtkWidget *, gtk_widget_get_ancestor, (GtkWidget *widget, GType widget_type), (widget, widget_type)) \
+    CALL(gboolean, gtk_widget_grab_focus, (GtkWidget *widget), (widget)) \
     CALL(gboolean, gtk_widget_is_ancestor, (GtkWidget *widget, GtkWidget *ancestor), (widget, ancestor)) \
     VOID(gtk_widget_set_margin_bottom, (GtkWidget *widget, int margin), (widget, margin)) \
     VOID(gtk_widget_set_margin_end, (GtkWidget *widget, int margin), (widget, margin)) \

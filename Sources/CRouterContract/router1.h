@@ -25,6 +25,9 @@
 #define OPENURL_METHOD_LIST_TARGETS "ListTargets"
 #define OPENURL_METHOD_RECENT "Recent"
 #define OPENURL_METHOD_REOPEN "Reopen"
+// ReopenWithOptions(u id, s target, a{sv} options): Reopen with the caller's `environment` and
+// `activation-token` (the Open option keys), as `openurl reopen` sends them; Reopen(u, s) stays.
+#define OPENURL_METHOD_REOPEN_WITH_OPTIONS "ReopenWithOptions"
 #define OPENURL_METHOD_CLEAR_RECENT "ClearRecent"
 #define OPENURL_METHOD_DESCRIBE_RULES "DescribeRules"
 #define OPENURL_METHOD_CONFIG_SOURCES "ConfigSources"

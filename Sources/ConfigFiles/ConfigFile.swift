@@ -1,3 +1,5 @@
+import DesktopDefaults
+import Launching
 import Platform
 import Routing
 import Hygiene
@@ -27,14 +29,24 @@ public enum ConfigFile {
     /// default knows none). `rememberedText` stands in for the remembered file's contents (to check a new version
     /// before writing it). `clearURLsPatterns` says when the ClearURLs catalogue's patterns are
     /// compiled: at load (a bad one is a load error) or on first use (the daemon's start).
-    /// `describe` reads the entries the config names that discovery did not list (for their names).
+    /// `describe` reads the entries the config names that discovery did not list (for their names);
+    /// those it does not find either are not installed (`Config.missingApps`). Without it nothing
+    /// is checked against what is installed.
     public static func load(path: String, required: Bool, systemDirs: [String] = [], discover: () -> AppCatalog = { AppCatalog() },
-                            describe: ([String]) -> [AppEntry] = { _ in [] }, rememberedText: String? = nil,
+                            describe: (([String]) -> [AppEntry])? = nil, rememberedText: String? = nil,
                             clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
         let layers = loadLayers(path: path, required: required, systemDirs: systemDirs, discover: discover, describe: describe,
                                 rememberedText: rememberedText, clearURLsPatterns: clearURLsPatterns)
         if let failure = layers.userFailure { return .failure(failure) }
         return .success(layers.config)
+    }
+
+    /// What is installed, as the config is checked against it: the desktop entries and browsers
+    /// discovery finds, and what `system` opens for http, https and mailto (the takeover record).
+    public static func installedApps(paths: XDGPaths, environment: [String: String]) -> AppCatalog {
+        var catalog = AppDiscovery(paths: paths, environment: environment).catalog()
+        for (scheme, entry) in DefaultHandlers(paths: paths).previousHandlers() { catalog.previousHandlers[scheme] = AppDiscovery.appEntry(entry) }
+        return catalog
     }
 
     /// The remembered-rules file in the directory of the config file `path`.

@@ -89,7 +89,7 @@ extension ConfigFile {
     /// before it. A file that fails keeps its last good version from `memory` (none at start:
     /// it is left out); a site list that fails keeps its last good entries (none: it is empty).
     public static func loadLayers(path: String, required: Bool, systemDirs: [String], memory: ConfigMemory = ConfigMemory(),
-                                  discover: () -> AppCatalog = { AppCatalog() }, describe: ([String]) -> [AppEntry] = { _ in [] },
+                                  discover: () -> AppCatalog = { AppCatalog() }, describe: (([String]) -> [AppEntry])? = nil,
                                   rememberedText: String? = nil,
                                   clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> LayeredConfig {
         var config = Config(path: path)
@@ -167,8 +167,15 @@ extension ConfigFile {
         if !userProblems.isEmpty {
             result.userFailure = LoadError(description: userProblems.joined(separator: "\n"), isSettling: result.settling != nil)
         }
-        let missing = config.referencedDesktopIDs.filter { config.catalog.entry(id: $0) == nil }
-        if !missing.isEmpty { config.catalog.others = describe(missing) }
+        // `describe` reads the entries the config names that discovery did not list (for their
+        // names); those it does not find either are not installed (`Config.missingApps`).
+        // Without it nothing is checked against what is installed.
+        if let describe {
+            let missing = config.referencedDesktopIDs.filter { config.catalog.entry(id: $0) == nil }
+            if !missing.isEmpty { config.catalog.others = describe(missing) }
+            let catalog = config.catalog
+            config.markUninstalledEntries { catalog.entry(id: $0) != nil }
+        }
         result.config = config
         return result
     }

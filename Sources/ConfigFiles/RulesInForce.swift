@@ -81,9 +81,9 @@ public final class RulesInForce {
         loadedOnce = true
     }
 
-    /// What is installed now: desktop entries and browser profiles, read afresh.
+    /// What is installed now: desktop entries, browser profiles and what `system` opens, read afresh.
     public func discoverCatalog() -> AppCatalog {
-        AppDiscovery(paths: paths, environment: environment).catalog()
+        ConfigFile.installedApps(paths: paths, environment: environment)
     }
 
     /// Loads every layer. At start the ClearURLs patterns compile on first use (most providers
@@ -95,7 +95,7 @@ public final class RulesInForce {
         let result: Reload
         let discovery = AppDiscovery(paths: paths, environment: environment)
         let layers = ConfigFile.loadLayers(path: configPath, required: false, systemDirs: paths.configDirs, memory: memory,
-                                           discover: discovery.catalog, describe: discovery.entries,
+                                           discover: discoverCatalog, describe: discovery.entries,
                                            clearURLsPatterns: loadedOnce ? .atLoad : .onFirstUse)
         if let settling = layers.settling {
             result = .settling(settling)

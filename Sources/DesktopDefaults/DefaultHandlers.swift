@@ -88,6 +88,11 @@ public struct DefaultHandlers: Sendable {
     /// types for which a higher-precedence list still overrides us.
     @discardableResult
     public func install(openurl: String = "openurl", environment: [String: String] = Environment.current()) throws -> [String] {
+        try installReporting(openurl: openurl, environment: environment).shadowed
+    }
+
+    /// `install`, also saying which files this run changed (a second install changes none).
+    public func installReporting(openurl: String = "openurl", environment: [String: String] = Environment.current()) throws -> (shadowed: [String], changed: [String]) {
         let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl, scope: scope)
         var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
         if !isRecorded {
@@ -101,9 +106,9 @@ public struct DefaultHandlers: Sendable {
             else { targets.append(Target(path: edit.path, edits: [edit])) }
         }
         for file in plan.files { targets.append(Target(path: file.path, whole: file.content)) }
-        try apply(targets, to: &record)
+        let changed = try apply(targets, to: &record)
         try record.write(recordFile, mode: recordMode)
-        return Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }
+        return (Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }, changed)
     }
 
     /// One file to change: settings to set, or its whole content.
@@ -115,8 +120,10 @@ public struct DefaultHandlers: Sendable {
 
     /// Changes each target, recording first what each file and setting was (unless recorded
     /// already) so uninstall can put it back; a recorded file changed by someone else since
-    /// becomes `loose`.
-    func apply(_ targets: [Target], to record: inout TakeoverRecord) throws {
+    /// becomes `loose`. Returns the files whose bytes it changed.
+    @discardableResult
+    func apply(_ targets: [Target], to record: inout TakeoverRecord) throws -> [String] {
+        var changed: [String] = []
         try FileSystem.createDirectory(backupDirectory, mode: 0o700, intermediates: true)
         for target in targets {
             let before = FileSystem.contents(target.path)
@@ -147,7 +154,9 @@ public struct DefaultHandlers: Sendable {
             // Recorded before the write: a failure part-way leaves a record uninstall can use.
             try record.write(recordFile, mode: recordMode)
             try AtomicFile.write(after, to: target.path)
+            changed.append(target.path)
         }
+        return changed
     }
 
     /// The files the install record covers, in the order install changed them.
@@ -243,6 +252,16 @@ public struct DefaultHandlers: Sendable {
         }
         throw loops.isEmpty ? SystemHandlerError.noHandler(scheme: scheme)
             : SystemHandlerError.onlyLoops(scheme: scheme, candidates: loops)
+    }
+
+    /// What `system` opens for each of `schemes` (those with a handler): the entries that name
+    /// `system` in choices and notifications (`AppCatalog.previousHandlers`).
+    public func previousHandlers(schemes: [String] = ["http", "https", "mailto"]) -> [String: DesktopEntry] {
+        var handlers: [String: DesktopEntry] = [:]
+        for scheme in schemes {
+            if let entry = try? systemHandler(forScheme: scheme) { handlers[scheme] = entry }
+        }
+        return handlers
     }
 
     /// Whether launching `entry` would come straight back to the default handler.

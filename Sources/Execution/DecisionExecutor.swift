@@ -72,7 +72,8 @@ public final class DecisionExecutor {
     }
 
     /// Carries out `decision` for `click`: dropped when the click's deadline passed (the client
-    /// routed it itself) or when the same URL was carried out within `dedupe_ms`; otherwise
+    /// routed it itself) or when the same URL was carried out within `dedupe_ms` (a repeat asked
+    /// for on purpose is not a duplicate); otherwise
     /// recorded and carried out, an ask's answers recorded as they come. `completion` gets the
     /// outcome (at once, but for a copy, whose tool runs beside the loop; without a loop it is
     /// called before this returns).
@@ -87,7 +88,7 @@ public final class DecisionExecutor {
         lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
         let forcedAsk: Bool
         if case .ask(_, true) = decision.effect { forcedAsk = true } else { forcedAsk = false }
-        if window > 0, lastRouted[decision.finalURL] != nil, !forcedAsk {
+        if window > 0, lastRouted[decision.finalURL] != nil, !forcedAsk, !click.isRepeat {
             Log.info("duplicate within \(Int(window * 1000)) ms, not opened again: \(Log.shown(decision.finalURL))")
             return completion(CarriedOut(id: nil, outcome: .duplicate))
         }
@@ -105,10 +106,10 @@ public final class DecisionExecutor {
         }
     }
 
-    /// Carries out a decision that is no new click (a reopen to a chosen target) on the display
-    /// `environment` names, and records it.
-    func carryOutLater(_ decision: Decision, environment: [String: String], completion: @escaping (RouteOutcome) -> Void = { _ in }) {
-        perform(decision, click: Click(environment: environment), id: nil) { [weak self] outcome in
+    /// Carries out a decision that is no new click (a reopen, a notification's button) on the
+    /// display `click` names (its display variables and activation token), and records it.
+    func carryOutLater(_ decision: Decision, click: Click, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
+        perform(decision, click: click, id: nil) { [weak self] outcome in
             self?.record?.add(decision, opener: nil, outcome: outcome)
             completion(outcome)
         }
@@ -116,16 +117,16 @@ public final class DecisionExecutor {
 
     /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click; a link that
     /// was held is released, as Open anyway would), on the display of the caller that asked
-    /// (`environment`: its display variables; empty, this process's own). Nothing of an earlier
-    /// click's display is reused: it belongs to that click. `completion` gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, releasingHold: Bool = false,
-                       environment: [String: String] = [:],
+    /// (`click`: its display variables and activation token, as `openurl reopen` sends them;
+    /// empty, this process's own). Nothing of an earlier click's display is reused: it belongs to
+    /// that click. `completion` gets what became of it.
+    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, releasingHold: Bool = false, click: Click = Click(),
                        completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
         guard let choice else {
             let decision = try engine.decide(url)
-            return carryOut(releasingHold ? decision.releasingHold() : decision, click: Click(environment: environment)) { completion($0.outcome) }
+            return carryOut(releasingHold ? decision.releasingHold() : decision, click: click) { completion($0.outcome) }
         }
-        carryOutLater(try engine.decide(choice: choice, for: finalURL), environment: environment, completion: completion)
+        carryOutLater(try engine.decide(choice: choice, for: finalURL), click: click, completion: completion)
     }
 
     /// Copies `url` (the addresses of a mailto) outside the rules, on the clipboard of the
@@ -146,7 +147,11 @@ public final class DecisionExecutor {
     func perform(_ decision: Decision, click: Click, id: UInt32?, completion: @escaping (RouteOutcome) -> Void) {
         switch decision.effect {
         case .refused(let reason):
-            notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
+            if let target = decision.unavailableTarget, session.staysForAnswers {
+                offerInstalled(decision, target: target, reason: reason, click: click, id: id)
+            } else {
+                notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
+            }
             completion(.failed(reason))
         case .open(_, let launch):
             do {
@@ -251,7 +256,8 @@ public final class DecisionExecutor {
         var target = OpenTarget.system
         if case .open(let configured) = engine.config.defaultAction { target = configured }
         guard let decision = try? engine.decide(choice: .open(target), for: url) else { return }
-        perform(decision, click: Click(environment: environment), id: nil) { outcome in
+        // Recorded like any other launch: `recent` shows what the button opened.
+        carryOutLater(decision, click: Click(environment: environment)) { outcome in
             Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
         }
     }

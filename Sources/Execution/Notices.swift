@@ -192,7 +192,8 @@ public final class Notices {
     /// The config failed to (re)load; `usingDefaults` when none had loaded yet.
     public func configFailed(_ diagnostic: String, usingDefaults: Bool) {
         let prefix = usingDefaults ? "config not loaded, using built-in defaults: " : "config not reloaded, the previous rules stay in use: "
-        Log.error(prefix + "\n" + diagnostic)
+        // One log line per problem, each saying what it is about.
+        for line in diagnostic.split(separator: "\n") where !line.isEmpty { Log.error(prefix + line) }
         show(NotificationText.configReloadFailed("\n" + diagnostic, usingDefaults: usingDefaults), kind: .config)
     }
 

@@ -43,16 +43,19 @@ public struct Click {
     public var environment: [String: String]
     /// `CLOCK_MONOTONIC` microseconds after which the client has routed the link itself.
     public var deadline: UInt64?
+    /// Asked for again on purpose (`openurl reopen`): never a duplicate of the click it repeats.
+    public var isRepeat: Bool
     /// When it reached openurld, in seconds since the epoch: `ask_timeout` counts from here.
     public var time: Double
 
     /// A click; `time` nil is now.
     public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil,
-                time: Double? = nil) {
+                isRepeat: Bool = false, time: Double? = nil) {
         self.activationToken = activationToken
         self.opener = opener
         self.environment = environment
         self.deadline = deadline
+        self.isRepeat = isRepeat
         self.time = time ?? WallClock.secondsSinceEpoch()
     }
 }

@@ -16,7 +16,7 @@ public protocol AppDiscovering {
 ///
 /// | family | native | Flatpak | Snap |
 /// |---|---|---|---|
-/// | Firefox | `~/.mozilla/firefox/profiles.ini` | `~/.var/app/ID/.mozilla/firefox` | `~/snap/NAME/common/.mozilla/firefox` |
+/// | Firefox | `~/.mozilla/firefox/profiles.ini`, else `$XDG_CONFIG_HOME/mozilla/firefox` | `~/.var/app/ID/.mozilla/firefox`, else `~/.var/app/ID/config/mozilla/firefox` | `~/snap/NAME/common/.mozilla/firefox`, else `~/snap/NAME/current/.config/mozilla/firefox` |
 /// | Chromium | `$CHROME_CONFIG_HOME` or `$XDG_CONFIG_HOME` + `/google-chrome/Local State` | `~/.var/app/ID/config/google-chrome` | `~/snap/NAME/common/chromium` |
 ///
 /// Profiles whose directory is gone (a stale `Local State` entry) are left out: Chrome would
@@ -26,11 +26,14 @@ public struct AppDiscovery: AppDiscovering {
     public var paths: XDGPaths
     /// `$CHROME_CONFIG_HOME`, when set to an absolute path.
     public var chromeConfigHome: String?
+    /// `MOZ_LEGACY_HOME=1`: Firefox keeps `~/.mozilla/firefox` even where it would use the XDG directory.
+    public var mozillaLegacyHome: Bool
 
-    /// Discovers under `paths`; `environment` supplies `CHROME_CONFIG_HOME`.
+    /// Discovers under `paths`; `environment` supplies `CHROME_CONFIG_HOME` and `MOZ_LEGACY_HOME`.
     public init(paths: XDGPaths, environment: [String: String]) {
         self.paths = paths
         chromeConfigHome = environment["CHROME_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        mozillaLegacyHome = environment["MOZ_LEGACY_HOME"]?.hasPrefix("1") == true
     }
 
     /// Reads every entry and profile list now.
@@ -57,7 +60,8 @@ public struct AppDiscovery: AppDiscovering {
         return ids.compactMap { id in directory.entry(id: id).map(Self.appEntry) }
     }
 
-    static func appEntry(_ entry: DesktopEntry) -> AppEntry {
+    /// The catalogue's view of a desktop entry: id, name, schemes, actions and icon.
+    public static func appEntry(_ entry: DesktopEntry) -> AppEntry {
         let schemes = entry.mimeTypes.compactMap { type -> String? in
             type.hasPrefix("x-scheme-handler/") ? String(type.dropFirst("x-scheme-handler/".count)).lowercased() : nil
         }
@@ -84,13 +88,28 @@ public struct AppDiscovery: AppDiscovering {
         guard let known = KnownBrowser.identify(desktopID: entry.id, program: program, packaging: packaging) else {
             return Browser(desktopID: entry.id, name: entry.name, known: nil, packaging: packaging)
         }
-        let directory = known.profileDirectory(packaging: packaging, home: paths.home, configHome: chromeConfigHome ?? paths.configHome)
+        let directory = profileDirectory(of: known, packaging: packaging)
         let listed = Self.profiles(of: known.family, in: directory)
         let exists = { (record: ProfileRecord) in
             Self.isDirectory(known.family == .firefox ? record.directory : directory + "/" + record.directory)
         }
         return Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging, profileDirectory: directory,
                        profiles: listed.filter(exists), staleProfiles: listed.filter { !exists($0) })
+    }
+
+    /// Where `known` keeps its profiles, as the browser itself decides: for the Firefox family the
+    /// legacy directory (`~/.mozilla/firefox`) when it or its root (`~/.mozilla`) exists or
+    /// `MOZ_LEGACY_HOME=1`, else the XDG one (`$XDG_CONFIG_HOME/mozilla/firefox`, Firefox 147 and
+    /// later). When the place the browser would use has no profile list but another has, that one
+    /// is read (a profile list moved by hand, a browser older or newer than the rule assumes).
+    func profileDirectory(of known: KnownBrowser, packaging: KnownBrowser.Packaging) -> String {
+        let configHome = known.family == .chromium ? chromeConfigHome ?? paths.configHome : paths.configHome
+        let places = known.profileDirectories(packaging: packaging, home: paths.home, configHome: configHome)
+        guard !places.xdg.isEmpty else { return places.legacy }
+        let legacyFirst = mozillaLegacyHome || Self.isDirectory(places.legacy) || Self.isDirectory(places.legacyRoot)
+        let ordered = legacyFirst ? [places.legacy] + places.xdg : places.xdg + [places.legacy]
+        let list = known.family == .firefox ? "/profiles.ini" : "/Local State"
+        return ordered.first { FileSystem.exists($0 + list) } ?? ordered[0]
     }
 
     /// Flatpak by `X-Flatpak` or a `flatpak run` Exec; Snap by `X-SnapInstanceName` or snapd's

@@ -101,9 +101,7 @@ final class ChooserUI {
         addLinkView(to: box)
         addChoices(to: box)
         addRemember(to: box)
-        let hint = label("1–9 open · Enter opens the selected · Ctrl+Enter opens and stays · Ctrl+C copies · Esc cancels",
-                         classes: ["dim-label"], small: true)
-        gtk_box_append(cast(box), hint)
+        gtk_box_append(cast(box), label(preview.keyHints, classes: ["dim-label"], small: true))
 
         guard let keys = gtk_event_controller_key_new() else { return }
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
@@ -198,26 +196,42 @@ final class ChooserUI {
         }
         if let first = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) { gtk_list_box_select_row(OpaquePointer(list), first) }
         connect(UnsafeMutableRawPointer(list), "row-activated", unsafeBitCast(rowActivated, to: GCallback.self))
+        // A long list scrolls rather than growing the window past a 768-pixel-high screen: about
+        // nine rows show, the rest scroll into view as the selection moves.
+        let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
+        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_height(cast(scrolled), 1)
+        gtk_scrolled_window_set_max_content_height(cast(scrolled), Self.maximumListHeight)
+        gtk_scrolled_window_set_child(cast(scrolled), list)
         let frame = made(gtk_frame_new(nil), "frame")
-        gtk_frame_set_child(cast(frame), list)
+        gtk_frame_set_child(cast(frame), scrolled)
         gtk_box_append(cast(box), frame)
     }
+
+    /// The most the list of choices takes, in pixels: nine rows of a 24-pixel icon with their margins.
+    static let maximumListHeight: Int32 = 9 * 40
 
     /// "Remember for …" (Alt+R), with a menu of scopes when there is more than one.
     private func addRemember(to box: Widget) {
         guard let first = preview.remember.first else { return }
         let row = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
         if preview.remember.count == 1 {
-            rememberCheck = gtk_check_button_new_with_mnemonic(MarkupText.escaped(first.label).replacingPrefix("Remember", with: "_Remember"))
+            rememberCheck = gtk_check_button_new_with_mnemonic(Self.mnemonicSafe(first.label).replacingPrefix("Remember", with: "_Remember"))
         } else {
-            rememberCheck = gtk_check_button_new_with_mnemonic("_Remember for")
+            // "Remember for [scope ▾]": Alt+R checks it, Alt+F opens the scopes (their own mnemonic).
+            rememberCheck = gtk_check_button_new_with_mnemonic("_Remember")
             let labels = preview.remember.map { String($0.label.dropFirst("Remember for ".count)) }
             rememberScopes = Sys.withCStringArray(labels) { strings in
                 strings.withUnsafeBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
             }
         }
         if let rememberCheck { gtk_box_append(cast(row), rememberCheck) }
-        if let rememberScopes { gtk_box_append(cast(row), rememberScopes) }
+        if let rememberScopes {
+            let forLabel = made(gtk_label_new_with_mnemonic("_for"), "label")
+            gtk_label_set_mnemonic_widget(cast(forLabel), rememberScopes)
+            gtk_box_append(cast(row), forLabel)
+            gtk_box_append(cast(row), rememberScopes)
+        }
         gtk_box_append(cast(box), row)
     }
 
@@ -228,14 +242,54 @@ final class ChooserUI {
         return gtk_icon_theme_has_icon(theme, name) != 0 ? name : fallback
     }
 
+    /// A label as a mnemonic label shows it: its underscores doubled, so none is taken for one.
+    static func mnemonicSafe(_ text: String) -> String { text.replacingEvery("_", with: "__") }
+
     private var focusIsInEntry: Bool {
         guard let window, let entry, let focus = gtk_window_get_focus(cast(window)) else { return false }
         return focus == entry || gtk_widget_is_ancestor(focus, entry) != 0
     }
 
-    /// Handles a key before the focused widget does; true when it was ours.
-    func key(_ keyval: UInt32, control: Bool, alt: Bool) -> Bool {
+    /// True while the scope menu's list is open: its keys (arrows, Enter, Escape) are its own.
+    private var focusIsInPopover: Bool {
+        guard let window, let focus = gtk_window_get_focus(cast(window)) else { return false }
+        return gtk_widget_get_ancestor(focus, gtk_popover_get_type()) != nil
+    }
+
+    /// The areas Tab moves between, in window order: the link field, the choices, "Remember" and
+    /// its scope menu; each as the widget that holds the area and the one that takes the focus
+    /// (for the choices, the selected row).
+    private var focusAreas: [(area: Widget, target: Widget)] {
+        var areas: [(Widget, Widget)] = []
+        if let entry { areas.append((entry, entry)) }
+        if let list, let row = gtk_list_box_get_selected_row(OpaquePointer(list)) ?? gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
+            areas.append((list, UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self)))
+        }
+        if let rememberCheck { areas.append((rememberCheck, rememberCheck)) }
+        if let rememberScopes { areas.append((rememberScopes, rememberScopes)) }
+        return areas
+    }
+
+    /// Moves the focus to the next (or previous) area; the selected choice stays as it is, so
+    /// Enter still opens what it did. GTK's own Tab moves along the rows of the list, and in a
+    /// list that selects as it browses, that changes the selection.
+    private func moveFocus(backwards: Bool) {
+        guard let window else { return }
+        let areas = focusAreas
+        guard !areas.isEmpty else { return }
+        let focus = gtk_window_get_focus(cast(window))
+        let current = focus.flatMap { focused in areas.firstIndex { focused == $0.area || gtk_widget_is_ancestor(focused, $0.area) != 0 } }
+        let next = current.map { ($0 + (backwards ? areas.count - 1 : 1)) % areas.count } ?? (backwards ? areas.count - 1 : 0)
+        _ = gtk_widget_grab_focus(areas[next].target)
+    }
+
+    func key(_ keyval: UInt32, control: Bool, alt: Bool, shift: Bool) -> Bool {
+        if focusIsInPopover { return false }
         switch Int32(keyval) {
+        case GDK_KEY_Tab, GDK_KEY_KP_Tab, GDK_KEY_ISO_Left_Tab:
+            guard !control, !alt else { return false }
+            moveFocus(backwards: shift || Int32(keyval) == GDK_KEY_ISO_Left_Tab)
+            return true
         case GDK_KEY_Escape:
             cancel()
             return true
@@ -329,7 +383,8 @@ extension String {
 private let keyPressed: @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UInt32, UnsafeMutableRawPointer?) -> gboolean = { _, keyval, _, state, _ in
     let control = state & GDK_CONTROL_MASK.rawValue != 0
     let alt = state & GDK_ALT_MASK.rawValue != 0
-    return current?.key(keyval, control: control, alt: alt) == true ? 1 : 0
+    let shift = state & GDK_SHIFT_MASK.rawValue != 0
+    return current?.key(keyval, control: control, alt: alt, shift: shift) == true ? 1 : 0
 }
 
 private let rowActivated: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GtkListBoxRow>?, UnsafeMutableRawPointer?) -> Void = { _, row, _ in

@@ -170,9 +170,10 @@ public enum CommandTable {
         CommandSpec(.apps, options: [
             OptionSpec("--json", "print one JSON array of the targets"),
             OptionSpec("--config", value: "FILE", kind: .file, "list FILE's [apps] instead of the user's config"),
+            OptionSpec("--all", "without SCHEME, also list the apps for other schemes (geo:, tel:, ...)"),
         ], arguments: [ArgumentSpec("SCHEME", .words(["http", "https", "mailto"]), optional: true)],
         "list browsers, profiles, webmail, mail programs and desktop actions, as targets",
-        "List what rules can open: browsers and their profiles (native, Flatpak and Snap), private windows, desktop actions, the config's [apps], webmail, the installed mail programs and app links, each with the target string to paste into open, ask or reopen --with. SCHEME limits the list to apps that handle it."),
+        "List what rules can open: browsers and their profiles (native, Flatpak and Snap), private windows, desktop actions, the config's [apps], webmail, the installed mail programs and app links, each with the target string to paste into open, ask or reopen --with. Without SCHEME, web and mail targets are listed (--all adds the apps for every other scheme after them); SCHEME limits the list to apps that handle it."),
         CommandSpec(.install, options: [
             OptionSpec("--force", "take over even when D-Bus activation of openurld does not work"),
             OptionSpec("--system", "as root: make openurld the default for every user, in the system's files"),
@@ -202,7 +203,7 @@ public enum CommandTable {
             OptionSpec("--with", value: "TARGET", kind: .target, "use TARGET (a desktop id, an [apps] name, a webmail name, system or copy)"),
         ], arguments: [ArgumentSpec("N", .recentID)],
         "route recent link N again, optionally with another target",
-        "Carry out recent link N again (see recent), with TARGET instead of the target decided then. A link that was held by the safety checks is opened as Open anyway would."),
+        "Carry out recent link N again (see recent), with TARGET instead of the target decided then. A link that was held by the safety checks is opened as Open anyway would. The display of the shell it runs from goes with it (an ask shows its window there, as a click's does)."),
         CommandSpec(.help, arguments: [ArgumentSpec("COMMAND", .command, optional: true)],
         "show help for openurl or one command",
         "Show the usage summary, or the help of COMMAND (the same as openurl COMMAND --help)."),

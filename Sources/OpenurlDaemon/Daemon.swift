@@ -50,13 +50,14 @@ final class Daemon {
         let signals = RouterSignals(connection: connection)
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
+        let reported = ReportedLoad()
         let recentPath = paths.stateDirectory + "recent.tsv", pendingPath = paths.stateDirectory + PendingAsks.fileName
         let recent = RecentLinks(path: recentPath, loop: loop) { notices.history($0, path: recentPath) }
         let pending = PendingAsks(path: pendingPath, loop: loop) { notices.history($0, path: pendingPath) }
         let systemReport = SystemConfigReport(notices: notices)
         rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) },
                              preparesSafety: true) { result, systemError in
-            Self.report(result, recent: recent, notices: notices, signals: signals, network: network)
+            Self.report(result, recent: recent, notices: notices, signals: signals, network: network, reported: reported)
             systemReport.update(systemError)
         }
         executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, pending: pending, notices: notices,
@@ -104,15 +105,34 @@ final class Daemon {
     /// The config file.
     var configPath: String { rules.configPath }
 
-    /// Logs a reload, keeps `recent` at the configured size, tells the user when it failed, and
-    /// signals `ConfigReloaded`.
-    private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals, network: NetworkWatcher) {
+    /// What the last load told the user about apps that are not installed, so it is said once.
+    final class ReportedLoad {
+        var missing: [String] = []
+    }
+
+    /// Logs a reload, keeps `recent` at the configured size, tells the user when it failed (and,
+    /// once, which targets are not installed), closes a "not reloaded" notification once the
+    /// config loads again, and signals `ConfigReloaded`.
+    private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals, network: NetworkWatcher,
+                               reported: ReportedLoad) {
         switch result {
         case .loaded(let config):
             recent.capacity = config.settings.recent
             // The system bus is joined only once a rule looks at the network; then it is watched for good.
             if RuleEngine.needs(of: config).contains(.network) { network.start() }
-            Log.info("loaded \(config.path.map { FileSystem.exists($0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(config.rules.count) rules")
+            let rules = config.rules.count
+            Log.info("loaded \(config.path.map { FileSystem.exists($0) ? $0 : "built-in defaults" } ?? "built-in defaults"): \(rules) rule\(rules == 1 ? "" : "s")"
+                + (config.remembered.isEmpty ? "" : " and \(config.remembered.count) remembered answer\(config.remembered.count == 1 ? "" : "s")"))
+            let missing = config.missingApps.filter { !$0.remembered }
+            let described = missing.map(\.diagnostic.description)
+            if !missing.isEmpty, described != reported.missing {
+                Log.warning("not installed, links to them are refused with a notification: " + described.joined(separator: "; "))
+                // Replaces a "config not reloaded" notification, if one is on screen.
+                notices.show(NotificationText.missingApps(missing), kind: .config)
+            } else {
+                notices.close(.config)
+            }
+            reported.missing = described
             signals.reloaded(error: "")
         case .settling(let why):
             // An empty file that just changed: it is loaded again once it has settled, quietly.
@@ -163,8 +183,9 @@ final class Daemon {
         }
     }
 
-    /// Sends a recent link again, by the rules (`target` empty) or to `target`.
-    func reopen(id: UInt32, target: String, completion: @escaping (Result<Void, Error>) -> Void) throws {
+    /// Sends a recent link again, by the rules (`target` empty) or to `target`, with `click`'s
+    /// display and token.
+    func reopen(id: UInt32, target: String, click: Click = Click(), completion: @escaping (Result<Void, Error>) -> Void) throws {
         guard let entry = recent.entry(id: id) else { throw DBusError.invalidArgs("no recent link with id \(id) (see openurl recent)") }
         guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
             throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
@@ -184,7 +205,7 @@ final class Daemon {
         }
         do {
             try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice,
-                                releasingHold: entry.outcome.hasPrefix(RouteOutcome.held("").description)) { outcome in
+                                releasingHold: entry.outcome.hasPrefix(RouteOutcome.held("").description), click: click) { outcome in
                 if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
                 completion(.success(()))
             }

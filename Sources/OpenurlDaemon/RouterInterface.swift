@@ -59,12 +59,20 @@ extension Daemon {
                     return []
                 },
                 DBusMethod(Router1.Method.listRules, outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
-                    [.array(elementSignature: "(sisb)", self.rules.engine.config.rules.map { rule in
+                    // Remembered answers first, at index 0, saying where they live and that they only answer asks.
+                    let config = self.rules.engine.config
+                    let remembered = config.remembered.map { rule -> DBusValue in
+                        let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(rule.position.line)"
+                        return .structure([.string(rule.name ?? ""), .int32(0), .string("\(rule.action.summary) (answers an ask; \(location))"), .bool(rule.enabled)])
+                    }
+                    return [.array(elementSignature: "(sisb)", remembered + config.rules.map { rule in
                         .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
                     })]
                 },
                 DBusMethod(Router1.Method.describeRules, outputs: [.init("rules", "aa{sv}")]) { [unowned self] _, _ in
-                    [.array(elementSignature: "a{sv}", self.rules.engine.config.rules.map(\.dbusDescription))]
+                    // Remembered answers first (index 0): they answer the asks of the rules after them.
+                    let config = self.rules.engine.config
+                    return [.array(elementSignature: "a{sv}", (config.remembered + config.rules).map(\.dbusDescription))]
                 },
                 DBusMethod(Router1.Method.configSources, outputs: [.init("sources", "aa{sv}")]) { [unowned self] _, _ in
                     [.array(elementSignature: "a{sv}", self.rules.sources.map(\.dbusDescription))]
@@ -83,7 +91,7 @@ extension Daemon {
                     // reload is listed, and so is everything while the config is broken.
                     var config = self.rules.engine.config
                     config.catalog = self.rules.discoverCatalog()
-                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config).map { listing in
+                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config, all: true).map { listing in
                         var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
                                                             ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
                         if let app = listing.app { pairs.append(("app", .string(app))) }
@@ -119,9 +127,11 @@ extension Daemon {
                     return []
                 },
                 DBusMethod(Router1.Method.reopen, inputs: [.init("id", "u"), .init("target", "s")]) { [unowned self] args, context in
-                    try self.answering(context) { reply in
-                        try self.reopen(id: args[0].uint32 ?? 0, target: args[1].string ?? "") { reply($0.map { [] }) }
-                    }
+                    // An older caller sends no display: the caller's own is looked up, as for Open.
+                    try self.reopening(args[0].uint32 ?? 0, target: args[1].string ?? "", options: try OpenOptions(.vardict([:]), method: Router1.Method.reopen), context: context)
+                },
+                DBusMethod(Router1.Method.reopenWithOptions, inputs: [.init("id", "u"), .init("target", "s"), .init("options", "a{sv}")]) { [unowned self] args, context in
+                    try self.reopening(args[0].uint32 ?? 0, target: args[1].string ?? "", options: try OpenOptions(args[2], method: Router1.Method.reopenWithOptions), context: context)
                 },
             ],
             properties: [
@@ -180,6 +190,17 @@ extension Daemon {
                     return []
                 },
             ])
+    }
+
+    /// `Reopen` and `ReopenWithOptions`: the caller's display (sent, or looked up when the daemon
+    /// has none) goes with the link, so an ask reopened by `openurl reopen` shows its window.
+    func reopening(_ id: UInt32, target: String, options: OpenOptions, context: DBusMessageContext) throws -> [DBusValue] {
+        try answering(context) { reply in
+            self.completing(options, context: context, wantsOpener: false, wantsDisplay: true) { options in
+                let click = Click(activationToken: options.activationToken, environment: options.environment, isRepeat: true)
+                do { try self.reopen(id: id, target: target, click: click) { reply($0.map { [] }) } } catch { reply(.failure(error)) }
+            }
+        }
     }
 
     /// The display variables launched apps get (`DISPLAY`, `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,

@@ -20,7 +20,7 @@ extension Client {
             defaults.catalog = AppDiscovery(paths: paths, environment: environment).catalog()
             config = defaults
         }
-        let listings = TargetListing.targets(for: scheme, config: config)
+        let listings = TargetListing.targets(for: scheme, config: config, all: parsed.flag("--all"))
         if json {
             Output.print(JSONValue.array(listings.map(\.json)).text)
             return ExitCode.success

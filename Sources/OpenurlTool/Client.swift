@@ -94,7 +94,8 @@ struct Client {
     func loadLayers(path explicit: String?) -> LayeredConfig {
         let discovery = AppDiscovery(paths: paths, environment: environment)
         return ConfigFile.loadLayers(path: explicit ?? paths.configFile, required: explicit != nil, systemDirs: paths.configDirs,
-                                     discover: discovery.catalog, describe: discovery.entries)
+                                     discover: { [paths, environment] in ConfigFile.installedApps(paths: paths, environment: environment) },
+                                     describe: discovery.entries)
     }
 
     /// Reports an error on stderr and, when stderr is not a terminal (a desktop started us),

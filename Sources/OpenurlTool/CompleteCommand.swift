@@ -39,7 +39,7 @@ extension Client {
         }
         var seen = Set<String>()
         var targets: [(String, String)] = []
-        for listing in TargetListing.targets(for: nil, config: config) + TargetListing.targets(for: "mailto", config: config)
+        for listing in TargetListing.targets(for: nil, config: config, all: true) + TargetListing.targets(for: "mailto", config: config)
         where seen.insert(listing.target).inserted {
             targets.append((listing.target, "\(listing.kind.rawValue): \(listing.name)"))
         }

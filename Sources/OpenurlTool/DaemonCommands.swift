@@ -99,8 +99,19 @@ extension Client {
         guard let id = UInt32(parsed.positionals[0]) else {
             return fail("reopen: N must be the id of a recent link (see openurl recent)", code: ExitCode.usage)
         }
+        // The caller's display and token go with it, as the handler sends them with a click: a
+        // daemon without a display of its own then shows an ask's window here.
+        var options: [(String, DBusValue)] = []
+        if let display = ClickEnvironment.option({ environment[$0] }) { options.append((ClickEnvironment.optionKey, display)) }
+        if let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"], !token.isEmpty {
+            options.append((Router1.Option.activationToken, .string(token)))
+        }
         do {
-            _ = try callDaemon(Router1.Method.reopen, [.uint32(id), .string(target)])
+            _ = try callDaemon(Router1.Method.reopenWithOptions, [.uint32(id), .string(target), .vardict(pairs: options)])
+            return ExitCode.success
+        } catch let error as DBusError where error.name == "org.freedesktop.DBus.Error.UnknownMethod" {
+            // A daemon older than ReopenWithOptions.
+            do { _ = try callDaemon(Router1.Method.reopen, [.uint32(id), .string(target)]) } catch { return daemonFailure(error) }
             return ExitCode.success
         } catch {
             return daemonFailure(error)

@@ -41,7 +41,13 @@ enum DecisionText {
         let origin = decision.ruleSource.map { " (\(LayerText.origin(layer: $0.layer.rawValue, file: $0.file, line: $0.line, locked: $0.locked, recommended: $0.recommended)))" } ?? ""
         lines.append("rule:      \(decision.rule?.description ?? "none ([default])")\(origin)")
         if let copyText = decision.copyText { lines.append("copy text: \(copyText)\(decision.copyLeftOutBcc ? " (Bcc left out)" : "")") }
-        if decision.kind == .ask { lines.append("choices:   \(decision.choices.map(\.key).joined(separator: ", "))") }
+        if decision.kind == .ask {
+            // One per line, numbered as the window numbers them, with the label it shows.
+            for (index, choice) in decision.choices.enumerated() {
+                let number = index < 9 ? "\(index + 1)" : " "
+                lines.append("\(index == 0 ? "choices:" : "         ")  \(number) \(choice.key)\(choice.label == choice.key ? "" : " (\(choice.label))")")
+            }
+        }
         if let error = decision.error { lines.append("error:     \(error)") }
         lines.append("safety:    " + decision.safety.text.dropFirst("safety: ".count))
         if let dbus = launch.dbusText { lines.append("d-bus:     \(dbus)") }

@@ -31,16 +31,30 @@ extension Client {
         let config = layers.config
         let file = path ?? paths.configFile
         let source = FileSystem.exists(file) ? file : "built-in defaults (no file at \(paths.configFile))"
+        for answer in config.missingApps where answer.remembered {
+            Output.error("warning: \(answer.diagnostic) (this remembered answer is not used; the question is asked again)")
+        }
+        // A target that is not installed loads (the daemon keeps the rest in force) but is an error here.
+        if let missing = config.missingAppsError {
+            Output.error(missing.description)
+            let count = missing.diagnostics.count
+            Output.error("\(source): \(Self.counted(count, "target")) not installed; the daemon and embedded mode use the rest of the config and refuse links to \(count == 1 ? "it" : "them") with a notification")
+            return ExitCode.config
+        }
         let rememberedPath = ConfigFile.rememberedPath(besides: file)
-        let remembered = config.rules.filter { $0.source.layer == .remembered }.count
+        let remembered = config.remembered.count
         let own = config.rules.filter { $0.source.layer != .system }.count
-        let rememberedNote = remembered > 0 ? " (\(remembered) remembered, from \(rememberedPath))" : ""
-        Output.print("\(source): OK, \(own) rules\(rememberedNote), \(config.rewrites.filter { $0.layer != .system }.count) rewrites, \(config.apps.count) apps, \(config.catalog.browsers.count) browsers found")
+        let rememberedNote = remembered > 0 ? " (and \(remembered) remembered, from \(rememberedPath))" : ""
+        Output.print("\(source): OK, \(Self.counted(own, "rule"))\(rememberedNote), \(Self.counted(config.rewrites.filter { $0.layer != .system }.count, "rewrite")), "
+            + "\(Self.counted(config.apps.count, "app")), \(Self.counted(config.catalog.browsers.count, "browser")) found")
         for source in layers.sources where source.layer != .system && source.siteList != nil { Output.print(LayerText.line(source, rules: config.rules)) }
         for note in config.notes { Output.error("warning: \(note)") }
         for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
         return checkSafety(config, path: file)
     }
+
+    /// `1 rule`, `2 rules`.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {
@@ -153,9 +167,11 @@ extension Client {
             Output.error("openurl: warning: \(problem)")
         }
         do {
-            let shadowed = try handlers.install(openurl: Self.handlerPath, environment: environment)
+            let (shadowed, changed) = try handlers.installReporting(openurl: Self.handlerPath, environment: environment)
             Output.print("openurld is now the default handler for http, https and mailto (what was there is saved in \(handlers.recordFile))")
-            for file in handlers.takenOverFiles() { Output.print("  changed \(file)") }
+            // Only what this run changed: a second install changes nothing and says so.
+            for file in changed { Output.print("  changed \(file)") }
+            if changed.isEmpty { Output.print("  nothing to change: every file already names openurld") }
             for type in shadowed { Output.error("openurl: warning: a system-wide mimeapps.list still overrides \(type)") }
             return ExitCode.success
         } catch {

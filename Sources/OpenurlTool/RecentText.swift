@@ -43,8 +43,14 @@ struct RecentLink {
     func columns(now: Double) -> [String] {
         let local = CalendarTime.local(seconds: time)
         let when = local.isSameDay(as: CalendarTime.local(seconds: now)) ? local.timeText : local.dateText + " " + local.hourMinuteText
-        return ["\(id)", when, target.isEmpty ? decision : "\(decision) → \(target)", rule.isEmpty ? "(default)" : rule,
-                opener.isEmpty ? "-" : opener, outcome, finalURL]
+        return ["\(id)", when, Self.cut(target.isEmpty ? decision : "\(decision) → \(target)", to: 36), Self.cut(rule.isEmpty ? "(default)" : rule, to: 24),
+                Self.cut(opener.isEmpty ? "-" : opener, to: 20), Self.cut(outcome, to: 40), finalURL]
+    }
+
+    /// `text` cut to `width` characters, ending in `…` when cut: a long outcome ("failed: could
+    /// not open … with …") or rule name would push the URL far right. `--json` has every field whole.
+    static func cut(_ text: String, to width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
     }
 
     /// Aligned columns under a header, newest first as the daemon sends them.

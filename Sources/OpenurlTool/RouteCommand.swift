@@ -39,6 +39,11 @@ extension Client {
             _ = fail("config error, using built-in defaults (links go to the previous default handler):\n\(error.description)",
                      code: ExitCode.config, summary: "openurl: config error, using built-in defaults")
         }
+        // Targets that are not installed: the rest of the config is used; say once which.
+        let missing = config.missingApps.filter { !$0.remembered }
+        if !missing.isEmpty {
+            Output.error("openurl: warning: not installed, links to them are refused: " + missing.map(\.diagnostic.description).joined(separator: "; "))
+        }
         let executor = embeddedExecutor(config: config, verbose: verbose)
         // The same moment the daemon would read, once for these links: no watcher here, so
         // NetworkManager is read once (only when a rule looks at the network).

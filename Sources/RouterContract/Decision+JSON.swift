@@ -64,6 +64,16 @@ extension TraceStep {
             members = [("step", .string("refused")), ("reason", .string(reason))]
         case .appLink(let name, let url, let app):
             members = [("step", .string("app_link")), ("app_link", .string(name)), ("url", .string(url)), ("app", .string(app))]
+        case .remembered(let rule, let location, let asked):
+            let askedValue: JSONValue
+            switch asked {
+            case .named(let name)?: askedValue = .string(name)
+            case .index(let index)?: askedValue = .number(index)
+            case nil: askedValue = .null
+            }
+            members = [("step", .string("remembered")), ("rule", .string(rule)), ("location", .string(location)), ("asked", askedValue)]
+        case .unavailable(let target, let reason):
+            members = [("step", .string("unavailable")), ("target", .string(target)), ("reason", .string(reason))]
         case .moment:
             members = [("step", .string("moment"))]
         case .safety(let safety):

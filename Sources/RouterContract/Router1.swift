@@ -42,6 +42,9 @@ public enum Router1 {
         public static let recent: String = OPENURL_METHOD_RECENT
         /// `Reopen(u id, s target)`.
         public static let reopen: String = OPENURL_METHOD_REOPEN
+        /// `ReopenWithOptions(u id, s target, a{sv} options)`: `Reopen` with the caller's display
+        /// variables (`environment`) and activation token, as `openurl reopen` sends them.
+        public static let reopenWithOptions: String = OPENURL_METHOD_REOPEN_WITH_OPTIONS
         /// `ClearRecent()`.
         public static let clearRecent: String = OPENURL_METHOD_CLEAR_RECENT
         /// `DescribeRules() → aa{sv}`: each rule with its layer, file and line, locked, recommended.

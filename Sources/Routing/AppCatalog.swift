@@ -9,6 +9,11 @@ public struct AppCatalog: Sendable, Equatable {
     /// Other entries a config names (`open = "zoom.desktop"`, `[apps.X] desktop = …`): for their
     /// names and icons only; `entries` lists what opens links.
     public var others: [AppEntry] = []
+    /// What `system` opens, by scheme (`http`, `https`, `mailto`): the handler that was the
+    /// default before openurld (the takeover record), else the current default, else the first
+    /// other app for the scheme. Filled by whoever reads the takeover record (Routing reads no
+    /// files); empty when unknown.
+    public var previousHandlers: [String: AppEntry] = [:]
     /// Installed web apps: desktop entries a Chromium-family browser wrote with `--app-id=`.
     public var webApps: [WebApp] = []
 
@@ -52,9 +57,10 @@ public struct AppCatalog: Sendable, Equatable {
     /// the error names the nearest existing names.
     public func resolve(browser name: String, profile: String?) -> Result<BrowserTarget, BrowserLookupError> {
         guard let browser = browser(named: name) else {
-            let names = browserNames
-            return .failure(BrowserLookupError(message: "unknown browser \"\(name)\"" + Self.hint(name, among: names)
-                + (names.isEmpty ? " (no browsers were found)" : " (installed: \(names.joined(separator: ", ")))")))
+            // Suggestions may be short names (`firefox` for firefox-esr); only desktop ids are installed.
+            let installed = browsers.map(\.id)
+            return .failure(BrowserLookupError(message: "unknown browser \"\(name)\"" + Self.hint(name, among: browserNames)
+                + (installed.isEmpty ? " (no browsers were found)" : " (installed: \(installed.joined(separator: ", ")))")))
         }
         guard let profile else { return .success(BrowserTarget(browser: name, profile: nil, desktopID: browser.desktopID, arguments: [])) }
         if let window = BrowserWindow(rawValue: profile), window != .normal {
@@ -74,7 +80,7 @@ public struct AppCatalog: Sendable, Equatable {
             }
         }
         guard let known = browser.known else {
-            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.filter { $0.family != .unlisted }.map(\.key).joined(separator: ", ")))"))
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.filter { $0.family != .unlisted }.map(\.key).joined(separator: ", ")))", isMissing: false))
         }
         if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
             return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
@@ -88,7 +94,7 @@ public struct AppCatalog: Sendable, Equatable {
     private func target(_ name: String, _ browser: Browser, profile: String?, window: BrowserWindow, profileArguments: [String]) -> Result<BrowserTarget, BrowserLookupError> {
         guard let known = browser.known else {
             let what = window == .private ? "a private window" : "an app-mode window"
-            return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens \(what); use a desktop action (openurl apps lists them)"))
+            return .failure(BrowserLookupError(message: "\(name): openurld does not know how \(browser.name) opens \(what); use a desktop action (openurl apps lists them)", isMissing: false))
         }
         switch window {
         case .private:
@@ -96,7 +102,7 @@ public struct AppCatalog: Sendable, Equatable {
                                           arguments: profileArguments + known.privateArguments))
         case .app:
             guard known.appArgument != nil else {
-                return .failure(BrowserLookupError(message: "\(name): \(browser.name) has no app-mode window (a window without tabs: Chromium-family browsers have one, with --app=URL)"))
+                return .failure(BrowserLookupError(message: "\(name): \(browser.name) has no app-mode window (a window without tabs: Chromium-family browsers have one, with --app=URL)", isMissing: false))
             }
             return .success(BrowserTarget(browser: name, profile: profile, window: .app, desktopID: browser.desktopID, arguments: profileArguments))
         case .normal:
@@ -273,4 +279,14 @@ public struct WebApp: Sendable, Equatable {
 public struct BrowserLookupError: Error, Sendable, Equatable {
     /// The message for `check`.
     public var message: String
+    /// True when what is named may simply not be installed (a browser, a profile): a missing
+    /// app, with which the rest of the config still loads; false for a target no installation
+    /// makes work (Firefox's app window, a private window of a browser openurld does not know).
+    public var isMissing: Bool
+
+    /// An error for `check`; `isMissing` when an installation could make the target work.
+    public init(message: String, isMissing: Bool = true) {
+        self.message = message
+        self.isMissing = isMissing
+    }
 }

@@ -20,12 +20,26 @@ public struct Config: Sendable {
     public var rewrites: [Rewrite] = []
     /// `[[rules]]`, in order.
     public var rules: [Rule] = []
+    /// Remembered answers (`remembered.toml`), in file order: each answers a question, so it is
+    /// consulted only where the decision would have been to ask (see `RuleEngine`).
+    public var remembered: [Rule] = []
+    /// The remembered-answers file they came from.
+    public var rememberedPath: String?
+    /// Targets the config names that are not installed (a browser, profile or desktop entry
+    /// discovery did not find), in file order. The rest of the config is in force; a link that
+    /// reaches one of these is refused with why (`openurl check` reports them as errors).
+    public var missingApps: [MissingApp] = []
+    /// The desktop ids among `missingApps` (`firefox.desktop` on a system that has
+    /// `firefox-esr.desktop`): targets naming them are refused when decided.
+    public var uninstalledDesktopIDs: Set<String> = []
     /// `[[redirector]]`: link wrappers to unwrap besides the built-in ones.
     public var redirectors: [Redirector] = []
     /// The ClearURLs rules named by `[settings] clearurls`, once the caller has read the file.
     public var clearURLs: ClearURLsRules?
     /// The installed apps and browsers the config was checked against (browser targets, app links).
     public var catalog = AppCatalog()
+    /// The desktop ids the config names, with where (checked by `markUninstalledEntries`).
+    package var desktopReferences: [DesktopReference] = []
     /// `[[sitelist]]`s of every layer, in the order they were read.
     public var siteLists: [SiteListSource] = []
     /// What the system configuration locked.
@@ -122,6 +136,26 @@ public enum AppTarget: Sendable, Equatable {
     case exec([String])
     /// `browser = "…"` with an optional `profile = "…"`, resolved against the discovered browsers.
     case browser(BrowserTarget)
+    /// A `browser = "…"` (and `profile`) that is not installed, with why: links it takes are refused.
+    case unavailable(String)
+}
+
+/// A target the config names whose app is not installed: where, and why with the nearest
+/// installed names.
+public struct MissingApp: Sendable, Equatable {
+    /// The target as written (`brave:Work`, `firefox.desktop`, `apps.work`).
+    public var target: String
+    /// `FILE:LINE:COLUMN: message`.
+    public var diagnostic: ConfigDiagnostic
+    /// True for a remembered answer's target (the answer is then not used; the question is asked again).
+    public var remembered: Bool
+
+    /// A missing app.
+    public init(target: String, diagnostic: ConfigDiagnostic, remembered: Bool = false) {
+        self.target = target
+        self.diagnostic = diagnostic
+        self.remembered = remembered
+    }
 }
 
 /// Where an `open` sends a link.
@@ -138,12 +172,15 @@ public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
     case system
     /// A discovered browser, possibly a profile or a private window (`firefox:Work`).
     case browser(BrowserTarget)
+    /// A target that names nothing installed (`brave:Work` once Brave is gone), as written:
+    /// deciding it refuses the link and says why (`Config.missingApps`).
+    case unavailable(String)
 
     /// The target as written in the config.
     public var description: String {
         switch self {
         case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
-        case .app(let name), .webmail(let name), .mailer(let name): return name
+        case .app(let name), .webmail(let name), .mailer(let name), .unavailable(let name): return name
         case .system: return "system"
         case .browser(let target): return target.description
         }
@@ -272,11 +309,75 @@ extension Config {
             default: break
             }
         }
-        for rule in rules { add(rule.action) }
+        for rule in rules + remembered { add(rule.action) }
         add(defaultAction)
         for name in apps.keys.sorted() {
             if case .desktop(let id, _)? = apps[name], !ids.contains(id) { ids.append(id) }
         }
         return ids
+    }
+}
+
+/// Where the config names a desktop entry: checked against what is installed once discovery
+/// has described the entries (`Config.markUninstalledEntries`).
+package struct DesktopReference: Sendable, Equatable {
+    /// The desktop id.
+    var id: String
+    /// What to call it in a message (`firefox.desktop`, `apps.work: google-chrome.desktop`).
+    var context: String
+    /// Where it is written.
+    var diagnosticPath: String
+    var position: SourcePosition
+    /// Named by a remembered answer.
+    var remembered: Bool
+}
+
+extension Config {
+    /// Marks the desktop entries the config names that `isInstalled` does not know as missing
+    /// apps (`missingApps`, `uninstalledDesktopIDs`), each with the nearest installed entry and
+    /// the installed browsers. Loading with discovery (`ConfigFile.load`) calls it once the entries
+    /// the config names have been looked up.
+    public mutating func markUninstalledEntries(isInstalled: (String) -> Bool) {
+        let installed = Set(catalog.entries.map(\.id) + catalog.others.map(\.id)).sorted()
+        let browsers = catalog.browsers.map(\.desktopID).sorted()
+        var marked: [MissingApp] = []
+        for reference in desktopReferences where !isInstalled(reference.id) {
+            uninstalledDesktopIDs.insert(reference.id)
+            var message = "\(reference.context)\(reference.id) is not installed"
+            if let nearest = DiagnosticCollector.nearest(to: reference.id, among: installed) { message += "; did you mean \"\(nearest)\"?" }
+            message += browsers.isEmpty ? " (openurl apps lists what is installed)"
+                : " (installed browsers: \(browsers.joined(separator: ", ")); openurl apps lists every target)"
+            marked.append(MissingApp(target: reference.id, diagnostic: ConfigDiagnostic(path: reference.diagnosticPath, position: reference.position, message: message),
+                                     remembered: reference.remembered))
+        }
+        missingApps = (missingApps + marked).sorted { a, b in
+            (a.remembered ? 1 : 0, a.diagnostic.position.line, a.diagnostic.position.column) < (b.remembered ? 1 : 0, b.diagnostic.position.line, b.diagnostic.position.column)
+        }
+    }
+
+    /// Why `target` cannot be opened because its app is not installed; nil when it can.
+    public func unavailableReason(_ target: OpenTarget) -> String? {
+        switch target {
+        case .unavailable(let name):
+            return missingApps.first { $0.target == name }?.diagnostic.message ?? "\(name) is not installed"
+        case .desktopEntry(let id, _) where uninstalledDesktopIDs.contains(id):
+            return missingApps.first { $0.target == id }?.diagnostic.message ?? "\(id) is not installed"
+        case .app(let name):
+            switch apps[name] {
+            case .unavailable(let why)?: return why
+            case .desktop(let id, _)? where uninstalledDesktopIDs.contains(id):
+                return missingApps.first { $0.target == id }?.diagnostic.message ?? "\(id) is not installed"
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The missing apps as `FILE:LINE:COLUMN: message` errors (`openurl check`), nil when none.
+    /// Remembered answers' targets are left out: such an answer is only skipped.
+    public var missingAppsError: ConfigError? {
+        let diagnostics = missingApps.filter { !$0.remembered }.map(\.diagnostic)
+        return diagnostics.isEmpty ? nil : ConfigError(diagnostics: diagnostics)
     }
 }

@@ -60,22 +60,44 @@ extension ConfigReader {
         }
     }
 
-    /// A target name: `system`, an `[apps.NAME]`, a webmail or mail program name, a desktop id (`:ACTION`), or a
-    /// discovered browser with an optional profile (`firefox:Work`, `chromium:private`).
+    /// A target name: `system`, an `[apps.NAME]`, a webmail or mail program name, a desktop id
+    /// (`:ACTION`), or a discovered browser with an optional profile (`firefox:Work`,
+    /// `chromium:private`). A name that could name something installed but does not (a browser,
+    /// a profile, an entry not found) is a missing app, not an error: the target is
+    /// `.unavailable` and the config loads.
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
-        if let target = OpenTarget(name, in: config) { return target }
-        if name.endOfFirst(".desktop") == nil, let colon = name.firstIndex(of: ":"), colon != name.startIndex, !name.hasSuffix(":") {
-            let browser = String(name[..<colon])
-            if case .failure(let error) = config.catalog.resolve(browser: browser, profile: String(name[name.index(after: colon)...])) {
-                collector.report(error.message, at: position)
-                return nil
-            }
+        if let target = OpenTarget(name, in: config) {
+            if case .desktopEntry(let id, _) = target { noteDesktopID(id, context: "", at: position) }
+            return target
         }
-        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox.desktop\", \"firefox.desktop:new-private-window\"), a browser with a profile or window (\"firefox:Work\", \"chromium:private\", \"chromium:Work:app\"), a list of targets (the first running), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))), a mail program (\(Mailer.builtIn.map(\.name).joined(separator: ", "))) or \"system\""
+        var message = "unknown target \"\(name)\": expected a desktop id (\"firefox-esr.desktop\", \"thunderbird.desktop:ComposeMessage\"), a browser with a profile or window (\"firefox:Work\", \"chromium:private\", \"chromium:Work:app\"), a list of targets (the first running), an [apps.NAME], a webmail name (\(Webmail.builtIn.keys.sorted().joined(separator: ", "))), a mail program (\(Mailer.builtIn.map(\.name).joined(separator: ", "))) or \"system\""
         let known = Array(config.apps.keys) + Array(config.webmail.keys) + Array(Webmail.builtIn.keys) + Mailer.builtIn.map(\.name) + ["system"] + config.catalog.browserNames
         if let suggestion = DiagnosticCollector.nearest(to: name, among: known) { message += "; did you mean \"\(suggestion)\"?" }
-        collector.report(message, at: position)
-        return nil
+        // A desktop id followed by something other than `:ACTION`, or an empty browser or profile: a typo in the syntax.
+        guard name.endOfFirst(".desktop") == nil, !name.hasPrefix(":"), !name.hasSuffix(":"), !name.isEmpty else {
+            collector.report(message, at: position)
+            return nil
+        }
+        if let colon = name.firstIndex(of: ":") {
+            if case .failure(let error) = config.catalog.resolve(browser: String(name[..<colon]), profile: String(name[name.index(after: colon)...])) {
+                // A target no installation makes work (Firefox's app window) is a mistake in the config.
+                guard error.isMissing else {
+                    collector.report(error.message, at: position)
+                    return nil
+                }
+                message = error.message
+            }
+        } else if readingRemembered || KnownBrowser.table.contains(where: { $0.key == name || $0.nativeNames.contains(name) || $0.flatpakIDs.contains(name) || $0.snapNames.contains(name) }) {
+            // A browser openurld knows, not installed here (`brave` after Brave was removed), or
+            // a remembered answer's `[apps.NAME]` that config.toml no longer has.
+            message += " (openurl apps lists what is installed)"
+        } else {
+            // A bare name no installed or known app has: a typo, reported as before.
+            collector.report(message, at: position)
+            return nil
+        }
+        noteMissing(name, message, at: position)
+        return .unavailable(name)
     }
 
     /// Bytes that show a `match.domain` value is a URL, a glob or an address, not a domain.

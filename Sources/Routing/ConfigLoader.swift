@@ -88,6 +88,26 @@ struct ConfigReader {
     /// The layer of the file being read.
     var layer: ConfigLayer = .user
 
+    /// Reading `remembered.toml`: its missing targets are noted as remembered.
+    var readingRemembered: Bool { layer == .remembered }
+
+    init(collector: DiagnosticCollector, config: Config, layer: ConfigLayer = .user) {
+        self.collector = collector
+        self.config = config
+        self.layer = layer
+    }
+
+    /// Notes `target` as not installed, with why (the config still loads without it).
+    mutating func noteMissing(_ target: String, _ message: String, at position: SourcePosition) {
+        config.missingApps.append(MissingApp(target: target, diagnostic: ConfigDiagnostic(path: collector.path, position: position, message: message),
+                                             remembered: readingRemembered))
+    }
+
+    /// Notes where a desktop id is named, to check once the entries are looked up.
+    mutating func noteDesktopID(_ id: String, context: String, at position: SourcePosition) {
+        config.desktopReferences.append(DesktopReference(id: id, context: context, diagnosticPath: collector.path, position: position, remembered: readingRemembered))
+    }
+
     mutating func readApps(_ node: TOMLNode) {
         guard let apps = collector.table(node, "apps") else { return }
         let locked = layer == .system ? [] : Locks.lockedTargets(of: config)
@@ -99,6 +119,7 @@ struct ConfigReader {
             guard let members = collector.table(appNode, "apps.\(name)") else { continue }
             collector.checkKeys(members, known: ConfigLoader.appKeys, in: "[apps.\(name)]")
             let desktop = appNode["desktop"].flatMap { collector.string($0, "apps.\(name).desktop") }
+            if let desktop, let node = appNode["desktop"] { noteDesktopID(desktop, context: "apps.\(name): ", at: node.position) }
             let argsItems = appNode["args"].flatMap { collector.strings($0, "apps.\(name).args") }
             let execItems = appNode["exec"].flatMap { collector.strings($0, "apps.\(name).exec") }
             let args = argsItems?.map(\.0), exec = execItems?.map(\.0)
@@ -139,9 +160,12 @@ struct ConfigReader {
         switch config.catalog.resolve(browser: browser, profile: profile) {
         case .success(let target): config.apps[name] = .browser(target)
         case .failure(let error):
+            // Not installed (or not found): the rest of the config stands; links to it are refused.
             // A bad profile is reported where the profile is written, a bad browser where it is.
             let position = config.catalog.browser(named: browser) == nil ? browserNode.position : (profileNode?.position ?? browserNode.position)
-            collector.report("apps.\(name): \(error.message)", at: position)
+            let message = "apps.\(name): \(error.message)"
+            noteMissing(name, message, at: position)
+            config.apps[name] = .unavailable(message)
         }
     }
 

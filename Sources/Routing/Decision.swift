@@ -133,6 +133,14 @@ public struct Decision: Sendable, Equatable {
         if case .refused(let reason) = effect { return reason }
         return nil
     }
+
+    /// The target a refused link was headed for when it is refused because that app is not
+    /// installed (`brave:Work`), as written; nil otherwise.
+    public var unavailableTarget: String? {
+        guard case .refused = effect else { return nil }
+        for step in trace.reversed() { if case .unavailable(let target, _) = step { return target } }
+        return nil
+    }
 }
 
 /// How an `open` is launched: the one vocabulary from the decision to the launcher.
@@ -171,6 +179,11 @@ public enum TraceStep: Sendable, Equatable {
     case refused(String)
     /// A web link was converted for its native app (`zoom`), opened by the entry `app`.
     case appLink(name: String, url: String, app: String)
+    /// A remembered answer (`rule`, in the file and line `location`) answered the question the
+    /// rule `asked` (nil: `[default]`) would have put.
+    case remembered(rule: String, location: String, asked: Decision.RuleReference?)
+    /// The target (as written) is not installed: the link was refused with `reason`.
+    case unavailable(target: String, reason: String)
     /// A fact of the moment decided something: Shift held, the first running target.
     case moment(String)
     /// The link's safety verdict and what the policy did with it.
@@ -193,6 +206,9 @@ public enum TraceStep: Sendable, Equatable {
         case .webmail(let name, let url): return "webmail \(name): compose \(url), routed again"
         case .refused(let reason): return "refused: \(reason)"
         case .appLink(let name, let url, let app): return "app link \(name): \(url) in \(app)"
+        case .remembered(let rule, let location, let asked):
+            return "remembered answer \(rule) (\(location)) answers the question of \(asked.map { "rule \($0)" } ?? "[default]")"
+        case .unavailable(let target, let reason): return "not installed: \(target): \(reason)"
         case .moment(let text): return text
         case .safety(let safety): return safety.text
         }

@@ -125,7 +125,8 @@ public struct LinkPreview: Sendable {
     public var mail: Mail?
     /// The choices, in order (`1`–`9` pick them).
     public var choices: [Choice]
-    /// Ways to remember, the first the default.
+    /// Ways to remember, the first the default: the narrowest (this host, when it is not the
+    /// registrable domain), then the registrable domain, then the opener.
     public var remember: [RememberScope]
     /// The opener app, when known.
     public var opener: String?
@@ -185,11 +186,14 @@ public struct LinkPreview: Sendable {
                 let domainStart = parsed.string.index(hostEnd, offsetBy: -domain.count)
                 urlParts = (String(parsed.string[..<domainStart]), String(parsed.string[domainStart..<hostEnd]), String(parsed.string[hostEnd...]))
             }
+            // The narrowest scope that answers this question first (the default), so remembering an
+            // answer for news.example.org does not decide for the whole of example.org; a
+            // look-alike host is named in ASCII, as its warning names it (`hostName`).
             let site = domain ?? parsed.host
-            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(hostName(site))"))
             if let domain, domain != parsed.host {
                 remember.append(RememberScope(scope: "host", value: parsed.host, label: "Remember for \(hostName(parsed.host)) only"))
             }
+            remember.append(RememberScope(scope: "domain", value: site, label: "Remember for \(hostName(site))"))
         }
         if let opener = self.opener {
             remember.append(RememberScope(scope: "opener", value: opener, label: "Remember for links from \(opener)"))
@@ -198,6 +202,19 @@ public struct LinkPreview: Sendable {
             notes.append("Plain http: the connection is not encrypted, and anyone on the network can read or change the page")
         }
         if self.original != nil { notes.append("Cleaned: tracking parameters or a redirect wrapper were removed") }
+    }
+
+    /// The window's keys, as its footer lists them: Tab moves the focus between areas and never
+    /// the selection, and "Remember" and its scope menu have their own mnemonics.
+    public var keyHints: String {
+        var keys = ["1–9 open", "Enter opens the selected", "Tab moves between the link, the choices and Remember (never the selection)"]
+        switch remember.count {
+        case 0: break
+        case 1: keys.append("Alt+R remember")
+        default: keys.append("Alt+R remember, Alt+F for what")
+        }
+        keys += ["Ctrl+Enter opens and stays", "Ctrl+C copies", "Esc cancels"]
+        return keys.joined(separator: " · ")
     }
 
     /// The IDN rules alone (no known domains, lists or link text): what a window asked without a
@@ -253,6 +270,7 @@ public struct LinkPreview: Sendable {
         members.append(("opener", optional(opener)))
         members.append(("choices", .array(choiceValues)))
         members.append(("remember", .array(rememberValues)))
+        members.append(("keys", .string(keyHints)))
         return .object(members)
     }
 }

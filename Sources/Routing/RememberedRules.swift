@@ -3,8 +3,9 @@ import JSON
 /// Rules written by the chooser's "Remember for …" check button.
 ///
 /// They live in their own file, `remembered.toml` beside `config.toml`, holding only named
-/// `[[rules]]` tables. The loader puts them before the rules of `config.toml`: rules are
-/// first-match, so a remembered choice must come before the rule that asked. Keeping them apart
+/// `[[rules]]` tables. A remembered rule is the answer to a question: the engine consults them
+/// only where the decision would have been to ask (the asking rule, a forced ask, `[default]
+/// ask`), in file order, and never before another rule of `config.toml`. Keeping them apart
 /// leaves the user's own file exactly as written (comments, order, formatting), and deleting a
 /// block (or the file) forgets a choice.
 public enum RememberedRules {
@@ -14,7 +15,8 @@ public enum RememberedRules {
     /// What a new file starts with.
     public static let header = """
         # Choices remembered by the openurld chooser ("Remember for …").
-        # openurld tries these rules before the rules in config.toml; targets may name its [apps].
+        # Each answers a question: openurld uses one only where a rule of config.toml (or [default]) would ask.
+        # Targets may name its [apps].
         # Delete a block to forget a choice. Each rule needs a name.
 
         """
@@ -93,9 +95,10 @@ extension String {
 }
 
 extension ConfigLoader {
-    /// Reads a remembered-rules file (`RememberedRules`) and puts its rules before `config`'s
-    /// own (after the locked rules of the system configuration, which nothing shadows).
-    /// Only `[[rules]]` tables with a name are accepted; a name used in the user's config is an error.
+    /// Reads a remembered-rules file (`RememberedRules`) into `config.remembered` (the answers the
+    /// engine consults where it would ask, never before another rule, nor for a rule the system
+    /// configuration locked). Only `[[rules]]` tables with a name are accepted; a name used in
+    /// the user's config is an error.
     public static func loadRemembered(text: String, path: String, into config: Config) throws(ConfigError) -> Config {
         var collector = DiagnosticCollector(path: path)
         let root: TOMLNode
@@ -125,9 +128,10 @@ extension ConfigLoader {
             remembered[offset].index = 0
         }
         guard collector.diagnostics.isEmpty else { throw ConfigError(diagnostics: collector.diagnostics) }
-        var merged = config
-        merged.rules = config.rules + remembered
-        merged.notes = reader.config.notes
+        var merged = reader.config
+        merged.rules = config.rules
+        merged.remembered = remembered
+        merged.rememberedPath = path
         return merged.finishingLayers()
     }
 }

@@ -49,14 +49,14 @@ extension RuleEngine {
             case .desktop(let id, _)?: addEntry(id)
             case .exec(let argv)?: add(argv.first.map { String($0.split(separator: "/").last ?? Substring($0)) })
             case .browser(let browser)?: addEntry(browser.desktopID)
-            case nil: break
+            case .unavailable?, nil: break
             }
         case .mailer(let name):
             // A mail program runs under its installed entry's program, else under its own name.
             if let mailer = Mailer.named(name) {
                 if let entry = mailer.entry(in: config.catalog) { addEntry(entry.id) } else { add(mailer.name) }
             }
-        case .webmail, .system: break
+        case .webmail, .system, .unavailable: break
         }
         return names
     }

@@ -46,19 +46,21 @@ public struct RuleEngine: Sendable {
         safety = config.safetyChecker()
     }
 
-    /// True when some rule matches on the opener, so callers need to find out who opened a link.
+    /// True when some rule (or remembered answer) matches on the opener, so callers need to find
+    /// out who opened a link.
     public var usesOpener: Bool {
-        config.rules.contains { rule in rule.matchers.contains(where: \.looksAtOpener) }
+        (config.rules + config.remembered).contains { rule in rule.matchers.contains(where: \.looksAtOpener) }
     }
 
     /// The facts of the moment the rules look at (network, time, window, keys, running
     /// programs): callers gather these, and only these, for each click.
     public let momentNeeds: MomentNeeds
 
-    /// The facts of the moment `config`'s rules, rewrites and settings look at.
+    /// The facts of the moment `config`'s rules, rewrites and settings look at (remembered
+    /// answers' included).
     public static func needs(of config: Config) -> MomentNeeds {
         var needs: MomentNeeds = config.settings.shiftAsks ? .modifiers : []
-        for rule in config.rules {
+        for rule in config.rules + config.remembered {
             for matcher in rule.matchers { needs.formUnion(matcher.needs) }
             if case .openFirstRunning = rule.action { needs.insert(.running) }
         }
@@ -158,13 +160,25 @@ public struct RuleEngine: Sendable {
         } else {
             decision.trace.append(.defaultAction)
         }
+        // A remembered answer is the answer to a question: it applies only where the decision
+        // would have been to ask (the asking rule, `[default] ask`, a forced ask), never before
+        // another rule. A rule the system configuration locked is never answered for the user.
+        var answered = false
+        if locked == nil, action.kind == .ask || forceAsk, let answer = rememberedAnswer(for: subject) {
+            let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(answer.position.line)"
+            decision.trace.append(.remembered(rule: answer.label, location: location, asked: decision.rule))
+            action = answer.action
+            notify = answer.notify
+            decision.rule = .named(answer.label)
+            answered = true
+        }
         // The verdict is on the link as it will be opened, before a webmail or app conversion.
         let judged = depth == 0 ? judge(current, context: context, policy: policy) : nil
         let traceIndex = decision.trace.count
         // A forced ask of a rule that already asks keeps the rule's question; a locked rule is not asked about.
         if forceAsk, locked != nil {
             decision.trace.append(.note("rule \(locked?.label ?? "") is locked by the system configuration: it decides, whatever --ask says"))
-        } else if forceAsk, action.kind != .ask {
+        } else if forceAsk, !answered, action.kind != .ask {
             decision.notify = notify ?? false
             decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
             if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
@@ -276,8 +290,25 @@ public struct RuleEngine: Sendable {
         decision.trace.append(.refused(reason))
     }
 
+    /// The first enabled remembered answer whose matchers hold and whose target is installed.
+    private func rememberedAnswer(for subject: MatchSubject) -> Rule? {
+        config.remembered.first { rule in
+            guard rule.enabled, rule.matchers.allSatisfy({ $0.holds(for: subject) }) else { return false }
+            if case .open(let target) = rule.action, config.unavailableReason(target) != nil { return false }
+            return true
+        }
+    }
+
     private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
+        // Not installed: the link is refused with why (the executor offers what is installed).
+        if let why = config.unavailableReason(target) {
+            decision.effect = .refused(why)
+            decision.trace.append(.unavailable(target: target.description, reason: why))
+            return
+        }
         switch target {
+        case .unavailable:
+            return
         case .desktopEntry(let id, nil) where config.catalog.webApp(id: id) != nil:
             // An installed web app opens the link in its own window.
             decision.effect = .open(target, .desktopEntryAppending(id: id, arguments: ["--app-launch-url-for-shortcuts-menu-item=" + url.string]))
@@ -300,6 +331,8 @@ public struct RuleEngine: Sendable {
                 decision.effect = .open(target, .argv(Self.expand(argv, fields: fields, url: url.string)))
             case .browser(let browser)?:
                 decision.effect = .open(target, browser.launch(url: url.string))
+            case .unavailable(let why)?:
+                refuse(why, decision: &decision)
             case nil:
                 refuse("no app named \"\(name)\"", decision: &decision)
             }
@@ -412,14 +445,24 @@ public struct RuleEngine: Sendable {
     /// The labels and icons choices get, from the catalogue.
     public var choiceLabels: ChoiceLabels { ChoiceLabels(catalog: config.catalog, apps: config.apps) }
 
-    /// The choices an `ask` offers. A rule's non-empty list is offered as written. A forced ask
-    /// (`openurl --ask`) or an empty list also offers the decided target, the named apps, each
-    /// discovered browser profile and private window (for web links), the installed apps for the
-    /// scheme, the webmail targets for a mailto, and `system`; Copy and Discard come last.
+    /// The choices an `ask` offers. A rule's non-empty list is offered as written (less targets
+    /// that are not installed). A forced ask (`openurl --ask`) or an empty list also offers the
+    /// decided target, the named apps, each discovered browser profile and private and app
+    /// window (for web links), the installed web apps, `system`, the installed apps for the
+    /// scheme and the webmail targets for a mailto; choices that launch the same thing (the same
+    /// entry with the same arguments, `system` and the entry it stands for) are offered once,
+    /// and Copy and Discard come last but keep a number key (`1`–`9`) however many choices there are.
     func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
-        guard action != nil || asked.isEmpty else { return choiceLabels.choices(asked) }
+        let available = asked.filter { choice in
+            if case .open(let target) = choice { return config.unavailableReason(target) == nil }
+            return true
+        }
+        guard action != nil || available.isEmpty else { return choiceLabels.choices(available, scheme: scheme) }
         var actions: [AskChoice] = []
-        func offer(_ choice: AskChoice) { if !actions.contains(choice) { actions.append(choice) } }
+        func offer(_ choice: AskChoice) {
+            if case .open(let target) = choice, config.unavailableReason(target) != nil { return }
+            if !actions.contains(choice) { actions.append(choice) }
+        }
         if case .open(let target)? = action { offer(.open(target)) }
         if case .openFirstRunning(let targets)? = action { targets.forEach { offer(.open($0)) } }
         if action != nil {
@@ -446,7 +489,47 @@ public struct RuleEngine: Sendable {
         }
         offer(.copy)
         offer(.discard)
-        return choiceLabels.choices(actions)
+        var choices = choiceLabels.choices(merged(actions, scheme: scheme), scheme: scheme)
+        // Copy and Discard last, within the number keys.
+        let ends = choices.filter { $0.action == .copy || $0.action == .discard }
+        choices.removeAll { $0.action == .copy || $0.action == .discard }
+        let keyed = max(0, ChoiceLabels.numberKeys - ends.count)
+        return Array(choices.prefix(keyed)) + ends + Array(choices.dropFirst(keyed))
+    }
+
+    /// `actions` with those that launch the same thing as an earlier one left out: `system` and
+    /// the entry it stands for are one choice, which `ChoiceLabels` names as the default
+    /// (`Firefox ESR (default browser)`).
+    func merged(_ actions: [AskChoice], scheme: String) -> [AskChoice] {
+        var seen = Set<String>()
+        return actions.filter { action in
+            guard let key = launchKey(action, scheme: scheme) else { return true }
+            return seen.insert(key).inserted
+        }
+    }
+
+    /// What choosing `action` launches, as a comparable key: the entry (with its action) and the
+    /// arguments it adds; nil for choices that launch nothing.
+    private func launchKey(_ action: AskChoice, scheme: String) -> String? {
+        guard case .open(let target) = action else { return nil }
+        func entry(_ id: String, _ extra: [String]) -> String { (["entry", id] + extra).joined(separator: "\u{1}") }
+        // An app window adds `--app=URL` at launch, so it is not the plain entry.
+        func browserKey(_ browser: BrowserTarget) -> String { entry(browser.desktopID, browser.arguments + (browser.window == .normal ? [] : ["window", browser.window.rawValue])) }
+        switch target {
+        case .desktopEntry(let id, let desktopAction): return entry(id, desktopAction.map { ["action", $0] } ?? [])
+        case .browser(let browser): return browserKey(browser)
+        case .system: return config.catalog.previousHandlers[scheme.lowercased()].map { entry($0.id, []) } ?? "system"
+        case .webmail(let name): return "webmail\u{1}" + name
+        case .unavailable(let name): return "unavailable\u{1}" + name
+        // A mail program is its entry, handed the link rebuilt: the same app as that entry.
+        case .mailer(let name): return Mailer.named(name)?.entry(in: config.catalog).map { entry($0.id, []) } ?? "mailer\u{1}" + name
+        case .app(let name):
+            switch config.apps[name] {
+            case .desktop(let id, nil)?: return entry(id, [])
+            case .browser(let browser)?: return browserKey(browser)
+            default: return "app\u{1}" + name
+            }
+        }
     }
 
     /// The first enabled rule among `positions` whose matchers all hold.
@@ -489,6 +572,7 @@ public struct RuleEngine: Sendable {
     /// The rule a label names: its name, `#index` or `index`.
     public func rule(labelled label: String) -> Rule? {
         config.rules.first { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }
+            ?? config.remembered.first { $0.name == label }
     }
 
     /// A new engine with rules enabled or disabled by identity (`Rule.identity`), applied in
@@ -500,8 +584,10 @@ public struct RuleEngine: Sendable {
         var missing: [String] = []
         for toggle in toggles {
             let positions = config.rules.indices.filter { config.rules[$0].identity == toggle.identity }
-            if positions.isEmpty { missing.append(toggle.identity) }
+            let remembered = config.remembered.indices.filter { config.remembered[$0].identity == toggle.identity }
+            if positions.isEmpty && remembered.isEmpty { missing.append(toggle.identity) }
             for position in positions { config.rules[position].enabled = toggle.enabled }
+            for position in remembered { config.remembered[position].enabled = toggle.enabled }
         }
         return (keepingSafety(RuleEngine(config: config)), missing)
     }
@@ -516,8 +602,13 @@ public struct RuleEngine: Sendable {
 
     public func settingRule(_ label: String, enabled: Bool) -> RuleEngine? {
         var config = config
-        guard let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) else { return nil }
-        config.rules[position].enabled = enabled
+        if let position = config.rules.firstIndex(where: { $0.name == label || "#\($0.index)" == label || "\($0.index)" == label }) {
+            config.rules[position].enabled = enabled
+        } else if let position = config.remembered.firstIndex(where: { $0.name == label }) {
+            config.remembered[position].enabled = enabled
+        } else {
+            return nil
+        }
         return keepingSafety(RuleEngine(config: config))
     }
 }

@@ -45,10 +45,10 @@ extension Config {
 
     /// The domains the rules name, literally, in `match.domain`, `match.host` (`*.` allowed in
     /// front) and `match.to` (`*@domain`), each with what its rule does: "your rule 'Pay' opens
-    /// in firefox:Banking". Remembered answers come first, as they are tried first.
+    /// in firefox:Banking". Remembered answers (remembered.toml) come first: choices the user made.
     public var knownDomains: [KnownDomain] {
         var domains: [KnownDomain] = []
-        for rule in rules {
+        for rule in remembered + rules {
             let description = Self.describe(rule)
             for matcher in rule.matchers {
                 switch matcher {

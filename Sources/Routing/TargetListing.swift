@@ -37,10 +37,23 @@ public struct TargetListing: Sendable, Equatable {
                  ("app", app.map { .string($0) } ?? .null), ("default", .bool(isDefault))])
     }
 
-    /// Everything that can open `scheme` links (every scheme when nil): browsers with their
-    /// profiles and private windows, other entries and their desktop actions, webmail and the
-    /// installed built-in mail programs (for mailto), the config's `[apps]`, and `system`.
-    public static func targets(for scheme: String?, config: Config) -> [TargetListing] {
+    /// Everything that can open `scheme` links: browsers with their profiles and private windows,
+    /// other entries and their desktop actions, webmail and the installed built-in mail programs
+    /// (for mailto), the config's `[apps]`, and `system`. Without a scheme, web and mail targets
+    /// come first and other schemes' apps (geo:, telnet:) only with `all`, after them.
+    public static func targets(for scheme: String?, config: Config, all: Bool = false) -> [TargetListing] {
+        guard scheme == nil else { return targets(forScheme: scheme, config: config) }
+        var out = targets(forScheme: nil, config: config, only: ["http", "https", "mailto"])
+        if all {
+            let listed = Set(out.map(\.target))
+            let rest = targets(forScheme: nil, config: config).filter { !listed.contains($0.target) }
+            out.insert(contentsOf: rest, at: out.firstIndex { $0.kind == .webmail || $0.kind == .mailer || $0.kind == .app || $0.kind == .system } ?? out.endIndex)
+        }
+        return out
+    }
+
+    /// The targets for one scheme, or every scheme; `only` keeps the entries for those schemes.
+    static func targets(forScheme scheme: String?, config: Config, only: Set<String>? = nil) -> [TargetListing] {
         let catalog = config.catalog
         let scheme = scheme?.lowercased()
         let web = scheme == nil || scheme == "http" || scheme == "https"
@@ -63,7 +76,8 @@ public struct TargetListing: Sendable, Equatable {
                 out.append(TargetListing(target: app.desktopID, kind: .webApp, name: app.name, app: app.desktopID))
             }
         }
-        for entry in catalog.entries where scheme.map({ entry.schemes.contains($0) }) ?? true || (web && catalog.isBrowser(desktopID: entry.id)) {
+        for entry in catalog.entries where scheme.map({ entry.schemes.contains($0) }) ?? only.map({ !$0.isDisjoint(with: entry.schemes) }) ?? true
+            || (web && catalog.isBrowser(desktopID: entry.id)) {
             // Browsers are listed above for web links; for other schemes they are plain entries.
             if !web || !catalog.isBrowser(desktopID: entry.id) {
                 out.append(TargetListing(target: entry.id, kind: .entry, name: entry.name, app: entry.id))

@@ -26,7 +26,7 @@ final class NotifyFixture {
 
 
 /// The labels a picker is shown.
-let labels = ["Firefox", "Work", "Copy"]
+let labels = ["firefox.desktop", "Work", "Copy"]
 
 /// An `ask` for https://example.org/x offering Firefox, Work and Copy.
 func askRequest() throws -> AskRequest {
@@ -38,7 +38,7 @@ func askRequest() throws -> AskRequest {
         ask = ["firefox.desktop", "work", "copy"]
         """, path: "ask.toml")
     let decision = try RuleEngine(config: config).decide("https://example.org/x")
-    #expect(decision.choices.map(\.label) == ["Firefox", "Work", "Copy"])
+    #expect(decision.choices.map(\.label) == labels)
     return AskRequest(decision: decision)
 }
 

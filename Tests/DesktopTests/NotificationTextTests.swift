@@ -87,10 +87,11 @@ import URLModel
 
     @Test func askOffersOneActionPerChoiceKeyedByTheConfigSpelling() throws {
         let choices = ChoiceLabels(catalog: AppCatalog()).choices([.open(.desktopEntry(id: "firefox.desktop", action: nil)), .open(.app("work")), .copy])
-        #expect(choices.map(\.label) == ["Firefox", "Work", "Copy"])
+        // An entry discovery does not know is named by its id, never by a name made up from it (issue 21).
+        #expect(choices.map(\.label) == ["firefox.desktop", "Work", "Copy"])
         let request = NotificationText.ask(url: try ParsedURL("https://example.org/x"), choices: choices)
         #expect(request.actions.map(\.key) == ["firefox.desktop", "work", "copy"])
-        #expect(request.actions.map(\.label) == ["Firefox", "Work", "Copy"])
+        #expect(request.actions.map(\.label) == ["firefox.desktop", "Work", "Copy"])
         #expect(request.timeout == 0)
     }
 
@@ -111,8 +112,9 @@ import URLModel
     }
 
     @Test func duplicateLabelsAreMadeDistinct() {
+        let catalog = AppCatalog(entries: [AppEntry(id: "work.desktop", name: "Work", schemes: ["https"])])
         let choices: [AskChoice] = [.open(.app("work")), .open(.desktopEntry(id: "work.desktop", action: nil))]
-        #expect(ChoiceLabels(catalog: AppCatalog()).choices(choices).map(\.label) == ["Work (work)", "Work (work.desktop)"])
+        #expect(ChoiceLabels(catalog: catalog).choices(choices).map(\.label) == ["Work (work)", "Work (work.desktop)"])
     }
 
     @Test(arguments: [

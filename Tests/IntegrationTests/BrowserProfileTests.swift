@@ -137,13 +137,14 @@ import Testing
     }
 
     @Test func listTargetsDiscoversEvenWhileTheConfigIsBroken() throws {
-        let (harness, _) = try Self.harness("[default]\nopen = \"firefox:Nope\"\n", name: "brokenlist")
+        // A missing profile no longer breaks the config (issue 21, case 2): a misspelt key does.
+        let (harness, _) = try Self.harness("[default]\nopne = \"firefox:Work Stuff\"\n", name: "brokenlist")
         let reply = try #require(try harness.call("ListTargets", [.string("")]).first?.array)
         let targets = reply.compactMap { $0.dictionary?["target"]?.string }
         #expect(targets.contains("firefox:Work Stuff"), "\(targets)")
         #expect(targets.contains("gmail"), "an empty scheme lists everything")
         let error = try harness.call("Get", [.string(DaemonHarness.interface), .string("ConfigError")], interface: "org.freedesktop.DBus.Properties")
-        #expect(error.first?.string?.contains("firefox has no profile \"Nope\"") == true, "\(error)")
+        #expect(error.first?.string?.contains("unknown key \"opne\"") == true, "\(error)")
     }
 
     @Test func aZoomLinkOpensInTheZoomApp() throws {

@@ -19,7 +19,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["check"], 0, "OK, 1 rules"),
+        // "1 rule", not "1 rules" (issue 21, case 10).
+        (["check"], 0, "OK, 1 rule, 0 rewrites"),
         (["check", "--config", "/nonexistent.toml"], 3, "/nonexistent.toml: no such file"),
         (["test"], 2, "usage: openurl test"),
         (["test", "not a url"], 2, "no scheme"),

@@ -106,15 +106,16 @@ import Testing
         let rememberedPath = harness.desktop.configHome + "/openurld/remembered.toml"
         #expect(eventually { FileManager.default.fileExists(atPath: rememberedPath) })
         let text = try String(contentsOfFile: rememberedPath, encoding: .utf8)
-        #expect(text.contains("name = \"Remembered: ask.example\""), "\(text)")
-        #expect(text.contains("match.domain = \"ask.example\"") && text.contains("open = \"browser.desktop\""), "\(text)")
+        // The default scope is the narrowest that answers the question: this host (issue 21).
+        #expect(text.contains("name = \"Remembered: www.ask.example only\""), "\(text)")
+        #expect(text.contains("match.host = \"www.ask.example\"") && text.contains("open = \"browser.desktop\""), "\(text)")
         // The user's own file is untouched.
         #expect(try String(contentsOfFile: harness.configPath, encoding: .utf8) == Self.config)
         #expect(eventually { (try? harness.run(["xdotool", "search", "--onlyvisible", "--name", "^Open link"]))?.status == 1 })
 
         let again = try open(harness, url)
         #expect(again["decision"]?.string == "open", "\(again)")
-        #expect(again["rule"]?.string == "Remembered: ask.example")
+        #expect(again["rule"]?.string == "Remembered: www.ask.example only")
         #expect(harness.browser.waitForRecords(2) == [[url], [url]])
         #expect(try harness.run(["xdotool", "search", "--onlyvisible", "--name", "^Open link"]).status == 1, "a window appeared again")
 
@@ -122,7 +123,8 @@ import Testing
         #expect(check.status == 0, "\(check)")
         #expect(check.stdout.contains("1 remembered"), "\(check)")
         let rules = try harness.run([harness.openurl, "rules"])
-        #expect(rules.stdout.contains("remembered\ton \tRemembered: ask.example\topen browser.desktop"), "\(rules)")
+        // Where it lives (issue 21, case 3), in the remembered layer.
+        #expect(rules.stdout.contains("remembered\ton \tRemembered: www.ask.example only\topen browser.desktop\tremembered \(harness.desktop.configHome)/openurld/remembered.toml:"), "\(rules)")
     }
 
     @Test func aSecondAskWaitsForTheOpenWindowThenReusesTheChooserProcess() throws {

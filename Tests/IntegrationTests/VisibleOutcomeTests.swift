@@ -117,8 +117,9 @@ import Testing
         let harness = try DaemonHarness(name: "nodisplayask", activationHasDisplay: false)
         let seen = harness.desktop.root + "/picker-display"
         let picker = harness.desktop.root + "/picker.sh"
-        // A dmenu stand-in: notes its display, then picks the line "Recording Browser".
-        try "#!/bin/sh\necho \"$DISPLAY\" > '\(seen)'\ngrep -x 'Recording Browser'\n".write(toFile: picker, atomically: true, encoding: .utf8)
+        // A dmenu stand-in: notes its display, then picks the line "Recording Browser (default
+        // browser)" (the entry that is also what `system` opens is named so; issue 21, case 6).
+        try "#!/bin/sh\necho \"$DISPLAY\" > '\(seen)'\ngrep '^Recording Browser'\n".write(toFile: picker, atomically: true, encoding: .utf8)
         chmod(picker, 0o755)
         try harness.writeConfig("""
             [settings]

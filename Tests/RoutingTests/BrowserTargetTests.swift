@@ -142,8 +142,9 @@ let testCatalog: AppCatalog = {
     ])
     func badBrowserTargetsAreErrors(config: String, message: String) {
         do {
-            _ = try ConfigLoader.load(text: config, path: "config.toml", catalog: testCatalog)
-            Issue.record("loaded: \(config)")
+            // A browser or profile that is not found loads as a missing app, reported the same way.
+            let missing = try ConfigLoader.load(text: config, path: "config.toml", catalog: testCatalog).missingAppsError
+            #expect(missing?.description.contains(message) == true, "loaded: \(config): \(missing?.description ?? "no error")")
         } catch {
             #expect(error.description.contains(message), "\(error.description)")
         }
@@ -153,19 +154,20 @@ let testCatalog: AppCatalog = {
         let engine = RuleEngine(config: try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work Stuff\"\n", path: "c.toml", catalog: testCatalog))
         let choices = try engine.decide("https://x.org/", forceAsk: true).choices.map(\.key)
         // The list the window shows: also the entries for the scheme, and Discard (issue 20).
+        // Copy and Discard keep number keys 8 and 9 (issue 21, case 6); the rest follow them.
         #expect(choices == ["firefox:Work Stuff", "firefox:default-release", "firefox:private", "google-chrome:Work", "google-chrome:private", "google-chrome:app", "system",
-                            "firefox.desktop", "google-chrome.desktop", "epiphany.desktop", "copy", "discard"])
+                            "copy", "discard", "firefox.desktop", "google-chrome.desktop", "epiphany.desktop"])
         let mail = try engine.decide("mailto:a@x.org", forceAsk: true).choices.map(\.key)
         #expect(!mail.contains("firefox:private"))
     }
 
-    @Test func withoutACatalogueABrowserTargetSaysNoneWereFound() {
-        do {
-            _ = try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work\"\n", path: "config.toml")
-            Issue.record("loaded")
-        } catch {
-            #expect(error.description == #"config.toml:2:8: unknown browser "firefox" (no browsers were found)"#)
-        }
+    @Test func withoutACatalogueABrowserTargetSaysNoneWereFound() throws {
+        let config = try ConfigLoader.load(text: "[default]\nopen = \"firefox:Work\"\n", path: "config.toml")
+        #expect(config.missingAppsError?.description == #"config.toml:2:8: unknown browser "firefox" (no browsers were found)"#)
+        // The rest of the config stands; the link is refused with why.
+        let decision = try RuleEngine(config: config).decide("https://x.org/")
+        #expect(decision.unavailableTarget == "firefox:Work")
+        #expect(decision.error == #"unknown browser "firefox" (no browsers were found)"#)
     }
 
     /// Issue 10 case 7: arguments without a placeholder get the URL appended, as `Exec` without `%u` does.
@@ -281,8 +283,21 @@ let testCatalog: AppCatalog = {
         #expect(!mailto.map(\.target).contains("firefox:private"))
         #expect(TargetListing.targets(for: "zoommtg", config: config).map(\.target) == ["Zoom.desktop", "w", "system"])
         // Every listed browser target loads back as a target.
-        for listing in TargetListing.targets(for: nil, config: config) where listing.kind != .system {
+        for listing in TargetListing.targets(for: nil, config: config, all: true) where listing.kind != .system {
             #expect(OpenTarget(listing.target, in: config) != nil, "\(listing.target)")
         }
+    }
+
+    /// Issue 21, case 10: without a scheme, web and mail targets only; `--all` adds the apps of
+    /// other schemes (zoommtg: here) after them, before webmail, [apps] and system.
+    @Test func withoutASchemeWebAndMailComeFirstAndTheRestUnderAll() throws {
+        let config = try ConfigLoader.load(text: "[apps.w]\nexec = [\"w\"]\n", path: "c.toml", catalog: testCatalog)
+        let plain = TargetListing.targets(for: nil, config: config).map(\.target)
+        #expect(!plain.contains("Zoom.desktop"), "\(plain)")
+        #expect(plain.first == "firefox" && plain.contains("thunderbird.desktop") && plain.contains("gmail") && plain.last == "system", "\(plain)")
+        let all = TargetListing.targets(for: nil, config: config, all: true).map(\.target)
+        let zoom = try #require(all.firstIndex(of: "Zoom.desktop"), "\(all)")
+        #expect(zoom > (all.firstIndex(of: "thunderbird.desktop") ?? .max) && zoom < (all.firstIndex(of: "gmail") ?? -1), "\(all)")
+        #expect(all.filter { plain.contains($0) } == plain)
     }
 }

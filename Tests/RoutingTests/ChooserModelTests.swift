@@ -79,8 +79,10 @@ import Testing
         #expect(preview.notes.contains { $0.hasPrefix("Plain http") })
         #expect(preview.original != nil)
         #expect(preview.title == "Open link — shop.b\u{FC}cher.de")
-        #expect(preview.remember.map(\.scope) == ["domain", "host", "opener"])
-        #expect(preview.remember.first?.label == "Remember for b\u{FC}cher.de")
+        // The narrowest scope first (issue 21, case 3).
+        #expect(preview.remember.map(\.scope) == ["host", "domain", "opener"])
+        #expect(preview.remember.first?.label == "Remember for shop.b\u{FC}cher.de only")
+        #expect(preview.remember[1].label == "Remember for b\u{FC}cher.de")
     }
 
     @Test func aMailtoPreviewShowsItsFieldsAndRemembersByRecipientDomain() throws {
@@ -135,7 +137,9 @@ import Testing
             """, path: "/c/config.toml")
         let merged = try ConfigLoader.loadRemembered(text: RememberedRules.header + "\n" + (try RememberedRules.ruleText(scope: "domain", value: "example.org", choice: "work")),
                                                      path: "/c/remembered.toml", into: config)
-        #expect(merged.rules.map(\.label) == ["Remembered: example.org", "ask"])
+        // Remembered answers are kept apart: they answer the rule's question (issue 21, case 3).
+        #expect(merged.rules.map(\.label) == ["ask"])
+        #expect(merged.remembered.map(\.label) == ["Remembered: example.org"])
         let decision = try RuleEngine(config: merged).decide("https://www.example.org/")
         #expect(decision.kind == .open)
         #expect(decision.rule == .named("Remembered: example.org"))
@@ -145,7 +149,6 @@ import Testing
         ("[settings]\nclean = false\n", "/c/remembered.toml:1:2: unknown key \"settings\" in remembered.toml (only [[rules]] tables)"),
         ("[[rules]]\nmatch.domain = \"a.org\"\ncopy = true\n", "/c/remembered.toml:1:1: remembered rule #1 has no name"),
         ("[[rules]]\nname = \"ask\"\nmatch.domain = \"a.org\"\ncopy = true\n", "/c/remembered.toml:1:1: rule name \"ask\" is also used in /c/config.toml"),
-        ("[[rules]]\nname = \"x\"\nopen = \"nope\"\n", "/c/remembered.toml:3:8: unknown target \"nope\""),
     ])
     func badRememberedFilesAreErrorsWithPositions(text: String, expected: String) throws {
         let config = try ConfigLoader.load(text: "[[rules]]\nname = \"ask\"\nask = [\"copy\"]\n", path: "/c/config.toml")

@@ -89,8 +89,9 @@ import Testing
     @Test(arguments: [
         // Locked: before the remembered answer, the user's rule and the user's rewrite, and its app is the system's.
         ("https://intranet.example/a", "managed", "Intranet", "https://intranet.example/a"),
-        // Not locked: a remembered answer comes first, then the system's rule, then the user's.
-        ("https://docs.example/", "remembered.desktop", "Remembered: docs.example", "https://docs.example/"),
+        // Not locked: the system's rule, then the user's. A remembered answer answers only a
+        // question (issue 21, case 3), and the Docs rule asks none.
+        ("https://docs.example/", "docs.desktop", "Docs", "https://docs.example/"),
         // Recommended: the user's rule wins.
         ("https://video.example/", "chromium.desktop", "Mine", "https://video.example/"),
         ("https://mine.example/", "chromium.desktop", "Mine", "https://mine.example/"),
@@ -105,13 +106,18 @@ import Testing
         if case .open(_, .argv(let argv)) = decision.effect { #expect(argv.first == "managed-browser") }
     }
 
-    @Test func rulesAreNumberedInTheOrderTheyAreTried() {
+    @Test func rulesAreNumberedInTheOrderTheyAreTried() throws {
         let rules = Self.engine.config.rules
-        #expect(rules.map(\.label) == ["Intranet", "Remembered: intranet.example", "Remembered: docs.example", "Docs", "Mine", "Video"])
-        #expect(rules.map(\.index) == [1, 0, 0, 2, 3, 4])
-        #expect(rules.map(\.source.layer) == [.system, .remembered, .remembered, .system, .user, .system])
+        #expect(rules.map(\.label) == ["Intranet", "Docs", "Mine", "Video"])
+        #expect(rules.map(\.index) == [1, 2, 3, 4])
+        #expect(rules.map(\.source.layer) == [.system, .system, .user, .system])
+        try #require(rules.count == 4)
         #expect(rules[0].source.description == "system /etc/xdg/openurld/config.toml:4, locked")
-        #expect(rules[5].source.recommended)
+        #expect(rules[3].source.recommended)
+        // The remembered answers are kept apart: consulted only where the decision would ask.
+        let remembered = Self.engine.config.remembered
+        #expect(remembered.map(\.label) == ["Remembered: intranet.example", "Remembered: docs.example"])
+        #expect(remembered.allSatisfy { $0.index == 0 && $0.source.layer == .remembered })
         #expect(Self.engine.config.lockedRuleCount == 1)
     }
 

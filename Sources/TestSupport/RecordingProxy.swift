@@ -1,0 +1,95 @@
+import Foundation
+
+/// An HTTP proxy on 127.0.0.1 that records the request line of every request it gets and
+/// answers each with a short page: a browser profile whose preferences point at it proves, by
+/// what it recorded, which links that profile loaded. Nothing leaves the machine.
+public final class RecordingProxy: @unchecked Sendable {
+    /// The port it listens on (chosen by the kernel).
+    public let port: UInt16
+    private let listener: Int32
+    private let lines = Locked<[String]>([])
+    private let stopped = Locked(false)
+
+    /// Listens on 127.0.0.1 and serves on a thread of its own until `stop()`.
+    public init() throws {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw HarnessError("socket: errno \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(socket, 64) == 0 else { close(socket); throw HarnessError("bind/listen: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        listener = socket
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    deinit { stop() }
+
+    /// `host:port`, as a browser's proxy setting takes it.
+    public var address: String { "127.0.0.1:\(port)" }
+
+    /// The request lines so far (`GET http://work.example/a HTTP/1.1`), oldest first.
+    public var requests: [String] { lines.value }
+
+    /// Whether some request asked for `url` (an absolute `http://` URL, as a proxy is asked).
+    public func saw(_ url: String) -> Bool { requests.contains { $0.hasPrefix("GET \(url) ") } }
+
+    /// Waits until a request for `url` arrives.
+    public func wait(for url: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if saw(url) { return true }
+            usleep(50_000)
+        }
+        return saw(url)
+    }
+
+    /// Stops listening.
+    public func stop() {
+        guard !stopped.value else { return }
+        stopped.update { $0 = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func serve() {
+        while !stopped.value {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else {
+                if stopped.value { return }
+                continue
+            }
+            Thread.detachNewThread { [self] in answer(client) }
+        }
+    }
+
+    /// Reads one request's head, records its first line, answers 200 and closes.
+    private func answer(_ client: Int32) {
+        defer { close(client) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var head: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while head.count < 65_536 {
+            let count = recv(client, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            head += buffer[0..<count]
+            if head.count >= 4, String(decoding: head, as: UTF8.self).contains("\r\n\r\n") { break }
+        }
+        guard let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first, !line.isEmpty else { return }
+        lines.update { $0.append(String(line)) }
+        let body = "<html><body>recorded</body></html>"
+        let response = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = response.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+}
