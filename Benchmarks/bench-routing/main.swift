@@ -166,10 +166,8 @@ if let pcre = try? PatternRegex(pattern) {
 // Start-up: what the daemon loads before it serves its first click, a config of 1,000 rules and
 // the ClearURLs catalogue, with patterns JIT-compiled on first use (now) and, for comparison in
 // the same run, with every catalogue pattern JIT-compiled at load (as before).
-func readCatalogue() -> [UInt8]? {
-    let root = String(#filePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast(3)
-        .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/"))
-    guard let file = fopen(root + "/../shared/conformance/clearurls/data.min.json", "rb") else { return nil }
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -179,6 +177,11 @@ func readCatalogue() -> [UInt8]? {
         bytes += chunk[0..<read]
     }
     return bytes
+}
+func readCatalogue() -> [UInt8]? {
+    let root = String(#filePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropLast(3)
+        .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/"))
+    return readFile(root + "/../shared/conformance/clearurls/data.min.json")
 }
 if let catalogue = readCatalogue() {
     let text = makeConfig(rules: 1_000)
@@ -224,16 +227,18 @@ for _ in 0..<7 {
 }
 parseTimes.sort()
 print("site list: 10,000-site Enterprise Mode v.2 list (\(xml.count / 1024) KiB): read in \(format2(parseTimes[3] * 1000)) ms (median of 7), \(parsed.entries.count) entries")
-func rate(_ engine: RuleEngine, _ urls: [String]) -> Double {
+/// Decisions per second over `urls` for a second, each with `context`.
+func rate(_ engine: RuleEngine, _ urls: [String], context: LinkContext? = nil) -> Double {
     var decided = 0, sink = 0
     let start = now()
     while now() - start < 1.0 {
         for url in urls {
-            if let decision = try? engine.decide(url) { sink &+= decision.kind.rawValue.utf8.count }
+            if let decision = try? engine.decide(url, context: context) { sink &+= decision.safety.verdict.name.utf8.count }
             decided += 1
         }
     }
-    return Double(decided) / (now() - start) + Double(sink % 2) * 0
+    if sink == 42 { print("") }
+    return Double(decided) / (now() - start)
 }
 if var withList = try? ConfigLoader.load(text: "[[sitelist]]\npath = \"sites.xml\"\nformat = \"emie-v2\"\nopen = \"work\"\n" + makeConfig(rules: 1_000), path: "bench.toml"),
    let without = try? ConfigLoader.load(text: makeConfig(rules: 1_000), path: "bench.toml") {
@@ -248,18 +253,6 @@ if var withList = try? ConfigLoader.load(text: "[[sitelist]]\npath = \"sites.xml
 // on without block lists (the rules' domains as known domains), on with Debian's uBlock lists
 // (webext-ublock-origin-firefox, read before timing; their first-use load shown apart), and
 // with link text on every link.
-func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let read = fread(&chunk, 1, chunk.count, file)
-        if read <= 0 { break }
-        bytes += chunk[0..<read]
-    }
-    return bytes
-}
 func isFile(_ path: String) -> Bool { access(path, R_OK) == 0 }
 do {
     let suffixes = readFile(PublicSuffixList.debianPath)
@@ -273,31 +266,21 @@ do {
         engine.safety.prepare()
         return (engine, now() - start)
     }
-    func rate(_ engine: RuleEngine, linkText: String?) -> Double {
-        let urls = corpus(rules: 1_000)
-        let context = linkText.map { LinkContext(linkText: $0) }
-        var decided = 0, sink = 0
-        let start = now()
-        while now() - start < 1.0 {
-            for url in urls {
-                if let decision = try? engine.decide(url, context: context) { sink &+= decision.safety.verdict.name.utf8.count }
-                decided += 1
-            }
-        }
-        if sink == 42 { print("") }
-        return Double(decided) / (now() - start)
+    let urls = corpus(rules: 1_000)
+    func safetyRate(_ engine: RuleEngine, linkText: String?) -> Double {
+        rate(engine, urls, context: linkText.map { LinkContext(linkText: $0) })
     }
     print("\nlink safety per decision (1,000 rules, hygiene on; lists: \(found.isEmpty ? "none installed: apt-get install webext-ublock-origin-firefox" : found.map(\.name).joined(separator: ", ")))")
     print("verdict                                  | decisions/s | µs/decision | + µs vs off")
     let (off, _) = engine("[settings]\nsafety = \"off\"", lists: false)
-    let offRate = rate(off, linkText: nil)
+    let offRate = safetyRate(off, linkText: nil)
     let (plain, _) = engine("", lists: false)
     let (listed, loadSeconds) = engine("", lists: true)
     let rows: [(String, Double)] = [
         ("off (safety = \"off\")", offRate),
-        ("on, no lists (\(plain.safety.knownDomains.count) known domains)", rate(plain, linkText: nil)),
-        ("on, with the Debian lists", rate(listed, linkText: nil)),
-        ("on, with the lists and link text", rate(listed, linkText: "example.com")),
+        ("on, no lists (\(plain.safety.knownDomains.count) known domains)", safetyRate(plain, linkText: nil)),
+        ("on, with the Debian lists", safetyRate(listed, linkText: nil)),
+        ("on, with the lists and link text", safetyRate(listed, linkText: "example.com")),
     ]
     let pad = { (s: String, n: Int) in s + String(repeating: " ", count: max(0, n - s.count)) }
     for (label, value) in rows {
