@@ -72,37 +72,46 @@ let package = Package(
         // Site lists admins already keep for their browsers: Enterprise Mode schema v.1 and v.2
         // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
         .target(name: "SiteLists", dependencies: ["URLModel"]),
-        // The rules: config schema, loading and errors, matchers, index, engine, decisions (each with its
-        // safety verdict), templates, targets.
-        .target(name: "Routing", dependencies: ["URLModel", "Patterns", "Hygiene", "JSON", "CTOML", "LinkSafety", "SiteLists"]),
+        // The link's vocabulary, under everything that routes: the decision and its effect, the
+        // target, a rule's intent, the choice, the launch, the outcome, the trace, the moment's
+        // facts, the safety verdict on a decision and the rule sources. Values only.
+        .target(name: "RoutingCore", dependencies: ["URLModel", "JSON", "LinkSafety"]),
+        // What is installed and what it is called: desktop entries, browsers and their profiles,
+        // web apps, mail programs, app links, the labels and icons of choices.
+        .target(name: "Catalog", dependencies: ["RoutingCore", "URLModel", "JSON"]),
+        // TOML documents with positions (toml++ through CTOML), for file:line:column errors.
+        .target(name: "TOML", dependencies: ["CTOML"]),
+        // `{url}`-style templates and the built-in webmail compose templates.
+        .target(name: "Templates", dependencies: ["URLModel"]),
+        // The config language: its schema, reading TOML into rules, layers, remembered answers,
+        // diagnostics, globs as URLs are written.
+        .target(name: "ConfigLanguage", dependencies: ["RoutingCore", "Catalog", "TOML", "Templates", "URLModel", "Patterns", "Hygiene", "JSON",
+                                                       "LinkSafety", "SiteLists"]),
+        // The engine: one decision for a link, from the rules in force (`decide`), its index and
+        // how each matcher is judged.
+        .target(name: "Routing", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // The Router1 contract: its names, keys, error names and the click's time budget are
         // defined once, in C (CRouterContract/router1.h), for the Embedded handler and for
         // RouterContract, which adds the decision's a{sv} and JSON encodings and the options' reader.
         .systemLibrary(name: "CRouterContract"),
-        .target(name: "RouterContract", dependencies: ["CRouterContract", "Platform", "JSON", "DBus", "Routing"]),
+        .target(name: "RouterContract", dependencies: ["CRouterContract", "Platform", "JSON", "LinkSafety", "RoutingCore", "DBus"]),
         // Desktop entries, their Exec lines, spawning and discovery of what is installed.
-        .target(name: "Launching", dependencies: ["Platform", "Routing", "RouterContract", "CGIO"],
-                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "Launching", dependencies: ["CGIO", "Platform", "RoutingCore", "Catalog", "RouterContract"]),
         // The desktop's default handlers: takeover, restore, the guard against a browser taking them.
-        .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"],
-                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"]),
         // The config files on disk: loading with discovery, remembered answers.
-        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "Routing", "Launching", "DesktopDefaults", "SiteLists"],
-                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "ConfigFiles", dependencies: ["Platform", "URLModel", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "Launching", "DesktopDefaults"]),
         // What a click's moment holds beside the URL: NetworkManager's network (watched on the
         // system bus), the local time, the X11 display's focused window and held keys (spoken
         // to directly, no libX11), and the programs running (from /proc).
-        .target(name: "SessionState", dependencies: ["Platform", "DBus", "Routing"]),
+        .target(name: "SessionState", dependencies: ["Platform", "RoutingCore", "DBus"]),
         // Carrying decisions out: launch, copy, notify, ask.
-        .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"],
-                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "Routing", "DBus", "RouterContract",
-                                                      "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "SessionState"],
-                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Execution"]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
         .systemLibrary(name: "COpenurl"),
@@ -110,15 +119,13 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "Routing", "DBus", "RouterContract",
-                                                    "Launching", "DesktopDefaults", "ConfigFiles", "Execution", "OpenurlCommands", "SessionState"],
-                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Execution", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
-        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "Routing", "RouterContract"],
-                swiftSettings: gtkSwiftSettings + [.enableUpcomingFeature("MemberImportVisibility")]),
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "LinkSafety", "RoutingCore", "RouterContract"],
+                swiftSettings: gtkSwiftSettings),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
         .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"],
                           swiftSettings: gtkSwiftSettings),
@@ -128,16 +135,16 @@ let package = Package(
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["Patterns", "Hygiene", "URLModel", "LinkSafety", "Routing", "SiteLists"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-routing", dependencies: ["URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "ConfigLanguage", "Routing"], path: "Benchmarks/bench-routing"),
         .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
-        .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "Routing"], path: "Benchmarks/bench-hostile"),
+        .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "ConfigLanguage"], path: "Benchmarks/bench-hostile"),
         .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["TestSupport"], path: "Benchmarks/bench-chooser"),
         .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
         .executableTarget(name: "bench-safety", dependencies: ["URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
-        .executableTarget(name: "bench-gio", dependencies: ["TestSupport"], path: "Benchmarks/bench-gio"),
-        .executableTarget(name: "bench-notify", dependencies: ["Launching", "Execution", "DBus", "TestSupport"], path: "Benchmarks/bench-notify"),
+        .executableTarget(name: "bench-gio", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-gio"),
+        .executableTarget(name: "bench-notify", dependencies: ["ConfigLanguage", "DBus", "Launching", "Execution", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
@@ -145,15 +152,25 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "Routing", "SiteLists"]),
+        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing"]),
+        .testTarget(name: "OpenurlChooserTests", dependencies: ["URLModel", "OpenurlChooser"], swiftSettings: gtkSwiftSettings),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
-        .testTarget(name: "RouterContractTests", dependencies: ["DBus", "Routing", "RouterContract"]),
-        .testTarget(name: "DesktopTests", dependencies: ["URLModel", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),
+        .testTarget(name: "RouterContractTests", dependencies: ["JSON", "RoutingCore", "ConfigLanguage", "Routing", "DBus", "RouterContract"]),
+        .testTarget(name: "DesktopTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Routing", "DBus", "RouterContract", "TestSupport", "OpenurlCommands"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
 )
+
+// Every Swift module imports what it uses, members included (a member found only through another
+// module's import is an error), so Package.swift's edges stay the imports. The Embedded handler
+// (`openurl`) has its own settings; C targets have none.
+let cTargets: Set<String> = ["CTOML", "CIDNA", "CSpoof", "CGtkLoader"]
+for target in package.targets where target.type != .system && target.name != "openurl" && !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+

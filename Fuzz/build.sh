@@ -50,7 +50,7 @@ module() { # NAME SOURCE-DIR
     fi
     built+=("$out/obj/$name.o")
 }
-for name in JSON URLModel Patterns Hygiene LinkExtraction LinkSafety SiteLists Routing; do module "$name" "Sources/$name"; done
+for name in JSON URLModel Patterns Hygiene LinkExtraction LinkSafety SiteLists RoutingCore Catalog TOML Templates ConfigLanguage Routing; do module "$name" "Sources/$name"; done
 module Platform Sources/Platform
 module DBus Sources/DBus
 
@@ -62,7 +62,7 @@ fi
 for name in "${targets[@]}"; do
     src=Fuzz/Targets/$name.swift
     [ -f "$src" ] || { echo "fuzz: no target $name ($src)" >&2; exit 2; }
-    objects=("$out"/obj/{JSON,URLModel,Patterns,Hygiene,LinkExtraction,LinkSafety,SiteLists,Routing,Platform,DBus}.o)
+    objects=("$out"/obj/{JSON,URLModel,Patterns,Hygiene,LinkExtraction,LinkSafety,SiteLists,RoutingCore,Catalog,TOML,Templates,ConfigLanguage,Routing,Platform,DBus}.o)
     if newer "$out/$name" "$src" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
         echo "fuzz: target $name"
         swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" -package-name openurld \

@@ -2,6 +2,7 @@
 // method call made while a warm `openurl URL` runs (its Hello and Open, and whatever the daemon
 // asks the bus or other services for that click), beside `dbus-send` (Hello and one call).
 import Foundation
+import TestSupport
 
 /// The method calls seen on the bus per run of `argv`, over `runs` runs.
 func methodCallsPerRun(_ session: Session, _ argv: [String], runs: Int) throws -> Double {

@@ -8,6 +8,7 @@
 //   swift build -c release --product bench-gio && .build/release/bench-gio [RUNS]
 import Foundation
 import TestSupport
+import DBus
 
 func now() -> Double {
     var ts = timespec()

@@ -3,10 +3,10 @@
 // 600,000 rules 100 s). Run in release mode:
 //   swift build -c release --product bench-hostile && .build/release/bench-hostile
 import Foundation
-import Routing
 #if canImport(Glibc)
 import Glibc
 import URLModel
+import ConfigLanguage
 #endif
 
 func now() -> Double {

@@ -6,6 +6,7 @@ import Execution
 import Launching
 import Foundation
 import TestSupport
+import ConfigLanguage
 
 func now() -> Double {
     var ts = timespec()

@@ -3,12 +3,14 @@
 //   swift build -c release --product bench-routing && .build/release/bench-routing
 import Hygiene
 import LinkSafety
-import Routing
 import SiteLists
 import URLModel
 #if canImport(Glibc)
 import Glibc
 import Patterns
+import RoutingCore
+import ConfigLanguage
+import Routing
 #endif
 
 func now() -> Double {

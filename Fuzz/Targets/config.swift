@@ -1,4 +1,6 @@
+@testable import ConfigLanguage
 @testable import Routing
+
 
 /// The config loader on TOML text, through the C++ bridge. Oracles: no crash, an error always
 /// names a position, and a config that loads can decide.

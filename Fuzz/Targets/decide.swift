@@ -1,5 +1,6 @@
-@testable import Routing
 @testable import URLModel
+@testable import ConfigLanguage
+@testable import Routing
 
 /// Fixed configs, fuzzed URLs. Oracles: the rule index decides exactly as trying every rule
 /// in order (`explain`), and the URL handed on parses to itself with the host the rules saw.

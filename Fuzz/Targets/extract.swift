@@ -1,4 +1,3 @@
-@testable import Routing
 @testable import LinkExtraction
 
 /// Link extraction on raw text. Oracles: every link's range lies in the text and holds its

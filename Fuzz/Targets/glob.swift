@@ -1,4 +1,3 @@
-@testable import Routing
 @testable import Patterns
 
 /// Globs: `PATTERN\nTEXT`. Oracles: a pattern without special characters matches itself and

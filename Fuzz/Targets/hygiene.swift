@@ -1,4 +1,3 @@
-@testable import Routing
 @testable import URLModel
 @testable import Hygiene
 

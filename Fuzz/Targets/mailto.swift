@@ -1,5 +1,7 @@
-@testable import Routing
 @testable import URLModel
+@testable import Templates
+@testable import ConfigLanguage
+@testable import Routing
 
 /// mailto URLs (RFC 6068). Oracles: the fields of the normal form are the fields of the input;
 /// no recipient ever holds CR, LF, NUL or another control (such a link has a `problem`

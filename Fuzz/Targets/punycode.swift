@@ -1,4 +1,3 @@
-@testable import Routing
 @testable import URLModel
 
 /// Punycode (RFC 3492). Oracles: encode then decode gives the label back; decode then encode

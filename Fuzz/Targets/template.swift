@@ -1,5 +1,5 @@
-@testable import Routing
 @testable import URLModel
+@testable import Templates
 
 /// Templates: `TEMPLATE\nURL`. Oracles: no crash; in URL context the fields of the URL are
 /// escaped, so a template that is a URL with only `{to}`-style query placeholders stays one.

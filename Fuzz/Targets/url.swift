@@ -1,4 +1,3 @@
-@testable import Routing
 @testable import URLModel
 
 /// The URL parser on raw bytes. Oracles: the normal form re-parses to itself with the same

@@ -1,8 +1,9 @@
 import DesktopDefaults
 import Launching
 import Platform
-import Routing
 import Hygiene
+import Catalog
+import ConfigLanguage
 
 /// Reads the config file from disk; a missing file at the default path means built-in defaults.
 public enum ConfigFile {

@@ -1,6 +1,8 @@
 import Platform
-import Routing
 import Hygiene
+import RoutingCore
+import Catalog
+import ConfigLanguage
 
 /// The system configuration's files: `$XDG_CONFIG_DIRS/openurld/config.toml` and `config.d/*.toml`.
 public enum SystemConfig {

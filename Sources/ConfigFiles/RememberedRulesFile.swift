@@ -1,5 +1,7 @@
 import Platform
-import Routing
+import RoutingCore
+import Catalog
+import ConfigLanguage
 
 /// Writes "Remember for …" choices to `remembered.toml` beside the config (see `RememberedRules`).
 public enum RememberedRulesFile {
@@ -14,7 +16,7 @@ public enum RememberedRulesFile {
     /// `discover` and the system configuration of `systemDirs`, as the daemon loads it); returns the rule's name. The file
     /// is replaced by rename, so a reader never sees half of it, and created 0600.
     @discardableResult
-    public static func remember(_ request: RememberRequest, choice: AskChoice, configPath: String, systemDirs: [String] = [],
+    public static func remember(_ request: RememberRequest, choice: Choice.Action, configPath: String, systemDirs: [String] = [],
                                 discover: () -> AppCatalog = { AppCatalog() }) throws -> String {
         let path = ConfigFile.rememberedPath(besides: configPath)
         let block: String

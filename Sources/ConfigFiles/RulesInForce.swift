@@ -2,6 +2,9 @@ import Hygiene
 import Launching
 import LinkSafety
 import Platform
+import RoutingCore
+import Catalog
+import ConfigLanguage
 import Routing
 
 /// The rules in force and where they come from: the system configuration, the user's config
@@ -175,7 +178,7 @@ public final class RulesInForce {
 
     /// Writes the rule remembering `choice` for `request` beside the config and reloads, so the
     /// very next click follows it; returns the rule's name.
-    public func remember(_ request: RememberRequest, choice: AskChoice) throws -> String {
+    public func remember(_ request: RememberRequest, choice: Choice.Action) throws -> String {
         let name = try RememberedRulesFile.remember(request, choice: choice, configPath: configPath, systemDirs: paths.configDirs,
                                                     discover: discoverCatalog)
         reload()

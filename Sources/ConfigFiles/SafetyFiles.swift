@@ -1,7 +1,9 @@
 import LinkSafety
 import Platform
-import Routing
 import URLModel
+import ConfigLanguage
+import RoutingCore
+import TOML
 
 /// The files link safety reads: the block lists `[settings] blocklists` names (found and checked
 /// at load, read on first use) and the Public Suffix List (for registrable domains).

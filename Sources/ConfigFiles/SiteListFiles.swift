@@ -1,7 +1,9 @@
 import Hygiene
 import Platform
-import Routing
 import SiteLists
+import ConfigLanguage
+import RoutingCore
+import TOML
 
 /// A site list as it last read well: its bytes (an unchanged file is not parsed again) and entries.
 struct SiteListMemory {

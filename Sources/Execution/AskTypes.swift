@@ -1,5 +1,6 @@
 import Platform
-import Routing
+import RoutingCore
+import ConfigLanguage
 
 /// A question put to the user: the `ask` decision, whose choices are offered, and the click.
 public struct AskRequest {

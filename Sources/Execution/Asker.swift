@@ -1,7 +1,8 @@
 import Launching
 import DBus
-import Routing
 import URLModel
+import ConfigLanguage
+import RoutingCore
 
 /// How an `ask` decision is put to the user.
 public enum AskMethod: Equatable, Sendable {

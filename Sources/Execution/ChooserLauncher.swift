@@ -1,8 +1,8 @@
 import Launching
 import DBus
 import Platform
-import Routing
 import JSON
+import RoutingCore
 
 /// Runs `openurl-chooser`, the GTK window for `ask`, one question at a time: a question asked
 /// while a window is open waits for it to close, then gets its own window.

@@ -1,6 +1,7 @@
 import JSON
 import Launching
-import Routing
+import RoutingCore
+import ConfigLanguage
 
 /// The lines `openurl-chooser --serve` and the daemon exchange, one JSON object per line.
 ///

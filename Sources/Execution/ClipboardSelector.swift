@@ -1,6 +1,6 @@
 import Launching
 import DBus
-import Routing
+import ConfigLanguage
 
 /// A chosen clipboard backend and why it was chosen (for `openurl status`).
 public struct ClipboardChoice: Sendable, CustomStringConvertible {

@@ -1,8 +1,10 @@
 import ConfigFiles
 import DBus
 import Platform
-import Routing
 import URLModel
+import RoutingCore
+import ConfigLanguage
+import Routing
 
 /// Asking: the question goes out the ways the settings name, each answer is carried out and
 /// recorded under the click's id, and a "Remember" answer becomes a rule. In the daemon the
@@ -70,8 +72,8 @@ extension DecisionExecutor {
     }
 
     /// Carries out one answer to `asked`; an edited URL must still be a URL of a routed scheme.
-    func carryOut(_ choice: AskChoice, for asked: Decision, editedURL: String?, activationToken: String?,
-                          environment: [String: String], completion: @escaping (Decision, RouteOutcome) -> Void) {
+    func carryOut(_ choice: Choice.Action, for asked: Decision, editedURL: String?, activationToken: String?,
+                          environment: [String: String], completion: @escaping (Decision, Outcome) -> Void) {
         var url = asked.finalURL
         if let editedURL, editedURL != url {
             guard let parsed = try? ParsedURL(editedURL), engine.allowedSchemes.contains(parsed.scheme) else {
@@ -93,7 +95,7 @@ extension DecisionExecutor {
 
     /// Records what became of a question: the click's own entry, or a new one for a second
     /// choice from a window kept open with Ctrl+Enter.
-    func recordAnswer(_ decision: Decision, outcome: RouteOutcome, id: UInt32?, click: Click, followUp: Bool) {
+    func recordAnswer(_ decision: Decision, outcome: Outcome, id: UInt32?, click: Click, followUp: Bool) {
         guard session.staysForAnswers else { return }
         if followUp {
             record?.add(decision, opener: click.opener, outcome: outcome)
@@ -106,7 +108,7 @@ extension DecisionExecutor {
     }
 
     /// Writes "Remember for …" as a rule, and reloads so the very next click follows it.
-    private func remember(_ request: RememberRequest, choice: AskChoice) {
+    private func remember(_ request: RememberRequest, choice: Choice.Action) {
         guard session.staysForAnswers else { return }
         do {
             let name = try rules.remember(request, choice: choice)

@@ -1,6 +1,7 @@
 import Platform
-import Routing
 import URLModel
+import RoutingCore
+import Routing
 
 /// A link whose target is not installed: the user is offered what is.
 extension DecisionExecutor {

@@ -1,4 +1,6 @@
 import Platform
+import RoutingCore
+import ConfigLanguage
 import Routing
 
 /// Questions that outlive their asking: the ones a stopped daemon left (asked again, or past
@@ -92,11 +94,11 @@ extension DecisionExecutor {
 
     /// A choice's key as the pending file keeps it (`firefox.desktop`, `work`, `copy`), resolved
     /// with `config`.
-    static func choice(_ key: String, in config: Config) -> AskChoice? {
+    static func choice(_ key: String, in config: Config) -> Choice.Action? {
         switch key {
         case "copy": return .copy
         case "discard": return .discard
-        default: return OpenTarget(key, in: config).map(AskChoice.open)
+        default: return Target(key, in: config).map(Choice.Action.open)
         }
     }
 

@@ -1,7 +1,7 @@
 import ConfigFiles
 import Platform
-import Routing
 import URLModel
+import RoutingCore
 
 /// The safety verdict carried out: a held link waits for Open anyway, and a site opened safely
 /// joins the known domains.

@@ -4,8 +4,11 @@ import DBus
 import DesktopDefaults
 import Launching
 import Platform
-import Routing
 import URLModel
+import RoutingCore
+import Routing
+import Catalog
+import ConfigLanguage
 
 /// Carries decisions out: launches targets, hands links to the handler that was the default
 /// before openurld, copies, asks, tells the user, and records each click. The daemon and
@@ -108,7 +111,7 @@ public final class DecisionExecutor {
 
     /// Carries out a decision that is no new click (a reopen, a notification's button) on the
     /// display `click` names (its display variables and activation token), and records it.
-    func carryOutLater(_ decision: Decision, click: Click, completion: @escaping (RouteOutcome) -> Void = { _ in }) {
+    func carryOutLater(_ decision: Decision, click: Click, completion: @escaping (Outcome) -> Void = { _ in }) {
         perform(decision, click: click, id: nil) { [weak self] outcome in
             self?.record?.add(decision, opener: nil, outcome: outcome)
             completion(outcome)
@@ -120,8 +123,8 @@ public final class DecisionExecutor {
     /// (`click`: its display variables and activation token, as `openurl reopen` sends them;
     /// empty, this process's own). Nothing of an earlier click's display is reused: it belongs to
     /// that click. `completion` gets what became of it.
-    public func reopen(_ url: String, finalURL: String, choice: AskChoice?, releasingHold: Bool = false, click: Click = Click(),
-                       completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+    public func reopen(_ url: String, finalURL: String, choice: Choice.Action?, releasingHold: Bool = false, click: Click = Click(),
+                       completion: @escaping (Outcome) -> Void) throws(URLParseError) {
         guard let choice else {
             let decision = try engine.decide(url)
             return carryOut(releasingHold ? decision.releasingHold() : decision, click: click) { completion($0.outcome) }
@@ -131,7 +134,7 @@ public final class DecisionExecutor {
 
     /// Copies `url` (the addresses of a mailto) outside the rules, on the clipboard of the
     /// click's display, and confirms it.
-    public func copy(_ url: String, click: Click, completion: @escaping (RouteOutcome) -> Void) throws(URLParseError) {
+    public func copy(_ url: String, click: Click, completion: @escaping (Outcome) -> Void) throws(URLParseError) {
         let decision = try engine.decide(choice: .copy, for: url)
         perform(decision, click: click, id: nil, completion: completion)
     }
@@ -144,7 +147,7 @@ public final class DecisionExecutor {
 
     /// Does what `decision` says, then calls `completion` with the outcome; for an ask that is
     /// `.asking` (its answers are carried out and recorded under `id` as they come).
-    func perform(_ decision: Decision, click: Click, id: UInt32?, completion: @escaping (RouteOutcome) -> Void) {
+    func perform(_ decision: Decision, click: Click, id: UInt32?, completion: @escaping (Outcome) -> Void) {
         switch decision.effect {
         case .refused(let reason):
             if let target = decision.unavailableTarget, session.staysForAnswers {
@@ -253,7 +256,7 @@ public final class DecisionExecutor {
     /// "Open" on a copy, "Open anyway" on a block: the default target if it opens, else the
     /// system handler.
     private func openAfterAll(_ url: String, environment: [String: String]) {
-        var target = OpenTarget.system
+        var target = Target.system
         if case .open(let configured) = engine.config.defaultAction { target = configured }
         guard let decision = try? engine.decide(choice: .open(target), for: url) else { return }
         // Recorded like any other launch: `recent` shows what the button opened.

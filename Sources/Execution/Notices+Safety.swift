@@ -1,5 +1,5 @@
 import Platform
-import Routing
+import RoutingCore
 
 /// What the user is told about a link's safety verdict.
 extension Notices {

@@ -1,7 +1,7 @@
 import DBus
 import Platform
-import Routing
 import URLModel
+import RoutingCore
 
 /// What the user is told: desktop notifications, and the log or the terminal. In a session that
 /// stays for answers (the daemon) notifications may carry buttons, each kind replaces its own

@@ -1,4 +1,8 @@
-import Routing
+import RoutingCore
+import ConfigLanguage
+import TOML
+
+
 
 /// What the user is told about apps a config names that are not installed.
 extension NotificationText {

@@ -1,5 +1,5 @@
-import Routing
 import URLModel
+import RoutingCore
 
 /// What the notifications about a link's safety say: the host always in the form that cannot
 /// mislead (ASCII), in the title and the body.

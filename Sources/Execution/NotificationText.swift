@@ -1,5 +1,5 @@
-import Routing
 import URLModel
+import RoutingCore
 
 /// The words openurld's notifications say. Pure: no I/O.
 public enum NotificationText {

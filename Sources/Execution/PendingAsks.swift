@@ -1,7 +1,7 @@
 import DBus
 import JSON
 import Platform
-import Routing
+import RoutingCore
 
 /// A question put to the user that has no answer yet, as the next daemon needs it to ask again.
 public struct PendingAsk: Sendable {
@@ -87,7 +87,7 @@ public final class PendingAsks {
     /// Reads the questions a previous daemon left, rewrites the file with them alone, and
     /// returns them, oldest first. `choice` resolves a choice's key (`firefox.desktop`, `copy`)
     /// against the rules now in force; a choice that no longer resolves is left out.
-    public func load(choice: (String) -> AskChoice?) -> [PendingAsk] {
+    public func load(choice: (String) -> Choice.Action?) -> [PendingAsk] {
         guard let data = FileSystem.contents(path) else { return [] }
         var found: [UInt32: PendingAsk] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
@@ -149,7 +149,7 @@ public final class PendingAsks {
     }
 
     /// The question a line records; nil for a line that is not one.
-    static func ask(_ value: JSONValue, choice: (String) -> AskChoice?) -> PendingAsk? {
+    static func ask(_ value: JSONValue, choice: (String) -> Choice.Action?) -> PendingAsk? {
         guard let id = value["ask"]?.integer.flatMap(UInt32.init(exactly:)), id != 0,
               let url = value["url"]?.string, let finalURL = value["final_url"]?.string else { return nil }
         let time: Double

@@ -1,6 +1,6 @@
 import DBus
 import Platform
-import Routing
+import RoutingCore
 
 /// The last decisions, newest last, in memory and in `$XDG_STATE_HOME/openurld/recent.tsv`, so
 /// "that opened in the wrong browser" can be fixed with `openurl reopen N`.
@@ -71,7 +71,7 @@ public final class RecentLinks {
     /// Remembers a decision, writes its line, and returns its id (0 when `recent = 0`). Reads at
     /// most the file's last 64 KiB (for the next id), never the whole file.
     @discardableResult
-    public func add(_ decision: Decision, opener: Opener?, outcome: RouteOutcome) -> UInt32 {
+    public func add(_ decision: Decision, opener: Opener?, outcome: Outcome) -> UInt32 {
         guard capacity > 0 else { return 0 }
         let id = nextID ?? lastIDInFile() &+ 1
         nextID = id &+ 1
@@ -94,7 +94,7 @@ public final class RecentLinks {
     /// Updates the outcome of an entry (an `ask` answered later). An entry the list no longer
     /// holds in memory is looked for in the file; one found nowhere (its line was never written)
     /// is remembered anew, so an outcome is never lost.
-    public func update(id: UInt32, outcome: RouteOutcome, decision: Decision) {
+    public func update(id: UInt32, outcome: Outcome, decision: Decision) {
         guard capacity > 0, id != 0 else { return }
         func changed(_ entry: Entry) -> Entry {
             var entry = entry
@@ -150,12 +150,12 @@ public final class RecentLinks {
     private func trim() {
         guard var list = loaded else { return }
         // `capacity` counts decisions made; a question still waiting is kept beside them.
-        var excess = max(0, list.filter { $0.outcome != RouteOutcome.asking.description }.count - capacity)
+        var excess = max(0, list.filter { $0.outcome != Outcome.asking.description }.count - capacity)
         var bytes = totalBytes
         var index = 0
         var dropped = Set<Int>()
         while index < list.count, excess > 0 || bytes > Self.maximumBytes {
-            if list[index].outcome != RouteOutcome.asking.description {
+            if list[index].outcome != Outcome.asking.description {
                 dropped.insert(index)
                 bytes -= list[index].bytes
                 excess = max(0, excess - 1)
@@ -170,10 +170,10 @@ public final class RecentLinks {
 
     /// Drops the oldest entries of `added` beyond `capacity`, keeping questions still waiting.
     private func trimAdded() {
-        var excess = added.filter { $0.outcome != RouteOutcome.asking.description }.count - capacity
+        var excess = added.filter { $0.outcome != Outcome.asking.description }.count - capacity
         guard excess > 0 else { return }
         added = added.filter { entry in
-            guard excess > 0, entry.outcome != RouteOutcome.asking.description else { return true }
+            guard excess > 0, entry.outcome != Outcome.asking.description else { return true }
             excess -= 1
             return false
         }

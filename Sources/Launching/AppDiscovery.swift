@@ -1,6 +1,6 @@
 import RouterContract
 import Platform
-import Routing
+import Catalog
 
 /// Finds what is installed: the apps that open links, browsers and their profiles.
 public protocol AppDiscovering {

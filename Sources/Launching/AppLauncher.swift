@@ -1,6 +1,6 @@
 import RouterContract
 import Platform
-import Routing
+import RoutingCore
 
 /// A `DBusActivatable` entry's launch: call `org.freedesktop.Application.Open(uris, platformData)`
 /// (or `ActivateAction(action, [], platformData)`) on `busName` at `objectPath`.

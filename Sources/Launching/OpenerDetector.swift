@@ -1,5 +1,5 @@
 import Platform
-import Routing
+import RoutingCore
 
 /// The app a link came from.
 public struct OpenerProcess: Sendable, Equatable {
@@ -176,7 +176,7 @@ public struct OpenerDetector: Sendable {
 
 extension OpenerProcess {
     /// The names the rule engine's `match.opener` sees.
-    public var routingOpener: Routing.Opener {
-        Routing.Opener(desktopID: desktopID, flatpakID: flatpakID, processName: processName, snapID: snapID)
+    public var routingOpener: RoutingCore.Opener {
+        RoutingCore.Opener(desktopID: desktopID, flatpakID: flatpakID, processName: processName, snapID: snapID)
     }
 }

@@ -5,10 +5,10 @@
 //                   [--dump]
 //   openurl-chooser --serve   (one question per stdin line; see ChooserServer)
 import CGtkLoader
-import Routing
 import URLModel
 import JSON
 import Platform
+import RoutingCore
 
 /// The command line, parsed.
 struct ChooserArguments {

@@ -1,7 +1,7 @@
 import CGtk
 import JSON
 import Platform
-import Routing
+import RoutingCore
 
 /// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
 /// costs a window rather than a process start (most of a cold start is loading and initialising

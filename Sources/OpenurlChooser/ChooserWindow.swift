@@ -1,8 +1,8 @@
 import RouterContract
 import CGtk
-import Routing
 import JSON
 import Platform
+import RoutingCore
 
 /// The chooser's GTK 4 window: the link, the choices, "Remember for …", and the keyboard.
 ///

@@ -5,8 +5,10 @@ import Execution
 import Launching
 import Platform
 import RouterContract
-import Routing
 import SessionState
+import RoutingCore
+import Routing
+import ConfigLanguage
 
 /// The daemon: the rules in force, the executor that carries clicks out, the click record, and
 /// the bus it serves. Everything is built here, whole, in the order it depends on: the signals
@@ -173,7 +175,7 @@ final class Daemon {
         for failure in rules.newClearURLsFailures() {
             Log.warning("settings.clearurls: \(failure); that provider is skipped (openurl check shows every bad pattern)")
         }
-        if options.dryRun { return completion(.success(decision.dbusResult(extra: [(Router1.Result.outcome, .string(RouteOutcome.decidedOnly.description))]))) }
+        if options.dryRun { return completion(.success(decision.dbusResult(extra: [(Router1.Result.outcome, .string(Outcome.decidedOnly.description))]))) }
         let click = Click(activationToken: options.activationToken, opener: options.opener, environment: options.environment,
                           deadline: options.deadline)
         executor.carryOut(decision, click: click) { carried in
@@ -190,7 +192,7 @@ final class Daemon {
         guard entry.url.utf8.count < RecentLinks.maximumURLBytes else {
             throw DBusError.invalidArgs("link \(id) was longer than \(RecentLinks.maximumURLBytes) bytes and was not kept whole")
         }
-        var choice: AskChoice?
+        var choice: Choice.Action?
         if !target.isEmpty, let rule = (try? rules.engine.decide(entry.url))?.ruleSource, rule.locked {
             throw DBusError(name: Router1.Error.ruleLocked,
                             message: "link \(id) is decided by a rule the system configuration locked (\(rule.file):\(rule.line)); it cannot be reopened with another target")
@@ -198,14 +200,14 @@ final class Daemon {
         if target == "copy" {
             choice = .copy
         } else if !target.isEmpty {
-            guard let resolved = OpenTarget(target, in: rules.engine.config) else {
+            guard let resolved = Target(target, in: rules.engine.config) else {
                 throw DBusError.invalidArgs("unknown target \"\(target)\" (a desktop id, an [apps.NAME], a webmail name, system or copy)")
             }
             choice = .open(resolved)
         }
         do {
             try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice,
-                                releasingHold: entry.outcome.hasPrefix(RouteOutcome.held("").description), click: click) { outcome in
+                                releasingHold: entry.outcome.hasPrefix(Outcome.held("").description), click: click) { outcome in
                 if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
                 completion(.success(()))
             }

@@ -6,6 +6,7 @@ import DBus
 import DesktopDefaults
 import Launching
 import Platform
+import ConfigLanguage
 import Routing
 
 /// `openurld --help`.

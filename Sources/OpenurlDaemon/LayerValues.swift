@@ -1,6 +1,7 @@
 import ConfigFiles
 import DBus
-import Routing
+import ConfigLanguage
+import RoutingCore
 
 extension Rule {
     /// `DescribeRules`' entry: `index` (0 for a remembered answer), `name`, `action`, `enabled`,

@@ -1,7 +1,6 @@
 import ConfigFiles
 import DBus
 import Platform
-import Routing
 
 /// Watches every file a reload reads besides the user's config: each system config folder of
 /// `$XDG_CONFIG_DIRS` (its `config.toml` and `config.d/*.toml`, whether or not they exist yet)

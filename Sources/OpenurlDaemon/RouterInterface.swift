@@ -4,10 +4,13 @@ import Execution
 import DBus
 import Launching
 import RouterContract
-import Routing
 import URLModel
 import LinkExtraction
 import SessionState
+import RoutingCore
+import Routing
+import ConfigLanguage
+import TOML
 
 /// `io.github.openurld.Router1`: our versioned API. The method table here both dispatches calls
 /// and generates the introspection XML.
@@ -285,7 +288,7 @@ extension Daemon {
     }
 }
 
-extension Action {
+extension Intent {
     /// A short description for `ListRules`: `open firefox.desktop`, `copy {to}`, `ask a, b`.
     var summary: String {
         switch self {

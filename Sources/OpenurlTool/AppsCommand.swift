@@ -1,8 +1,9 @@
 import ConfigFiles
 import Launching
 import OpenurlCommands
-import Routing
 import JSON
+import ConfigLanguage
+import Routing
 
 /// `openurl apps [--json] [SCHEME]`: what rules can open, with the target string to paste.
 extension Client {

@@ -2,8 +2,8 @@ import ConfigFiles
 import Launching
 import OpenurlCommands
 import Platform
-import Routing
 import Hygiene
+import ConfigLanguage
 
 /// Exit codes shared by every command.
 enum ExitCode {

@@ -1,7 +1,9 @@
 import RouterContract
 import DBus
 import Launching
+import ConfigLanguage
 import Routing
+import Catalog
 
 /// `openurl __complete WHAT`: candidates for the shell completions, one per line, with a tab
 /// before a description (fish shows it; bash and zsh completions cut or use it). It never fails

@@ -5,7 +5,8 @@ import JSON
 import RouterContract
 import OpenurlCommands
 import Platform
-import Routing
+import RoutingCore
+import ConfigLanguage
 
 /// Commands that talk to the daemon: status, reload, rules, recent, reopen, copy.
 extension Client {
@@ -135,7 +136,7 @@ extension Client {
     private func copyEmbedded(_ url: String) -> Int32 {
         let config = (try? loadConfig(path: nil).get()) ?? Config()
         do {
-            var outcome = RouteOutcome.asking
+            var outcome = Outcome.asking
             // Without a loop the executor finishes before it returns.
             try embeddedExecutor(config: config, verbose: false).copy(url, click: Click()) { outcome = $0 }
             return outcome == .done ? ExitCode.success : ExitCode.notCarriedOut

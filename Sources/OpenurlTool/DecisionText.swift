@@ -1,8 +1,8 @@
 import RouterContract
 import Launching
 import Platform
-import Routing
 import JSON
+import RoutingCore
 
 /// The human-readable explanation `openurl test` prints.
 enum DecisionText {

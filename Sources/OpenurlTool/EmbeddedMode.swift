@@ -2,6 +2,7 @@ import ConfigFiles
 import DBus
 import Execution
 import Platform
+import ConfigLanguage
 import Routing
 
 /// Embedded mode: the same executor the daemon uses, in this process, with a session that has

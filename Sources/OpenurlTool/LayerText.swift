@@ -1,5 +1,6 @@
 import ConfigFiles
-import Routing
+import ConfigLanguage
+import RoutingCore
 
 /// How the layers read out: `openurl check`, `status` and `rules` name each file of the system
 /// configuration, each site list with its version and entries, and where each rule comes from.

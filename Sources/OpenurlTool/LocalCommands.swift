@@ -4,11 +4,14 @@ import Execution
 import Launching
 import OpenurlCommands
 import Platform
-import Routing
 import URLModel
 import LinkExtraction
 import JSON
 import SessionState
+import RoutingCore
+import Catalog
+import ConfigLanguage
+import Routing
 
 /// Commands that work without the daemon: test, check, extract, install, uninstall.
 extension Client {

@@ -1,7 +1,7 @@
 import JSON
 import OpenurlCommands
 import Platform
-import Routing
+import ConfigLanguage
 
 /// The generated parts of the scdoc man pages (`openurl __generate man-…`): the synopsis and
 /// command reference of openurl(1) from the command table, and the key reference of

@@ -1,7 +1,6 @@
 import DBus
 import JSON
 import Platform
-import Routing
 
 /// One entry of the daemon's recent links, as `openurl recent` shows it.
 struct RecentLink {

@@ -5,9 +5,11 @@ import Execution
 import Launching
 import RouterContract
 import Platform
-import Routing
 import URLModel
 import SessionState
+import RoutingCore
+import ConfigLanguage
+import Routing
 
 /// `openurl URL...`: hand each URL to the daemon, or route it in-process when there is none.
 extension Client {
@@ -52,7 +54,7 @@ extension Client {
         for (offset, url) in urls.enumerated() {
             do {
                 let decision = try executor.engine.decide(url, opener: opener, moment: moment, forceAsk: ask)
-                var outcome = RouteOutcome.asking
+                var outcome = Outcome.asking
                 // Without a loop the executor finishes before it returns.
                 executor.carryOut(decision, click: Click(activationToken: offset == 0 ? token : nil, opener: opener)) { outcome = $0.outcome }
                 if verbose { Output.error("openurl: \(decision.kind.rawValue) \(decision.finalURL) (\(outcome), embedded)") }

@@ -1,6 +1,9 @@
 import ConfigFiles
 import LinkSafety
+import ConfigLanguage
 import Routing
+import RoutingCore
+import TOML
 
 /// What `openurl check` and `openurl status` say about link safety: the policy, the checks,
 /// the known domains, and each block list read and counted.

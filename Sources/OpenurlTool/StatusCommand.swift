@@ -5,7 +5,7 @@ import Execution
 import Launching
 import OpenurlCommands
 import Platform
-import Routing
+import ConfigLanguage
 
 /// `openurl status`: the daemon, its view of the session, and every path a click can take, each
 /// with the file that decides it and what to run to fix it. Exit 4 when a path is broken, 3 when

@@ -1,6 +1,6 @@
 import OpenurlCommands
-import Routing
 import SessionState
+import RoutingCore
 
 /// `openurl test`'s moment: each fact from its option when given (`--network`, `--vpn`,
 /// `--at`, `--modifiers`, `--window`), else as a click now would see it (NetworkManager, the

@@ -1,5 +1,6 @@
 import JSON
-import Routing
+import RoutingCore
+import LinkSafety
 
 extension Decision {
     /// The object `openurl test --json` prints and `Router1.Explain` mirrors: exactly the keys

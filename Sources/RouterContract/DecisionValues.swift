@@ -1,6 +1,6 @@
 import DBus
 import JSON
-import Routing
+import RoutingCore
 
 extension Decision {
     /// The `a{sv}` result of `Open` and `Explain`: the keys of `openurl test --json` (a key whose

@@ -1,3 +1,7 @@
+import RoutingCore
+import Catalog
+import ConfigLanguage
+
 /// What is offered instead of a target that is not installed.
 extension RuleEngine {
     /// The most buttons offered instead of a missing target (notification servers show few).
@@ -7,7 +11,7 @@ extension RuleEngine {
     /// apps for `scheme` (browsers, for web links), each once: what a notification offers when
     /// a link's target is not installed.
     public func installedChoices(forScheme scheme: String) -> [Choice] {
-        let actions = [AskChoice.open(.system)] + config.catalog.entries(forScheme: scheme).map { .open(.desktopEntry(id: $0.id, action: nil)) }
+        let actions = [Choice.Action.open(.system)] + config.catalog.entries(forScheme: scheme).map { .open(.desktopEntry(id: $0.id, action: nil)) }
         return Array(choiceLabels.choices(merged(actions, scheme: scheme), scheme: scheme).prefix(Self.maximumInstalledChoices))
     }
 }

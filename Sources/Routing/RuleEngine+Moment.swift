@@ -1,9 +1,13 @@
+import RoutingCore
+import Catalog
+import ConfigLanguage
+
 /// The engine's use of the moment's running programs: `open = [a, b]` picks the first target
 /// whose program runs for this user.
 extension RuleEngine {
     /// The first of `targets` whose program runs (by `moment.running`), else the first; the
     /// trace says which and why.
-    func firstRunning(_ targets: [OpenTarget], moment: Moment, trace: inout [TraceStep]) -> OpenTarget {
+    func firstRunning(_ targets: [Target], moment: Moment, trace: inout [TraceStep]) -> Target {
         let listed = targets.map(\.description).joined(separator: ", ")
         guard let first = targets.first else { return .system }
         guard let running = moment.running.value else {
@@ -25,7 +29,7 @@ extension RuleEngine {
 
     /// The process names a target's program runs as: its entry's program and, for a known
     /// browser, the names its packages use.
-    func programNames(of target: OpenTarget) -> [String] {
+    func programNames(of target: Target) -> [String] {
         var names: [String] = []
         func add(_ name: String?) {
             guard let name, !name.isEmpty, !names.contains(name) else { return }

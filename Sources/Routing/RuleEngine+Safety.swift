@@ -1,5 +1,7 @@
 import LinkSafety
 import URLModel
+import RoutingCore
+import ConfigLanguage
 
 /// The safety verdict in a decision: judged once per decision on the link as it will be opened,
 /// then the policy (`[settings] safety`, a rule's `safety`) applied to what the rule does.
@@ -23,7 +25,7 @@ extension RuleEngine {
     /// Applies `judged` to `decision`: a block-listed link that would open, copy or ask is held;
     /// a `warn` on an open or copy is carried out with a notification, asked about, or held, as
     /// the policy says. The trace gets the verdict where the rule decided (`traceIndex`).
-    func applySafety(_ judged: DecisionSafety, to decision: inout Decision, action: Action, scheme: String, traceIndex: Int) {
+    func applySafety(_ judged: DecisionSafety, to decision: inout Decision, action: Intent, scheme: String, traceIndex: Int) {
         var safety = judged
         let acts = safety.policy != .off
         switch (safety.verdict, decision.effect) {
@@ -55,7 +57,7 @@ extension RuleEngine {
 
     /// What a warned link's ask offers: what the rule would have done first, then what a forced
     /// ask offers.
-    private func safetyChoices(for action: Action, scheme: String) -> [Choice] {
+    private func safetyChoices(for action: Intent, scheme: String) -> [Choice] {
         var choices = offeredChoices(asked: [], forcedFrom: action, scheme: scheme)
         if case .copy = action, let copy = choices.firstIndex(where: { $0.action == .copy }) {
             choices.insert(choices.remove(at: copy), at: 0)

@@ -1,6 +1,12 @@
 import URLModel
 import Hygiene
 import LinkSafety
+import RoutingCore
+import Catalog
+import Templates
+import ConfigLanguage
+import Patterns
+import TOML
 
 /// Decides what happens to each URL under a `Config`: rewrites, then the first matching rule,
 /// then `[default]`, else `system`.
@@ -266,7 +272,7 @@ public struct RuleEngine: Sendable {
 
     /// Makes `action` the decision's effect. Works on the decision in place: it is large, and
     /// copies of it showed in profiles.
-    private func apply(_ action: Action, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
+    private func apply(_ action: Intent, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
         switch action {
         case .open(let target):
             open(target, url: url, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
@@ -299,7 +305,7 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    private func open(_ target: OpenTarget, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
+    private func open(_ target: Target, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
         // Not installed: the link is refused with why (the executor offers what is installed).
         if let why = config.unavailableReason(target) {
             decision.effect = .refused(why)
@@ -365,7 +371,7 @@ public struct RuleEngine: Sendable {
 
     /// A built-in mail target: the link rebuilt from its mail fields (`MailtoURL.forMailer`),
     /// handed to the program's desktop entry as one argument.
-    private func openMailer(_ name: String, target: OpenTarget, url: ParsedURL, decision: inout Decision) {
+    private func openMailer(_ name: String, target: Target, url: ParsedURL, decision: inout Decision) {
         guard url.scheme == "mailto" else {
             decision.effect = .open(.system, .system(url: url.string))
             decision.trace.append(.refused("mail target \(name) only composes mailto links; handing \(url.scheme) to system"))
@@ -422,14 +428,14 @@ public struct RuleEngine: Sendable {
     }
 
     /// Decides what a chosen `ask` choice does for `url`: no rules, no hygiene, the choice itself.
-    public func decide(choice: AskChoice, for url: String, opener: Opener? = nil) throws(URLParseError) -> Decision {
+    public func decide(choice: Choice.Action, for url: String, opener: Opener? = nil) throws(URLParseError) -> Decision {
         let parsed = try ParsedURL(url)
         var decision = Decision(url: url, finalURL: parsed.string, effect: .discard)
         if parsed.scheme == "mailto", let problem = MailtoURL(parsed).problem {
             refuse(problem, decision: &decision)
             return decision
         }
-        let action: Action
+        let action: Intent
         switch choice {
         case .open(let target): action = .open(target)
         case .copy: action = .copy(template: nil)
@@ -443,7 +449,7 @@ public struct RuleEngine: Sendable {
     }
 
     /// The labels and icons choices get, from the catalogue.
-    public var choiceLabels: ChoiceLabels { ChoiceLabels(catalog: config.catalog, apps: config.apps) }
+    public var choiceLabels: ChoiceLabels { ChoiceLabels(catalog: config.catalog, appEntries: config.appEntries) }
 
     /// The choices an `ask` offers. A rule's non-empty list is offered as written (less targets
     /// that are not installed). A forced ask (`openurl --ask`) or an empty list also offers the
@@ -452,14 +458,14 @@ public struct RuleEngine: Sendable {
     /// scheme and the webmail targets for a mailto; choices that launch the same thing (the same
     /// entry with the same arguments, `system` and the entry it stands for) are offered once,
     /// and Copy and Discard come last but keep a number key (`1`–`9`) however many choices there are.
-    func offeredChoices(asked: [AskChoice], forcedFrom action: Action?, scheme: String) -> [Choice] {
+    func offeredChoices(asked: [Choice.Action], forcedFrom action: Intent?, scheme: String) -> [Choice] {
         let available = asked.filter { choice in
             if case .open(let target) = choice { return config.unavailableReason(target) == nil }
             return true
         }
         guard action != nil || available.isEmpty else { return choiceLabels.choices(available, scheme: scheme) }
-        var actions: [AskChoice] = []
-        func offer(_ choice: AskChoice) {
+        var actions: [Choice.Action] = []
+        func offer(_ choice: Choice.Action) {
             if case .open(let target) = choice, config.unavailableReason(target) != nil { return }
             if !actions.contains(choice) { actions.append(choice) }
         }
@@ -480,7 +486,7 @@ public struct RuleEngine: Sendable {
             // A mail program openurld knows is offered as its mail target, which hands it a rebuilt link.
             if scheme == "mailto", let mailer = Mailer.handling(desktopID: entry.id) {
                 offer(.open(.mailer(mailer.name)))
-            } else if let target = OpenTarget(entry.id, in: config) {
+            } else if let target = Target(entry.id, in: config) {
                 offer(.open(target))
             }
         }
@@ -500,7 +506,7 @@ public struct RuleEngine: Sendable {
     /// `actions` with those that launch the same thing as an earlier one left out: `system` and
     /// the entry it stands for are one choice, which `ChoiceLabels` names as the default
     /// (`Firefox ESR (default browser)`).
-    func merged(_ actions: [AskChoice], scheme: String) -> [AskChoice] {
+    func merged(_ actions: [Choice.Action], scheme: String) -> [Choice.Action] {
         var seen = Set<String>()
         return actions.filter { action in
             guard let key = launchKey(action, scheme: scheme) else { return true }
@@ -510,7 +516,7 @@ public struct RuleEngine: Sendable {
 
     /// What choosing `action` launches, as a comparable key: the entry (with its action) and the
     /// arguments it adds; nil for choices that launch nothing.
-    private func launchKey(_ action: AskChoice, scheme: String) -> String? {
+    private func launchKey(_ action: Choice.Action, scheme: String) -> String? {
         guard case .open(let target) = action else { return nil }
         func entry(_ id: String, _ extra: [String]) -> String { (["entry", id] + extra).joined(separator: "\u{1}") }
         // An app window adds `--app=URL` at launch, so it is not the plain entry.

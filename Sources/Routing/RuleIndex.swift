@@ -1,5 +1,6 @@
 import URLModel
 import Patterns
+import ConfigLanguage
 
 /// Finds the rules worth trying for a URL without scanning them all.
 ///

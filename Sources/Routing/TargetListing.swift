@@ -1,4 +1,8 @@
 import JSON
+import Catalog
+import Templates
+import ConfigLanguage
+import RoutingCore
 
 /// One thing a rule can open, as `openurl apps` and `Router1.ListTargets` list it.
 public struct TargetListing: Sendable, Equatable {

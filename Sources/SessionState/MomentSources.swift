@@ -1,5 +1,5 @@
 import Platform
-import Routing
+import RoutingCore
 
 /// Where each fact of a click's moment comes from, gathered in one call: the network from the
 /// watcher (or one reading when there is none), the local time from the clock, the window title

@@ -1,6 +1,6 @@
 import DBus
 import Platform
-import Routing
+import RoutingCore
 
 /// NetworkManager's view of the network, kept up to date from its signals on the system bus, so
 /// a click reads `facts` and never asks the bus. It reads the active connections (`Id`, `Type`,

@@ -1,4 +1,6 @@
-import Routing
+import RoutingCore
+
+
 
 /// What an X11 display says at one moment: the title of the active window (`_NET_ACTIVE_WINDOW`
 /// on the root window, then that window's `_NET_WM_NAME`, else `WM_NAME`) and the modifier keys

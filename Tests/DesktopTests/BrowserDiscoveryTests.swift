@@ -1,10 +1,13 @@
 import Foundation
-import Routing
 import Testing
 @testable import DesktopDefaults
 @testable import Execution
 @testable import Launching
 import TestSupport
+import Catalog
+import ConfigLanguage
+import Routing
+@testable import RoutingCore
 
 /// A fake home with native, Flatpak and Snap browsers (`BrowserHome`), discovered for real.
 struct DiscoveryFixture {

@@ -1,9 +1,11 @@
 import DBus
 import Execution
 import Foundation
-import Routing
 import TestSupport
 import Testing
+import RoutingCore
+import Catalog
+import ConfigLanguage
 
 /// Issue 26: the click record's lines stay whole (a line torn by something else never swallows
 /// the next one, and is left out when read), ids follow the highest on disk, and the resident

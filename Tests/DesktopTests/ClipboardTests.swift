@@ -2,8 +2,8 @@ import DBus
 import Foundation
 import Testing
 @testable import Execution
-import Routing
 import TestSupport
+@testable import ConfigLanguage
 
 /// Reads a selection back with the tool's own reader, polling briefly: xsel hands the text to a
 /// forked child after it exits, so the selection can change a few milliseconds later.

@@ -1,8 +1,9 @@
 import Foundation
-import Routing
 import Testing
 @testable import Launching
 import TestSupport
+@testable import Catalog
+@testable import RoutingCore
 
 /// Issue 21, case 1: Firefox 147 and later (Debian's firefox-esr 153 included) keep
 /// `profiles.ini` in `$XDG_CONFIG_HOME/mozilla/firefox` when `~/.mozilla` does not exist; a

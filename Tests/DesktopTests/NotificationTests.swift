@@ -2,8 +2,10 @@ import DBus
 import Foundation
 import Testing
 @testable import Execution
-import Routing
 import TestSupport
+import ConfigLanguage
+import Routing
+@testable import RoutingCore
 
 /// A private bus with dunst in an Xvfb, our connection served by an `EventLoop` thread, and a client on it.
 final class NotifyFixture {

@@ -1,9 +1,10 @@
 import Testing
 @testable import Execution
 @testable import Launching
-import Routing
 import TestSupport
 import URLModel
+import RoutingCore
+import Catalog
 
 @Suite struct NotificationTextTests {
     @Test(arguments: [
@@ -104,7 +105,7 @@ import URLModel
         let discovery = AppDiscovery(paths: XDGPaths(environment: desktop.environment), environment: desktop.environment)
         var catalog = discovery.catalog()
         catalog.others = discovery.entries(ids: ["browser.desktop"])
-        let choices: [AskChoice] = [.open(.desktopEntry(id: "browser.desktop", action: nil)),
+        let choices: [Choice.Action] = [.open(.desktopEntry(id: "browser.desktop", action: nil)),
                                     .open(.desktopEntry(id: "browser.desktop", action: "private")),
                                     .open(.webmail("gmail")), .open(.system), .discard]
         #expect(ChoiceLabels(catalog: catalog).choices(choices).map(\.label)
@@ -113,7 +114,7 @@ import URLModel
 
     @Test func duplicateLabelsAreMadeDistinct() {
         let catalog = AppCatalog(entries: [AppEntry(id: "work.desktop", name: "Work", schemes: ["https"])])
-        let choices: [AskChoice] = [.open(.app("work")), .open(.desktopEntry(id: "work.desktop", action: nil))]
+        let choices: [Choice.Action] = [.open(.app("work")), .open(.desktopEntry(id: "work.desktop", action: nil))]
         #expect(ChoiceLabels(catalog: catalog).choices(choices).map(\.label) == ["Work (work)", "Work (work.desktop)"])
     }
 

@@ -1,8 +1,8 @@
-import Routing
 import Foundation
 import Testing
 @testable import Launching
 import TestSupport
+import RoutingCore
 
 /// Everything that spawns children runs serialized: `ChildReaper.reapAll` reaps any child of
 /// the test process, so a parallel test waiting on its own child would lose it.

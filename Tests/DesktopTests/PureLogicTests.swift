@@ -3,8 +3,12 @@ import Testing
 @testable import DesktopDefaults
 @testable import Execution
 @testable import Launching
-import Routing
 import TestSupport
+import RoutingCore
+import Catalog
+import ConfigLanguage
+import Routing
+@testable import JSON
 
 @Suite struct XDGPathsTests {
     @Test func specDefaultsWhenUnsetOrRelative() {

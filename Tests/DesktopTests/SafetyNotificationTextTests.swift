@@ -1,7 +1,10 @@
 import Testing
 @testable import Execution
-import Routing
 import URLModel
+import ConfigLanguage
+import Routing
+@testable import RoutingCore
+import Foundation
 
 /// Issue 23: every notification shows the host in the form that cannot mislead (ASCII for a
 /// link judged warn or block), in the title and the body, and names what was found.

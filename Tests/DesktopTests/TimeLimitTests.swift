@@ -1,9 +1,10 @@
 import DBus
 import Execution
 import Foundation
-import Routing
 import TestSupport
 import Testing
+import RoutingCore
+import Catalog
 
 /// Time limits of minutes, tried in no time on a loop whose clock the test moves.
 @Suite struct TimeLimitTests {

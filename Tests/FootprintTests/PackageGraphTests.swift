@@ -12,6 +12,8 @@ import TestSupport
         var folder: String
         var dependencies: Set<String>
         var isSwift: Bool
+        /// The upcoming features its Swift settings enable.
+        var upcomingFeatures: Set<String>
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -31,7 +33,11 @@ import TestSupport
                 dependency.values.compactMap { ($0 as? [Any])?.first as? String }.first
             }
             let files = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/" + folder)) ?? []
-            return Target(name: name, folder: folder, dependencies: Set(dependencies), isSwift: files.contains { $0.hasSuffix(".swift") })
+            let features = (target["settings"] as? [[String: Any]] ?? []).compactMap { setting in
+                ((setting["kind"] as? [String: Any])?["enableUpcomingFeature"] as? [String: Any])?["_0"] as? String
+            }
+            return Target(name: name, folder: folder, dependencies: Set(dependencies), isSwift: files.contains { $0.hasSuffix(".swift") },
+                          upcomingFeatures: Set(features))
         }
     }
 
@@ -62,6 +68,29 @@ import TestSupport
             let undeclared = imported.subtracting(target.dependencies).subtracting([target.name])
             #expect(unused.isEmpty, "\(target.name) declares \(unused.sorted()) but no file of \(target.folder) imports it")
             #expect(undeclared.isEmpty, "\(target.name) imports \(undeclared.sorted()) without declaring it in Package.swift")
+        }
+    }
+
+    /// The package modules linked into an installed binary: everything `openurld` (the daemon,
+    /// the tool, the chooser) depends on, directly or not. Derived, so a new module cannot slip
+    /// the guards that read this list.
+    static func installedModules(of targets: [Target]) -> [String] {
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var closure: Set<String> = []
+        var queue = ["openurld"]
+        while let name = queue.popLast() {
+            for dependency in byName[name]?.dependencies ?? [] where !closure.contains(dependency) {
+                closure.insert(dependency)
+                queue.append(dependency)
+            }
+        }
+        return closure.filter { byName[$0]?.isSwift == true }.sorted()
+    }
+
+    @Test func everySwiftTargetImportsWhatItUsesMembersIncluded() throws {
+        // The Embedded handler has settings of its own (no upcoming features in Embedded mode).
+        for target in try Self.targets() where target.isSwift && target.name != "openurl" {
+            #expect(target.upcomingFeatures.contains("MemberImportVisibility"), "\(target.name) builds without MemberImportVisibility")
         }
     }
 

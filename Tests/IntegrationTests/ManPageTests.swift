@@ -1,7 +1,8 @@
 import Foundation
-import Routing
 import TestSupport
 import Testing
+import Templates
+import ConfigLanguage
 
 /// The scdoc man pages build, render without warnings, and cover every command and config key.
 @Suite(.serialized) struct ManPageTests {

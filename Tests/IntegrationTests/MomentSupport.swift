@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import DBus
 
 /// python3-dbusmock's NetworkManager template on a private bus, given to the daemon as its
 /// system bus (`DBUS_SYSTEM_BUS_ADDRESS`), driven with `gdbus` as NetworkManager's own clients

@@ -1,8 +1,8 @@
 import DBus
 import Foundation
-import Routing
 import TestSupport
 import Testing
+import ConfigLanguage
 
 /// `make install` / `uninstall` with PREFIX and DESTDIR, and the config's JSON Schema.
 @Suite(.serialized) struct PackagingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import DBus
 
 /// What a person reads: `openurl recent` (time, rule, target, opener) and the daemon's log file.
 @Suite struct RecentLogTests {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import DBus
 
 /// Issue 21, case 4: the GIO path keeps the promise every path keeps. With the daemon stopped
 /// (SIGSTOP), `gio open` (what GTK apps and `xdg-open` on GNOME do) used to wait 25 s for

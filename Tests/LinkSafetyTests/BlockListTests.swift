@@ -2,6 +2,7 @@ import Foundation
 import LinkSafety
 import Testing
 import URLModel
+import JSON
 
 /// Block lists in uBlock filter syntax and hosts-file format, on a list of our own that has one
 /// line of each kind.

@@ -1,7 +1,10 @@
 import DBus
-import Routing
 import RouterContract
 import Testing
+import RoutingCore
+import ConfigLanguage
+import Routing
+import JSON
 
 /// The Router1 contract: its names (defined once, in `CRouterContract/router1.h`, which the
 /// Embedded handler reads too), the decision's two encodings, and the options' reader.

@@ -1,6 +1,9 @@
 import Testing
-@testable import Routing
 @testable import URLModel
+@testable import RoutingCore
+@testable import Catalog
+@testable import ConfigLanguage
+@testable import Routing
 
 /// A catalogue as discovery would build it: Firefox with two profiles, Chrome with one, an
 /// unknown browser, and apps for the app-link schemes.
@@ -284,7 +287,7 @@ let testCatalog: AppCatalog = {
         #expect(TargetListing.targets(for: "zoommtg", config: config).map(\.target) == ["Zoom.desktop", "w", "system"])
         // Every listed browser target loads back as a target.
         for listing in TargetListing.targets(for: nil, config: config, all: true) where listing.kind != .system {
-            #expect(OpenTarget(listing.target, in: config) != nil, "\(listing.target)")
+            #expect(Target(listing.target, in: config) != nil, "\(listing.target)")
         }
     }
 

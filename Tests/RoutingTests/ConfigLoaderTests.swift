@@ -1,5 +1,7 @@
 import Testing
-@testable import Routing
+@testable import ConfigLanguage
+@testable import RoutingCore
+@testable import TOML
 
 /// The example config from the design, used by several suites.
 let designConfig = #"""

@@ -1,5 +1,7 @@
-import Routing
 import Testing
+import ConfigLanguage
+import JSON
+import RoutingCore
 
 /// The schema table and the loader agree: every key the table lists loads from its example,
 /// a misspelt key is rejected with the nearest name, and the JSON Schema covers each table.

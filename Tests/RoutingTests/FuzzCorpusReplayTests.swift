@@ -1,9 +1,11 @@
 import Foundation
 import JSON
 @testable import LinkSafety
-@testable import Routing
 import Testing
 @testable import URLModel
+@testable import ConfigLanguage
+@testable import Routing
+@testable import RoutingCore
 
 /// Replays the fuzz seed corpora (Fuzz/Corpus, which also keeps every past finding as a
 /// `regression-*` file) through the url, mailto, decide and safety oracles in the normal suite,

@@ -1,8 +1,10 @@
 import Testing
-@testable import Routing
 @testable import URLModel
 @testable import Patterns
 @testable import Hygiene
+@testable import ConfigLanguage
+@testable import Routing
+@testable import RoutingCore
 
 /// Regression tests for issue 14's config findings: every one an error with a position, never
 /// a crash.

@@ -1,5 +1,9 @@
-import Routing
 import Testing
+import Catalog
+import ConfigLanguage
+import Routing
+import Foundation
+import RoutingCore
 
 /// A Debian 12 desktop as discovery sees it: Firefox ESR (the previous default browser) with
 /// profiles, Chromium, and Thunderbird (the previous default mail app).
@@ -204,22 +208,6 @@ enum DebianDesktop {
         #expect(config.missingApps.map(\.remembered) == [true])
         #expect(config.missingAppsError == nil, "a remembered answer's missing target is not a config error")
         #expect(try RuleEngine(config: config).decide("https://x.example/").kind == .ask)
-    }
-
-    @Test(arguments: [
-        // The narrowest scope that answers this question comes first (the default).
-        ("https://news.example.org/a", ["host", "domain"], "Remember for news.example.org only"),
-        ("https://example.org/a", ["domain"], "Remember for example.org"),
-        // A look-alike host is named in its ASCII form.
-        ("https://xn--pple-43d.com/", ["domain"], "Remember for xn--pple-43d.com"),
-        ("https://www.xn--pple-43d.com/", ["host", "domain"], "Remember for www.xn--pple-43d.com only"),
-        // A host safe to show in Unicode keeps it.
-        ("https://www.xn--bcher-kva.de/", ["host", "domain"], "Remember for www.bücher.de only"),
-    ])
-    func theDefaultScopeIsTheNarrowestAndALookAlikeIsShownInASCII(url: String, scopes: [String], firstLabel: String) throws {
-        let preview = try LinkPreview(url: url, original: nil, choices: [], opener: nil, publicSuffixes: nil)
-        #expect(preview.remember.map(\.scope) == scopes)
-        #expect(preview.remember.first?.label == firstLabel)
     }
 }
 

@@ -1,6 +1,8 @@
 import SiteLists
 import Testing
+@testable import ConfigLanguage
 @testable import Routing
+@testable import RoutingCore
 
 /// The system configuration and the user's: which rule wins, what a lock keeps, what a user's
 /// file may not say, in the order the files are read (system files, the user's, remembered).

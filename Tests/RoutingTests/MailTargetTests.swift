@@ -1,6 +1,10 @@
 import Testing
-@testable import Routing
 @testable import URLModel
+@testable import RoutingCore
+@testable import Catalog
+@testable import ConfigLanguage
+@testable import Routing
+import Foundation
 
 /// Issue 22, findings 4 and 5: a mailto whose recipient holds a control is refused before any
 /// rule; a copy says it left Bcc out; the built-in mail targets hand each mailer a rebuilt mailto
@@ -89,7 +93,7 @@ import Testing
         let thunderbird = try #require(asked.first { $0.key == "thunderbird" })
         #expect(thunderbird.label == "Thunderbird Mail" && thunderbird.icon == "thunderbird")
         // Every listed name loads back as the same target.
-        for listing in listed { #expect(OpenTarget(listing.target, in: engine.config) == .mailer(listing.target)) }
+        for listing in listed { #expect(Target(listing.target, in: engine.config) == .mailer(listing.target)) }
     }
 
     // MARK: - Templates that splice mail fields into a mailer's own syntax
@@ -147,7 +151,7 @@ import Testing
             }
         }
         // Outside the rules too: the Copy method, a reopen to a target, an answer.
-        for choice in [AskChoice.copy, .open(.mailer("thunderbird")), .open(.system)] {
+        for choice in [Choice.Action.copy, .open(.mailer("thunderbird")), .open(.system)] {
             #expect(try engine.decide(choice: choice, for: link).effect == .refused(problem))
         }
     }

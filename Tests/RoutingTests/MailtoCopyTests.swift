@@ -1,6 +1,9 @@
 import Testing
-@testable import Routing
 @testable import URLModel
+@testable import Templates
+@testable import ConfigLanguage
+@testable import Routing
+@testable import RoutingCore
 
 /// Copying a mailto (issue 22, finding 4): To and Cc only, never the hidden Bcc, with
 /// `leftOutBcc` for the notification; no address with a line break reaches the clipboard.

@@ -1,6 +1,9 @@
 import Testing
-@testable import Routing
 @testable import URLModel
+@testable import ConfigLanguage
+@testable import Routing
+import Foundation
+@testable import RoutingCore
 
 /// Issue 22: matchers see what the URL Standard hands on. `match.to` matches a recipient in its
 /// display and its ASCII (`xn--`) form, through the index and the scan alike; `match.path` and

@@ -1,4 +1,7 @@
 import Testing
+@testable import RoutingCore
+@testable import Catalog
+@testable import ConfigLanguage
 @testable import Routing
 
 /// Issue 24: rules that know the moment. The engine is pure: each case gives the moment as data.

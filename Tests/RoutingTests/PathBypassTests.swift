@@ -1,6 +1,8 @@
 import Testing
-@testable import Routing
 @testable import URLModel
+@testable import ConfigLanguage
+@testable import Routing
+@testable import RoutingCore
 
 /// Issue 22, finding 1: path rules see the path the browser opens (dot segments applied, `\`
 /// as `/`, percent-encoded as the URL Standard does), and that path is the one handed on.

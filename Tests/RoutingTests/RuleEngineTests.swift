@@ -1,5 +1,8 @@
 import Testing
+@testable import RoutingCore
+@testable import ConfigLanguage
 @testable import Routing
+@testable import URLModel
 
 @Suite struct RuleEngineTests {
     static let engine: RuleEngine = {

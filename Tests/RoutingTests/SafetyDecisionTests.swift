@@ -1,7 +1,11 @@
 import LinkSafety
 import Testing
-@testable import Routing
 import URLModel
+@testable import RoutingCore
+@testable import TOML
+@testable import ConfigLanguage
+@testable import Routing
+@testable import JSON
 
 /// Issue 23: the safety verdict in every decision, and what the policy makes of it.
 @Suite struct SafetyDecisionTests {

@@ -1,7 +1,7 @@
 import Testing
-@testable import Routing
 @testable import URLModel
 @testable import Patterns
+@testable import TOML
 
 @Suite struct TOMLParserTests {
     @Test func keepsSourceOrderAndPositions() throws {

@@ -1,6 +1,8 @@
 import Testing
-@testable import Routing
 @testable import URLModel
+@testable import ConfigLanguage
+@testable import Routing
+@testable import RoutingCore
 
 /// Hosts read as browsers read them (WHATWG URL Standard), and the bypasses of issue 14.
 @Suite struct WHATWGHostTests {

@@ -1,43 +1,7 @@
 import SiteLists
 import URLModel
-
-/// Where a config file sits among the layers openurld reads.
-public enum ConfigLayer: String, Sendable, CaseIterable {
-    /// The machine's policy: `$XDG_CONFIG_DIRS/openurld/config.toml` and `config.d/*.toml`.
-    case system
-    /// The user's `$XDG_CONFIG_HOME/openurld/config.toml`.
-    case user
-    /// The user's remembered answers, `remembered.toml` beside it.
-    case remembered
-}
-
-/// Where a rule (or a locked setting) comes from, and what the system configuration said of it.
-public struct RuleSource: Sendable, Equatable, CustomStringConvertible {
-    /// The layer of its file.
-    public var layer: ConfigLayer
-    /// The file.
-    public var file: String
-    /// The 1-based line where it starts.
-    public var line: Int
-    /// `locked = true` (system rules only).
-    public var locked = false
-    /// `recommended = true` (system rules only).
-    public var recommended = false
-
-    /// A source.
-    public init(layer: ConfigLayer, file: String, line: Int, locked: Bool = false, recommended: Bool = false) {
-        self.layer = layer
-        self.file = file
-        self.line = line
-        self.locked = locked
-        self.recommended = recommended
-    }
-
-    /// `system /etc/xdg/openurld/config.toml:12, locked`.
-    public var description: String {
-        "\(layer.rawValue) \(file):\(line)" + (locked ? ", locked" : "") + (recommended ? ", recommended" : "")
-    }
-}
+import RoutingCore
+import TOML
 
 /// A `[[sitelist]]` of a config: its file, as written and as found, and the list once read.
 public struct SiteListSource: Sendable {
@@ -139,7 +103,7 @@ struct Locks: Sendable {
     /// a user's `[apps.NAME]` of the same name would change where a locked rule sends links.
     static func lockedTargets(of config: Config) -> Set<String> {
         var names = Set<String>()
-        func add(_ action: Action) {
+        func add(_ action: Intent) {
             switch action {
             case .open(.app(let name)), .open(.webmail(let name)): names.insert(name)
             case .ask(let choices):
@@ -153,32 +117,5 @@ struct Locks: Sendable {
         for rule in config.rules where rule.source.locked { add(rule.action) }
         if config.locks.keys["default"] != nil { add(config.defaultAction) }
         return names
-    }
-}
-
-extension RuleEngine {
-    /// The trace's account of a site list for `url`: which entry switched it or kept it.
-    static func siteListStep(_ match: SiteListMatch, config: Config, url: ParsedURL) -> TraceStep {
-        func path(of source: Int) -> String {
-            config.siteLists.indices.contains(source) ? (config.siteLists[source].resolvedPath ?? config.siteLists[source].path) : "?"
-        }
-        var file = path(of: match.source)
-        var greylisted = false
-        let verdict = match.list.verdict(for: url, greylists: match.greylists)
-        // A greylist entry may be another list's: name the file it is in.
-        if case .stay(let entry?) = verdict, !match.list.entries.contains(entry),
-           let other = zip(match.greylists, match.greylistSources).first(where: { $0.0.entries.contains(entry) }) {
-            file = path(of: other.1)
-            greylisted = true
-        }
-        switch verdict {
-        case .go(let entry):
-            return .siteList(file: file, entry: entry.pattern.text, line: entry.line, outcome: "switches")
-        case .stay(let entry?):
-            return .siteList(file: file, entry: entry.pattern.text, line: entry.line,
-                             outcome: greylisted || entry.kind == .greylist ? "greylisted, does not switch" : "an exception, does not switch")
-        case .stay(nil):
-            return .siteList(file: file, entry: "", line: 0, outcome: "not listed")
-        }
     }
 }

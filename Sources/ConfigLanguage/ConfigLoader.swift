@@ -1,6 +1,10 @@
 import URLModel
 import Patterns
 import Hygiene
+import RoutingCore
+import Catalog
+import TOML
+import Templates
 
 /// Reads a `config.toml` into a `Config`, reporting every problem as `FILE:LINE:COLUMN: message`.
 public enum ConfigLoader {

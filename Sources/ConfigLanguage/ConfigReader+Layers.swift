@@ -1,4 +1,6 @@
 import SiteLists
+import RoutingCore
+import TOML
 
 /// What the layers add to reading a file: locks, where rules come from, and `[[sitelist]]`.
 extension ConfigReader {
@@ -119,7 +121,7 @@ extension ConfigReader {
             let greylist = item["greylist"].flatMap { collector.bool($0, "sitelist.greylist") } ?? false
             let name = item["name"].flatMap { collector.string($0, "sitelist.name") }
             let source = ruleSource(item, "sitelist")
-            var action: Action?
+            var action: Intent?
             if let openNode = item["open"] {
                 if greylist {
                     collector.report("\(context): a greylist has no open (its sites never switch); remove open or greylist", at: openNode.keyPosition)

@@ -1,3 +1,8 @@
+import RoutingCore
+import Catalog
+import Templates
+
+
 /// The config's schema table: every key of every table, its type and what it means. The loader
 /// takes its known-key lists (unknown-key errors, nearest-key suggestions) from here, the JSON
 /// Schema (`config.schema.json`) and the man page's key reference are generated from it, and a

@@ -1,9 +1,13 @@
 import URLModel
 import Patterns
+import RoutingCore
+import Catalog
+import TOML
+import Templates
 
 /// Reading `match` tables and actions out of rules and `[default]`.
 extension ConfigReader {
-    mutating func readAction(_ node: TOMLNode, context: String, required: Bool) -> Action? {
+    mutating func readAction(_ node: TOMLNode, context: String, required: Bool) -> Intent? {
         let present = ConfigLoader.actionKeys.filter { node[$0] != nil }
         if present.count > 1 {
             collector.report("\(context) has \(present.count) actions (\(present.joined(separator: " and "))); give exactly one", at: node.position)
@@ -38,7 +42,7 @@ extension ConfigReader {
             }
         case "ask":
             guard let items = collector.strings(value, "ask") else { return nil }
-            var choices: [AskChoice] = []
+            var choices: [Choice.Action] = []
             for (item, position) in items {
                 switch item {
                 case "copy": choices.append(.copy)
@@ -65,8 +69,8 @@ extension ConfigReader {
     /// `chromium:private`). A name that could name something installed but does not (a browser,
     /// a profile, an entry not found) is a missing app, not an error: the target is
     /// `.unavailable` and the config loads.
-    mutating func resolveTarget(_ name: String, at position: SourcePosition) -> OpenTarget? {
-        if let target = OpenTarget(name, in: config) {
+    mutating func resolveTarget(_ name: String, at position: SourcePosition) -> Target? {
+        if let target = Target(name, in: config) {
             if case .desktopEntry(let id, _) = target { noteDesktopID(id, context: "", at: position) }
             return target
         }
@@ -306,7 +310,7 @@ extension String {
     }
 }
 
-extension OpenTarget {
+extension Target {
     /// Resolves a target name as written in a config: `system`, an `[apps.NAME]`, a webmail
     /// name, a built-in mail program (`thunderbird`), a desktop id with an optional `:ACTION`, or a browser of `config.catalog` with an
     /// optional `:PROFILE`. Nil when it is none of these.

@@ -1,3 +1,7 @@
+import RoutingCore
+import TOML
+
+
 /// Reading the link safety keys: `[settings] safety`, `safety_checks`, `blocklists`, and a
 /// rule's `safety`.
 extension ConfigReader {

@@ -1,36 +1,16 @@
-/// One choice of an `ask`, as every way of asking offers it: what it does, the key the config
-/// and the notification action use, what it is called and its icon. Computed once, in
-/// `RuleEngine`, so `openurl test`, `Explain`, the window and the notification show one list.
-public struct Choice: Sendable, Equatable {
-    /// What choosing it does.
-    public var action: AskChoice
-    /// What the button says: the desktop entry's `Name`, a named app or webmail capitalised.
-    public var label: String
-    /// A themed icon name or an absolute path.
-    public var icon: String
-
-    /// A choice.
-    public init(action: AskChoice, label: String, icon: String) {
-        self.action = action
-        self.label = label
-        self.icon = icon
-    }
-
-    /// The choice as the config writes it (`firefox.desktop`, `work`, `copy`): unique in a list.
-    public var key: String { action.description }
-}
+import RoutingCore
 
 /// How choices are named and drawn, from what discovery found installed.
 public struct ChoiceLabels: Sendable {
     /// What is installed.
     public var catalog: AppCatalog
-    /// The named apps (`[apps.NAME]`), for their desktop entry's icon.
-    public var apps: [String: AppTarget]
+    /// The desktop entry of each named app (`[apps.NAME]` with `desktop = ID`), for its icon.
+    public var appEntries: [String: String]
 
     /// Labels from `catalog` and the config's `[apps]`.
-    public init(catalog: AppCatalog, apps: [String: AppTarget] = [:]) {
+    public init(catalog: AppCatalog, appEntries: [String: String] = [:]) {
         self.catalog = catalog
-        self.apps = apps
+        self.appEntries = appEntries
     }
 
     /// How many choices have a number key (`1`–`9`).
@@ -38,7 +18,7 @@ public struct ChoiceLabels: Sendable {
 
     /// The choices for `actions`, each labelled for links of `scheme`; labels that would repeat
     /// get the key appended, so each button is distinct.
-    public func choices(_ actions: [AskChoice], scheme: String? = nil) -> [Choice] {
+    public func choices(_ actions: [Choice.Action], scheme: String? = nil) -> [Choice] {
         let labels = actions.map { label($0, scheme: scheme) }
         return zip(actions, labels).map { action, label in
             let shown = labels.filter { $0 == label }.count > 1 ? "\(label) (\(action.description))" : label
@@ -49,7 +29,7 @@ public struct ChoiceLabels: Sendable {
     /// A choice's display name: the desktop entry's `Name` (and action name), a named app or
     /// webmail capitalised (`Work`, `Gmail`), `Copy`, `Discard`, and for `system` the app it opens
     /// (`Firefox ESR (default browser)`, `Thunderbird (default mail app)`).
-    public func label(_ action: AskChoice, scheme: String? = nil) -> String {
+    public func label(_ action: Choice.Action, scheme: String? = nil) -> String {
         switch action {
         case .copy: return "Copy"
         case .discard: return "Discard"
@@ -60,7 +40,7 @@ public struct ChoiceLabels: Sendable {
     /// A target's display name, as `label(_:)` gives it. An entry that is also what `system`
     /// opens for `scheme` says so (`Firefox ESR (default browser)`); an entry that is not
     /// installed is named by its id as written, never by a name made up from it.
-    public func label(_ target: OpenTarget, scheme: String? = nil) -> String {
+    public func label(_ target: Target, scheme: String? = nil) -> String {
         switch target {
         case .system:
             let role = Self.defaultRole(scheme: scheme)
@@ -110,7 +90,7 @@ public struct ChoiceLabels: Sendable {
     }
 
     /// An icon per choice: the desktop entry's, else a themed icon for the kind of choice.
-    public func icon(_ action: AskChoice, scheme: String? = nil) -> String {
+    public func icon(_ action: Choice.Action, scheme: String? = nil) -> String {
         switch action {
         case .copy: return "edit-copy"
         case .discard: return "user-trash"
@@ -121,7 +101,7 @@ public struct ChoiceLabels: Sendable {
         case .open(.browser(let target)): return nonEmpty(catalog.entry(id: target.desktopID)?.icon) ?? "web-browser"
         case .open(.desktopEntry(let id, _)): return nonEmpty(catalog.entry(id: id)?.icon) ?? "application-x-executable"
         case .open(.app(let name)):
-            if case .desktop(let id, _)? = apps[name], let icon = nonEmpty(catalog.entry(id: id)?.icon) { return icon }
+            if let id = appEntries[name], let icon = nonEmpty(catalog.entry(id: id)?.icon) { return icon }
             return "application-x-executable"
         }
     }

@@ -1,6 +1,9 @@
 import Patterns
 import Hygiene
 import LinkSafety
+import RoutingCore
+import Catalog
+import TOML
 
 /// A loaded configuration: settings, named targets, rewrites and rules, ready for `RuleEngine`.
 public struct Config: Sendable {
@@ -9,11 +12,11 @@ public struct Config: Sendable {
     /// `[settings]`.
     public var settings = Settings()
     /// `[default]`: what happens when no rule matches.
-    public var defaultAction: Action = .system
+    public var defaultAction: Intent = .system
     /// `[default] notify`.
     public var defaultNotify: Bool?
     /// `[apps.NAME]`.
-    public var apps: [String: AppTarget] = [:]
+    public var apps: [String: NamedApp] = [:]
     /// Custom `[webmail.NAME]` compose templates (built-ins are in `Webmail`).
     public var webmail: [String: String] = [:]
     /// `[[rewrite]]`, in order.
@@ -129,7 +132,7 @@ public struct Config: Sendable {
 }
 
 /// A named target from `[apps.NAME]`.
-public enum AppTarget: Sendable, Equatable {
+public enum NamedApp: Sendable, Equatable {
     /// A desktop entry launched with these arguments (`{url}` and other templates substituted).
     case desktop(id: String, args: [String]?)
     /// A raw argv (`{url}` and other templates substituted, each element stays one argument).
@@ -158,82 +161,6 @@ public struct MissingApp: Sendable, Equatable {
     }
 }
 
-/// Where an `open` sends a link.
-public enum OpenTarget: Sendable, Equatable, CustomStringConvertible {
-    /// A desktop entry, optionally one of its actions (`firefox.desktop:new-private-window`).
-    case desktopEntry(id: String, action: String?)
-    /// A named `[apps.NAME]` target.
-    case app(String)
-    /// A webmail compose target (`gmail`, or a `[webmail.NAME]`).
-    case webmail(String)
-    /// A built-in local mail target (`thunderbird`, `mutt`: see `Mailer`).
-    case mailer(String)
-    /// The handler that was the default before openurld.
-    case system
-    /// A discovered browser, possibly a profile or a private window (`firefox:Work`).
-    case browser(BrowserTarget)
-    /// A target that names nothing installed (`brave:Work` once Brave is gone), as written:
-    /// deciding it refuses the link and says why (`Config.missingApps`).
-    case unavailable(String)
-
-    /// The target as written in the config.
-    public var description: String {
-        switch self {
-        case .desktopEntry(let id, let action): return action.map { "\(id):\($0)" } ?? id
-        case .app(let name), .webmail(let name), .mailer(let name), .unavailable(let name): return name
-        case .system: return "system"
-        case .browser(let target): return target.description
-        }
-    }
-}
-
-/// One choice offered by `ask`.
-public enum AskChoice: Sendable, Equatable, CustomStringConvertible {
-    /// Open with a target.
-    case open(OpenTarget)
-    /// Copy the link.
-    case copy
-    /// Drop the link.
-    case discard
-
-    /// The choice as written in the config.
-    public var description: String {
-        switch self {
-        case .open(let target): return target.description
-        case .copy: return "copy"
-        case .discard: return "discard"
-        }
-    }
-}
-
-/// What a rule does with a link.
-public enum Action: Sendable, Equatable {
-    /// Launch a target.
-    case open(OpenTarget)
-    /// Launch the first of these targets whose program runs for this user, else the first
-    /// (`open = ["firefox:Work", "chromium"]`).
-    case openFirstRunning([OpenTarget])
-    /// Copy text (a template; nil means the URL, or the recipients of a mailto).
-    case copy(template: String?)
-    /// Offer choices.
-    case ask([AskChoice])
-    /// Drop the link.
-    case discard
-    /// Hand it to the previous default handler.
-    case system
-
-    /// The decision this action produces.
-    public var kind: Decision.Kind {
-        switch self {
-        case .open, .openFirstRunning: return .open
-        case .copy: return .copy
-        case .ask: return .ask
-        case .discard: return .discard
-        case .system: return .system
-        }
-    }
-}
-
 /// A `[[rules]]` entry.
 public struct Rule: Sendable {
     /// `name`, if given.
@@ -243,7 +170,7 @@ public struct Rule: Sendable {
     /// The matchers; all must hold.
     public var matchers: [Matcher]
     /// The action.
-    public var action: Action
+    public var action: Intent
     /// `notify`, if given.
     public var notify: Bool?
     /// `enabled` (default true); toggled over D-Bus too.
@@ -298,10 +225,10 @@ extension Config {
     /// The desktop ids the config's targets name: `open`, `ask` lists, `[default]` and `[apps]`.
     public var referencedDesktopIDs: [String] {
         var ids: [String] = []
-        func add(_ target: OpenTarget) {
+        func add(_ target: Target) {
             if case .desktopEntry(let id, _) = target, !ids.contains(id) { ids.append(id) }
         }
-        func add(_ action: Action) {
+        func add(_ action: Intent) {
             switch action {
             case .open(let target): add(target)
             case .openFirstRunning(let targets): targets.forEach(add)
@@ -356,7 +283,7 @@ extension Config {
     }
 
     /// Why `target` cannot be opened because its app is not installed; nil when it can.
-    public func unavailableReason(_ target: OpenTarget) -> String? {
+    public func unavailableReason(_ target: Target) -> String? {
         switch target {
         case .unavailable(let name):
             return missingApps.first { $0.target == name }?.diagnostic.message ?? "\(name) is not installed"
@@ -379,5 +306,15 @@ extension Config {
     public var missingAppsError: ConfigError? {
         let diagnostics = missingApps.filter { !$0.remembered }.map(\.diagnostic)
         return diagnostics.isEmpty ? nil : ConfigError(diagnostics: diagnostics)
+    }
+}
+
+extension Config {
+    /// The desktop entry of each `[apps.NAME]` that names one, for the labels' icons.
+    public var appEntries: [String: String] {
+        apps.compactMapValues { app in
+            if case .desktop(let id, _) = app { return id }
+            return nil
+        }
     }
 }

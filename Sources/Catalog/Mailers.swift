@@ -1,4 +1,5 @@
 import URLModel
+import RoutingCore
 
 /// Built-in targets for local mail programs (`open = "thunderbird"`), beside webmail.
 ///
@@ -61,7 +62,7 @@ public struct Mailer: Sendable, Equatable {
     }
 
     /// Why it cannot be opened here.
-    var notInstalled: String {
+    package var notInstalled: String {
         "mail target \(name): \(title) is not installed (no \(desktopIDs.joined(separator: ", ")) was found; `openurl apps mailto` lists the mail programs that were)"
     }
 }

@@ -1,5 +1,3 @@
-import Hygiene
-
 /// The one decision made for a URL: what happens to it, which rule said so, and how it was
 /// reached. What happens is a closed sum (`Effect`), so a decision holds exactly what its kind
 /// needs: a copy has its text, an ask its choices, an open its launch, and nothing else.
@@ -15,7 +13,7 @@ public struct Decision: Sendable, Equatable {
     public enum Effect: Sendable, Equatable {
         /// Launch `target` as `launch` says; `target` is `.system` for the handler that was the
         /// default before openurld.
-        case open(OpenTarget, Launch)
+        case open(Target, Launch)
         /// Put `text` on the clipboard; `leftOutBcc` when a mailto's Bcc recipients are not in
         /// it (hidden from the others by definition), so the confirmation can say so.
         case copy(text: String, leftOutBcc: Bool)
@@ -99,7 +97,7 @@ public struct Decision: Sendable, Equatable {
     }
 
     /// The target of an `open`, held or not (nil for `system` and every other kind).
-    public var target: OpenTarget? {
+    public var target: Target? {
         if case .open(let target, _) = underlyingEffect, target != .system { return target }
         return nil
     }
@@ -212,31 +210,5 @@ public enum TraceStep: Sendable, Equatable {
         case .moment(let text): return text
         case .safety(let safety): return safety.text
         }
-    }
-}
-
-extension Array where Element == TraceStep {
-    /// The URL of the last step that changed it.
-    var lastURL: String? {
-        for step in reversed() { if case .changed(_, let url) = step { return url } }
-        return nil
-    }
-}
-
-extension HygieneStep {
-    /// How `openurl test` names the step: `unwrapped (via google)`, `cleaned [utm_source]`.
-    var summary: String {
-        switch self {
-        case .unwrapped(_, _, let via): return "unwrapped (via \(via))"
-        case .cleaned(let removed): return "cleaned [\(removed.joined(separator: ", "))]"
-        case .clearURLs(let provider, let removed): return "clearurls \(provider) [\(removed.joined(separator: ", "))]"
-        case .blocked(let provider): return "blocked by \(provider)"
-        }
-    }
-
-    /// The URL after the step, where the step says.
-    package var url: String? {
-        if case .unwrapped(_, let to, _) = self { return to }
-        return nil
     }
 }

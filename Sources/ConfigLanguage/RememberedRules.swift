@@ -1,4 +1,6 @@
 import JSON
+import TOML
+import RoutingCore
 
 /// Rules written by the chooser's "Remember for …" check button.
 ///

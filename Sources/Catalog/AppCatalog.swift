@@ -1,3 +1,5 @@
+import RoutingCore
+
 /// What is installed, as discovery found it: desktop entries that open links, browsers and their
 /// profiles. `Desktop` builds it (reading files); the config loader, the engine and `openurl apps`
 /// only read it, so everything that depends on it stays testable as data.
@@ -135,7 +137,7 @@ public struct AppCatalog: Sendable, Equatable {
     /// `; did you mean "X"?` for the nearest name, compared without case (profile names have capitals).
     private static func hint(_ word: String, among names: [String]) -> String {
         let lowered = names.map { $0.lowercased() }
-        guard let nearest = DiagnosticCollector.nearest(to: word, among: lowered), let index = lowered.firstIndex(of: nearest) else { return "" }
+        guard let nearest = NearestName.nearest(to: word, among: lowered), let index = lowered.firstIndex(of: nearest) else { return "" }
         return "; did you mean \"\(names[index])\"?"
     }
 }
@@ -205,48 +207,6 @@ public struct Browser: Sendable, Equatable {
         self.profileDirectory = profileDirectory
         self.profiles = profiles
         self.staleProfiles = staleProfiles
-    }
-}
-
-/// The kind of window a browser target opens.
-public enum BrowserWindow: String, Sendable, Equatable {
-    /// A normal window (or tab).
-    case normal
-    /// A private (incognito) window: `:private`.
-    case `private`
-    /// An app-mode window without tabs (Chromium's `--app=URL`): `:app`.
-    case app
-}
-
-/// A browser, possibly in a profile, a private or an app-mode window, as a target resolved it.
-public struct BrowserTarget: Sendable, Equatable, CustomStringConvertible {
-    /// The browser as written (`firefox`).
-    public var browser: String
-    /// The profile as written (`Work`), nil for the browser's default.
-    public var profile: String?
-    /// The kind of window (`chromium:Work:private`, `chromium:app`).
-    public var window: BrowserWindow
-    /// The desktop entry launched.
-    public var desktopID: String
-    /// Inserted before the URL in the entry's `Exec` (`--profile DIR`, `--incognito`); for an
-    /// app-mode window, the profile's arguments before `--app=URL`.
-    public var arguments: [String]
-
-    /// Creates a target.
-    public init(browser: String, profile: String?, window: BrowserWindow = .normal, desktopID: String, arguments: [String]) {
-        self.browser = browser
-        self.profile = profile
-        self.window = window
-        self.desktopID = desktopID
-        self.arguments = arguments
-    }
-
-    /// `browser`, `browser:profile`, `browser:private`, `browser:profile:app`.
-    public var description: String {
-        var parts = [browser]
-        if let profile { parts.append(profile) }
-        if window != .normal { parts.append(window.rawValue) }
-        return parts.joined(separator: ":")
     }
 }
 

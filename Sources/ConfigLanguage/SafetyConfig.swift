@@ -1,5 +1,8 @@
 import LinkSafety
 import URLModel
+import TOML
+import Patterns
+import RoutingCore
 
 /// `[settings] blocklists`: `"auto"` (Debian's uBlock Origin lists, when installed), or files.
 public enum BlockListSetting: Sendable, Equatable {

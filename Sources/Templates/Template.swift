@@ -88,7 +88,7 @@ public enum Template {
         }
 
         /// Every placeholder gives `value`.
-        init(every value: String) {
+        package init(every value: String) {
             self.url = ParsedURL.placeholder
             self.recipientSeparator = ","
             self.mailto = nil
