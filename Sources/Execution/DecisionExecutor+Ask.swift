@@ -93,18 +93,11 @@ extension DecisionExecutor {
         }
     }
 
-    /// Records what became of a question: the click's own entry, or a new one for a second
+    /// Settles what became of a question: the click's own entry, or a new one for a second
     /// choice from a window kept open with Ctrl+Enter.
     func recordAnswer(_ decision: Decision, outcome: Outcome, id: UInt32?, click: Click, followUp: Bool) {
         guard session.staysForAnswers else { return }
-        if followUp {
-            record?.add(decision, opener: click.opener, outcome: outcome)
-        } else if let id {
-            record?.update(id: id, outcome: outcome, decision: decision)
-        }
-        // The URL was logged when the question was asked; a mailto's body is not repeated here.
-        Log.info("ask #\(id ?? 0) answered: \(decision.kind.rawValue)\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
-        routed(decision)
+        settle(decision, outcome, click: click, id: followUp ? nil : id ?? 0, event: "ask answered")
     }
 
     /// Writes "Remember for …" as a rule, and reloads so the very next click follows it.

@@ -17,12 +17,7 @@ extension DecisionExecutor {
                   var chosen = try? self.engine.decide(choice: choice.action, for: decision.finalURL) else { return }
             chosen.url = decision.url
             chosen.rule = decision.rule
-            self.perform(chosen, click: Click(opener: click.opener, environment: click.environment), id: nil) { [weak self] outcome in
-                guard let self else { return }
-                if let id { self.record?.update(id: id, outcome: outcome, decision: chosen) } else { self.record?.add(chosen, opener: click.opener, outcome: outcome) }
-                Log.info("opened from a notification: \(Log.shown(decision.finalURL)) → \(chosen.target?.description ?? "system") (\(outcome))")
-                self.routed(chosen)
-            }
+            self.carryOutLater(chosen, click: Click(opener: click.opener, environment: click.environment), id: id, event: "opened from a notification")
         }
     }
 }

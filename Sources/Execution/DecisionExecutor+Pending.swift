@@ -30,12 +30,11 @@ extension DecisionExecutor {
             }
             if WallClock.secondsSinceEpoch() >= ask.time + timeout {
                 pending.resolve(id: ask.id)
-                record?.update(id: ask.id, outcome: .interrupted, decision: ask.decision)
-                Log.info("ask #\(ask.id) interrupted: openurld stopped before it was answered, \(Int(timeout)) s ago or more: \(Log.shown(ask.decision.finalURL))")
+                settle(ask.decision, .interrupted, click: click, id: ask.id, event: "ask interrupted (openurld stopped before it was answered, \(Int(timeout)) s ago or more)")
                 tellUnanswered(ask.decision, click: click, id: ask.id, reason: .interrupted, show: false)
             } else {
-                record?.update(id: ask.id, outcome: .asking, decision: ask.decision)
-                Log.info("asking #\(ask.id) again (openurld stopped before it was answered): \(Log.shown(ask.decision.finalURL))")
+                settle(ask.decision, .asking, click: click, id: ask.id, event: "asking again (openurld stopped before it was answered)")
+                Log.info("asking #\(ask.id) again")
                 self.ask(ask.decision, click: click, id: ask.id)
             }
         }
@@ -48,7 +47,7 @@ extension DecisionExecutor {
     public func interruptPendingAsks() {
         guard session.staysForAnswers, let pending else { return }
         for ask in pending.all {
-            record?.update(id: ask.id, outcome: .interrupted, decision: ask.decision)
+            settle(ask.decision, .interrupted, click: Click(), id: ask.id, event: "ask interrupted (openurld is stopping)")
             if let notification = ask.notification { notices.notifications?.dismiss(id: notification) }
         }
         if !pending.all.isEmpty { Log.info("stopping with \(pending.all.count) question(s) unanswered; the next openurld asks again") }
@@ -81,8 +80,7 @@ extension DecisionExecutor {
         notices.close(.unanswered)
         for link in links {
             if key == NotificationText.askAgainActionKey {
-                record?.update(id: link.id ?? 0, outcome: .asking, decision: link.decision)
-                Log.info("asking #\(link.id ?? 0) again: \(Log.shown(link.decision.finalURL))")
+                settle(link.decision, .asking, click: link.click, id: link.id ?? 0, event: "asking again")
                 ask(link.decision, click: Click(opener: link.click.opener, environment: link.click.environment), id: link.id)
             } else if let choice = Self.fallbackChoice(link.decision) {
                 carryOut(choice.action, for: link.decision, editedURL: nil, activationToken: nil, environment: link.click.environment) { chosen, outcome in

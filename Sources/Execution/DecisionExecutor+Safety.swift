@@ -12,11 +12,7 @@ extension DecisionExecutor {
         let released = decision.releasingHold()
         notices.held(decision, label: label(decision)) { [weak self] in
             guard let self else { return }
-            self.perform(released, click: Click(environment: click.environment), id: id) { [weak self] outcome in
-                if outcome != .asking, let id { self?.record?.update(id: id, outcome: outcome, decision: released) }
-                Log.info("opened anyway from a notification: \(Log.shown(released.finalURL)) (\(outcome))")
-                self?.routed(released)
-            }
+            self.carryOutLater(released, click: Click(environment: click.environment), id: id, event: "opened anyway from a notification")
         }
     }
 

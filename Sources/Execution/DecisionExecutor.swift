@@ -84,7 +84,7 @@ public final class DecisionExecutor {
         if let deadline = click.deadline, ClickDeadline.now() > deadline {
             let late = (ClickDeadline.now() - deadline) / 1000
             Log.warning("dropped a call \(late) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
-            return completion(CarriedOut(id: record?.add(decision, opener: click.opener, outcome: .abandoned), outcome: .abandoned))
+            return completion(CarriedOut(id: settle(decision, .abandoned, click: click, id: nil, event: "abandoned"), outcome: .abandoned))
         }
         let now = WallClock.secondsSinceEpoch()
         let window = Double(engine.config.settings.dedupeMilliseconds) / 1000
@@ -96,26 +96,44 @@ public final class DecisionExecutor {
             return completion(CarriedOut(id: nil, outcome: .duplicate))
         }
         lastRouted[decision.finalURL] = now
+        // The id is taken before the effect: a question is asked under it, and the line is on
+        // disk before the reply goes out.
         let id = record?.add(decision, opener: click.opener, outcome: .asking)
         perform(decision, click: click, id: id) { [weak self] outcome in
             guard let self else { return }
-            if outcome != .asking, let id { self.record?.update(id: id, outcome: outcome, decision: decision) }
-            if self.session.staysForAnswers {
-                Log.info("\(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
-            }
-            self.routed(decision)
+            self.settle(decision, outcome, click: click, id: id, event: "routed", recorded: outcome == .asking)
             completion(CarriedOut(id: id, outcome: outcome))
             if outcome == .done, self.record != nil { self.noteVisited(decision) }
         }
     }
 
-    /// Carries out a decision that is no new click (a reopen, a notification's button) on the
-    /// display `click` names (its display variables and activation token), and records it.
-    func carryOutLater(_ decision: Decision, click: Click, completion: @escaping (Outcome) -> Void = { _ in }) {
-        perform(decision, click: click, id: nil) { [weak self] outcome in
-            self?.record?.add(decision, opener: nil, outcome: outcome)
+    /// Carries out a decision that is no new click (a reopen, a notification's button, a copy
+    /// outside the rules) on the display `click` names (its display variables and activation
+    /// token), and settles it: under `id` when it answers for a click, else as a new entry.
+    func carryOutLater(_ decision: Decision, click: Click, id: UInt32? = nil, event: String,
+                       completion: @escaping (Outcome) -> Void = { _ in }) {
+        perform(decision, click: click, id: id) { [weak self] outcome in
+            self?.settle(decision, outcome, click: click, id: id, event: event)
             completion(outcome)
         }
+    }
+
+    /// The one place an outcome ends: recorded in `recent` (entry `id`, or a new entry when nil;
+    /// `recorded` when that entry already says so), logged, and signalled (`Routed`) once.
+    /// Every click and every side entry (reopen, a notification's button, Copy, an answer, a
+    /// question that expired or was interrupted) comes here. An abandoned click is not
+    /// signalled: the client carried it out itself. Returns the entry's id.
+    @discardableResult
+    func settle(_ decision: Decision, _ outcome: Outcome, click: Click, id: UInt32?, event: String, recorded: Bool = false) -> UInt32? {
+        var entry = id
+        if !recorded {
+            if let id { record?.update(id: id, outcome: outcome, decision: decision) } else { entry = record?.add(decision, opener: click.opener, outcome: outcome) }
+        }
+        guard session.staysForAnswers else { return entry }
+        // The URL is shown as the log shows URLs (a mailto's body is not repeated).
+        Log.info("\(event)\(entry.map { " #\($0)" } ?? ""): \(decision.kind.rawValue) \(Log.shown(decision.finalURL))\(decision.target.map { " → \($0)" } ?? "") (\(outcome))")
+        if outcome != .abandoned { routed(decision) }
+        return entry
     }
 
     /// Sends a recorded link again, to `choice` (nil: by the rules, as a new click; a link that
@@ -129,14 +147,13 @@ public final class DecisionExecutor {
             let decision = try engine.decide(url)
             return carryOut(releasingHold ? decision.releasingHold() : decision, click: click) { completion($0.outcome) }
         }
-        carryOutLater(try engine.decide(choice: choice, for: finalURL), click: click, completion: completion)
+        carryOutLater(try engine.decide(choice: choice, for: finalURL), click: click, event: "reopened", completion: completion)
     }
 
     /// Copies `url` (the addresses of a mailto) outside the rules, on the clipboard of the
     /// click's display, and confirms it.
     public func copy(_ url: String, click: Click, completion: @escaping (Outcome) -> Void) throws(URLParseError) {
-        let decision = try engine.decide(choice: .copy, for: url)
-        perform(decision, click: click, id: nil, completion: completion)
+        carryOutLater(try engine.decide(choice: .copy, for: url), click: click, event: "copied on request", completion: completion)
     }
 
     /// How `decision` would be launched, without launching it (`openurl test` prints this).
@@ -149,12 +166,11 @@ public final class DecisionExecutor {
     /// `.asking` (its answers are carried out and recorded under `id` as they come).
     func perform(_ decision: Decision, click: Click, id: UInt32?, completion: @escaping (Outcome) -> Void) {
         switch decision.effect {
-        case .refused(let reason):
-            if let target = decision.unavailableTarget, session.staysForAnswers {
-                offerInstalled(decision, target: target, reason: reason, click: click, id: id)
-            } else {
-                notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
-            }
+        case .unavailable(let target, let reason) where session.staysForAnswers:
+            offerInstalled(decision, target: target, reason: reason, click: click, id: id)
+            completion(.failed(reason))
+        case .refused(let reason), .unavailable(_, let reason):
+            notices.failed("\(decision.url): \(reason)", decision: decision, label: label(decision))
             completion(.failed(reason))
         case .open(_, let launch):
             do {
@@ -260,8 +276,6 @@ public final class DecisionExecutor {
         if case .open(let configured) = engine.config.defaultAction { target = configured }
         guard let decision = try? engine.decide(choice: .open(target), for: url) else { return }
         // Recorded like any other launch: `recent` shows what the button opened.
-        carryOutLater(decision, click: Click(environment: environment)) { outcome in
-            Log.info("opened from a notification: \(Log.shown(url)) (\(outcome))")
-        }
+        carryOutLater(decision, click: Click(environment: environment), event: "opened from a notification")
     }
 }

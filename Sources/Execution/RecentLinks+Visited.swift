@@ -1,5 +1,6 @@
 import Platform
 import URLModel
+import RoutingCore
 
 extension RecentLinks {
     /// The hosts of the links in the recent file at `path` that were opened (`open` or
@@ -12,7 +13,7 @@ extension RecentLinks {
         for line in data.split(separator: UInt8(ascii: "\n")) {
             let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             // id, time, url, final url, decision, target, rule, opener, outcome (see `line`).
-            guard fields.count == 9, fields[8].elementsEqual("done".utf8),
+            guard fields.count == 9, fields[8].elementsEqual(Outcome.done.description.utf8),
                   fields[4].elementsEqual("open".utf8) || fields[4].elementsEqual("system".utf8) else { continue }
             let finalURL = String(tabSeparatedCell: String(decoding: fields[3], as: UTF8.self))
             guard let url = try? ParsedURL(finalURL), !url.host.isEmpty, seen.insert(url.matchingHost).inserted else { continue }

@@ -25,10 +25,17 @@ public final class RecentLinks {
         public var target: String
         public var rule: String
         public var opener: String
-        public var outcome: String
+        /// What became of it, written to the file as `description` and read back by `Outcome(recorded:)`.
+        public var outcome: Outcome
+
+        /// True when the safety policy held the link (reopening it releases the hold).
+        public var wasHeld: Bool {
+            if case .held = outcome { return true }
+            return false
+        }
 
         /// The line's size, for the byte bound.
-        var bytes: Int { url.utf8.count + finalURL.utf8.count + target.utf8.count + rule.utf8.count + opener.utf8.count + outcome.utf8.count + 40 }
+        var bytes: Int { url.utf8.count + finalURL.utf8.count + target.utf8.count + rule.utf8.count + opener.utf8.count + outcome.description.utf8.count + 40 }
     }
 
     /// At most this many bytes of a URL are kept (longer ones end in `…`; reopening them fails).
@@ -78,7 +85,7 @@ public final class RecentLinks {
         let entry = Entry(
             id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",
-            rule: decision.rule?.description ?? "", opener: opener?.names.first ?? "", outcome: outcome.description)
+            rule: decision.rule?.description ?? "", opener: opener?.names.first ?? "", outcome: outcome)
         if loaded != nil {
             loaded?.append(entry)
             totalBytes += entry.bytes
@@ -98,7 +105,7 @@ public final class RecentLinks {
         guard capacity > 0, id != 0 else { return }
         func changed(_ entry: Entry) -> Entry {
             var entry = entry
-            entry.outcome = outcome.description
+            entry.outcome = outcome
             entry.decision = decision.kind.rawValue
             entry.target = decision.target?.description ?? ""
             return entry
@@ -114,7 +121,7 @@ public final class RecentLinks {
         } else {
             written = changed(Entry(
                 id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
-                decision: "", target: "", rule: decision.rule?.description ?? "", opener: "", outcome: ""))
+                decision: "", target: "", rule: decision.rule?.description ?? "", opener: "", outcome: outcome))
             loaded?.append(written)
             totalBytes += written.bytes
         }
@@ -150,12 +157,12 @@ public final class RecentLinks {
     private func trim() {
         guard var list = loaded else { return }
         // `capacity` counts decisions made; a question still waiting is kept beside them.
-        var excess = max(0, list.filter { $0.outcome != Outcome.asking.description }.count - capacity)
+        var excess = max(0, list.filter { !$0.outcome.isAsking }.count - capacity)
         var bytes = totalBytes
         var index = 0
         var dropped = Set<Int>()
         while index < list.count, excess > 0 || bytes > Self.maximumBytes {
-            if list[index].outcome != Outcome.asking.description {
+            if !list[index].outcome.isAsking {
                 dropped.insert(index)
                 bytes -= list[index].bytes
                 excess = max(0, excess - 1)
@@ -170,10 +177,10 @@ public final class RecentLinks {
 
     /// Drops the oldest entries of `added` beyond `capacity`, keeping questions still waiting.
     private func trimAdded() {
-        var excess = added.filter { $0.outcome != Outcome.asking.description }.count - capacity
+        var excess = added.filter { !$0.outcome.isAsking }.count - capacity
         guard excess > 0 else { return }
         added = added.filter { entry in
-            guard excess > 0, entry.outcome != Outcome.asking.description else { return true }
+            guard excess > 0, !entry.outcome.isAsking else { return true }
             excess -= 1
             return false
         }
@@ -221,7 +228,7 @@ public final class RecentLinks {
         }
         guard fields.count == 9, let id = UInt32(fields[0]), let time = Double(fields[1]) else { return nil }
         return Entry(id: id, time: time, url: bounded(fields[2]), finalURL: bounded(fields[3]), decision: fields[4],
-                     target: fields[5], rule: fields[6], opener: fields[7], outcome: fields[8])
+                     target: fields[5], rule: fields[6], opener: fields[7], outcome: Outcome(recorded: fields[8]))
     }
 
     /// The highest id in the file's last 64 KiB (which holds at least three whole lines: a line
@@ -248,7 +255,7 @@ public final class RecentLinks {
     }
 
     private static func line(_ entry: Entry) -> String {
-        ["\(entry.id)", "\(entry.time)", entry.url, entry.finalURL, entry.decision, entry.target, entry.rule, entry.opener, entry.outcome]
+        ["\(entry.id)", "\(entry.time)", entry.url, entry.finalURL, entry.decision, entry.target, entry.rule, entry.opener, entry.outcome.description]
             .map(\.tabSeparatedCell).joined(separator: "\t") + "\n"
     }
 }

@@ -207,7 +207,7 @@ final class Daemon {
         }
         do {
             try executor.reopen(entry.url, finalURL: entry.finalURL, choice: choice,
-                                releasingHold: entry.outcome.hasPrefix(Outcome.held("").description), click: click) { outcome in
+                                releasingHold: entry.wasHeld, click: click) { outcome in
                 if choice != nil, case .failed(let why) = outcome { return completion(.failure(DBusError(name: Router1.Error.failed, message: why))) }
                 completion(.success(()))
             }

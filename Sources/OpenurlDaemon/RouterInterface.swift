@@ -110,7 +110,7 @@ extension Daemon {
                     var kept = 0
                     for entry in entries.reversed() {
                         bytes += 256 + entry.url.utf8.count + entry.finalURL.utf8.count + entry.target.utf8.count
-                            + entry.rule.utf8.count + entry.opener.utf8.count + entry.outcome.utf8.count
+                            + entry.rule.utf8.count + entry.opener.utf8.count + entry.outcome.description.utf8.count
                         if bytes > Self.maximumRecentReplyBytes, kept > 0 { break }
                         kept += 1
                     }
@@ -120,7 +120,7 @@ extension Daemon {
                             ("id", .uint32(entry.id)), ("time", .double(entry.time)), ("url", .string(entry.url)),
                             ("final_url", .string(entry.finalURL)), ("decision", .string(entry.decision)),
                             ("target", .string(entry.target)), ("rule", .string(entry.rule)),
-                            ("opener", .string(entry.opener)), ("outcome", .string(entry.outcome)),
+                            ("opener", .string(entry.opener)), ("outcome", .string(entry.outcome.description)),
                         ])
                     })]
                 },

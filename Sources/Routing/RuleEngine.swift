@@ -308,7 +308,7 @@ public struct RuleEngine: Sendable {
     private func open(_ target: Target, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
         // Not installed: the link is refused with why (the executor offers what is installed).
         if let why = config.unavailableReason(target) {
-            decision.effect = .refused(why)
+            decision.effect = .unavailable(target: target.description, reason: why)
             decision.trace.append(.unavailable(target: target.description, reason: why))
             return
         }

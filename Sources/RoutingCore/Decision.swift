@@ -23,6 +23,9 @@ public struct Decision: Sendable, Equatable {
         case discard
         /// The link cannot be routed, with why (a scheme that is not routed, a target that does not resolve).
         case refused(String)
+        /// The target (as written: `brave:Work`) is not installed, with why: refused like
+        /// `refused`, and the executor offers the apps that are installed.
+        case unavailable(target: String, reason: String)
         /// A ClearURLs `completeProvider` blocked it; the user may still open it.
         case blocked(provider: String)
         /// The safety policy held it (`safety`): nothing happens until the user picks Open
@@ -78,7 +81,7 @@ public struct Decision: Sendable, Equatable {
         case .open: return .open
         case .copy: return .copy
         case .ask: return .ask
-        case .discard, .refused, .blocked: return .discard
+        case .discard, .refused, .unavailable, .blocked: return .discard
         case .held: return .held
         }
     }
@@ -128,16 +131,10 @@ public struct Decision: Sendable, Equatable {
 
     /// Why the link was refused, if it was.
     public var error: String? {
-        if case .refused(let reason) = effect { return reason }
-        return nil
-    }
-
-    /// The target a refused link was headed for when it is refused because that app is not
-    /// installed (`brave:Work`), as written; nil otherwise.
-    public var unavailableTarget: String? {
-        guard case .refused = effect else { return nil }
-        for step in trace.reversed() { if case .unavailable(let target, _) = step { return target } }
-        return nil
+        switch effect {
+        case .refused(let reason), .unavailable(_, let reason): return reason
+        default: return nil
+        }
     }
 }
 

@@ -23,6 +23,9 @@ public enum Outcome: Sendable, Equatable, CustomStringConvertible {
     case held(String)
     /// The client gave up waiting before the daemon got to the call, and routed the link itself.
     case abandoned
+    /// A recorded outcome this version does not know (a line written by another version), kept
+    /// as written so it reads back and is written again unchanged.
+    case unknown(String)
 
     /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `interrupted`,
     /// `failed: why`, `blocked by PROVIDER`, `held: why` or `abandoned`.
@@ -39,6 +42,36 @@ public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         case .blocked(let provider): return "blocked by \(provider)"
         case .held(let why): return "held: \(why)"
         case .abandoned: return "abandoned"
+        case .unknown(let text): return text
         }
+    }
+
+    /// The outcome `description` wrote (`recent.tsv`, `Recent`'s `outcome`): the one reader of
+    /// that text, so `Outcome(recorded: o.description) == o` for every outcome, and any other
+    /// text is `.unknown(text)`, written back byte for byte.
+    public init(recorded text: String) {
+        switch text {
+        case "done": self = .done
+        case "dry-run": self = .decidedOnly
+        case "duplicate": self = .duplicate
+        case "asking": self = .asking
+        case "cancelled": self = .cancelled
+        case "expired": self = .expired
+        case "interrupted": self = .interrupted
+        case "abandoned": self = .abandoned
+        default:
+            if let why = Self.rest(of: text, after: "failed: ") { self = .failed(why) }
+            else if let provider = Self.rest(of: text, after: "blocked by ") { self = .blocked(provider) }
+            else if let why = Self.rest(of: text, after: "held: ") { self = .held(why) }
+            else { self = .unknown(text) }
+        }
+    }
+
+    /// True while the question it records still waits for its answer.
+    public var isAsking: Bool { self == .asking }
+
+    private static func rest(of text: String, after prefix: String) -> String? {
+        guard text.utf8.starts(with: prefix.utf8) else { return nil }
+        return String(decoding: text.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
     }
 }

@@ -59,7 +59,7 @@ import ConfigLanguage
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
         #expect(lines < 80, "\(lines) lines: never rewritten")
         let again = RecentLinks(path: path)
-        #expect(!again.entries.isEmpty && again.entries.allSatisfy { $0.outcome == "done" }, "\(again.entries.map(\.outcome))")
+        #expect(!again.entries.isEmpty && again.entries.allSatisfy { $0.outcome == .done }, "\(again.entries.map(\.outcome))")
         #expect(again.entries.last?.id == ids.last)
     }
 

@@ -169,7 +169,7 @@ let testCatalog: AppCatalog = {
         #expect(config.missingAppsError?.description == #"config.toml:2:8: unknown browser "firefox" (no browsers were found)"#)
         // The rest of the config stands; the link is refused with why.
         let decision = try RuleEngine(config: config).decide("https://x.org/")
-        #expect(decision.unavailableTarget == "firefox:Work")
+        #expect(decision.effect == .unavailable(target: "firefox:Work", reason: #"unknown browser "firefox" (no browsers were found)"#))
         #expect(decision.error == #"unknown browser "firefox" (no browsers were found)"#)
     }
 
