@@ -162,11 +162,60 @@ final class Daemon {
     /// Decides for `url` and, unless `dryRun`, carries the decision out; `completion` gets the
     /// `a{sv}` result once it is carried out (an ask's once it is put to the user).
     func open(_ url: String, options: OpenOptions, explain: Bool = false, completion: @escaping (Result<DBusValue, Error>) -> Void) {
-        let decision: Decision
         let engine = rules.engine
         // The moment is read as the click arrives: the network from the watcher (no bus call),
-        // the clock, the click's X11 display (bounded), /proc; only what the rules look at.
-        let moment = moment.moment(needs: engine.momentNeeds, click: options.environment)
+        // the clock, the click's X11 display (bounded), /proc; only what the rules look at. The
+        // X11 round trip and the /proc scan run on a thread of their own, so the loop answers
+        // other calls meanwhile.
+        readMoment(needs: engine.momentNeeds, click: options.environment) { [weak self] moment in
+            self?.decide(url, engine: engine, moment: moment, options: options, explain: explain, completion: completion)
+        }
+    }
+
+    /// The facts that cost a round trip or a scan: read beside the loop.
+    private static let slowFacts: MomentNeeds = [.window, .modifiers, .running]
+
+    /// The moment for `needs`: the network and time at once, the window, keys and running
+    /// programs on a background thread, resumed on the loop; bounded at the X11 timeout plus
+    /// half a second (a fact not in by then is unknown).
+    private func readMoment(needs: MomentNeeds, click: [String: String], completion: @escaping (Moment) -> Void) {
+        let sources = moment
+        guard !needs.isDisjoint(with: Self.slowFacts) else { return completion(sources.moment(needs: needs, click: click)) }
+        var quick = sources.moment(needs: needs.subtracting(Self.slowFacts), click: click)
+        let slowNeeds = needs.intersection(Self.slowFacts)
+        let once = Once()
+        let loop = self.loop
+        let bound = sources.x11Timeout + 0.5
+        let timer = loop.addTimer(after: bound) {
+            guard once.claim() else { return }
+            let why = "the moment was not read within \(bound) s"
+            quick.window = .unknown(why)
+            quick.modifiers = .unknown(why)
+            quick.running = .unknown(why)
+            completion(quick)
+        }
+        let started = BackgroundThread.start(name: "openurld-moment") {
+            let slow = sources.moment(needs: slowNeeds, click: click)
+            loop.perform {
+                guard once.claim() else { return }
+                loop.remove(timer)
+                var moment = quick
+                moment.window = slow.window
+                moment.modifiers = slow.modifiers
+                moment.running = slow.running
+                completion(moment)
+            }
+        }
+        if !started, once.claim() {
+            loop.remove(timer)
+            completion(sources.moment(needs: needs, click: click))
+        }
+    }
+
+    /// Decides for `url` with `engine` at `moment` and carries it out (see `open`).
+    private func decide(_ url: String, engine: RuleEngine, moment: Moment, options: OpenOptions, explain: Bool,
+                        completion: @escaping (Result<DBusValue, Error>) -> Void) {
+        let decision: Decision
         do {
             decision = try engine.decide(url, opener: options.opener, moment: moment, explain: explain, forceAsk: options.ask, context: options.context)
         } catch {
@@ -266,5 +315,15 @@ final class RouterSignals {
         try? connection.emitSignal(path: Router1.objectPath, interface: Router1.interface, name: "ConfigReloaded",
                                    arguments: [.bool(error.isEmpty), .string(error)])
         try? connection.emitPropertiesChanged(path: Router1.objectPath, interface: Router1.interface, changed: ["ConfigError": .string(error)])
+    }
+}
+
+/// True for the first caller of `claim` only: a click's moment is completed once, by the
+/// background read or by the bound, whichever comes first. Used on the loop's thread.
+final class Once {
+    private var claimed = false
+    func claim() -> Bool {
+        defer { claimed = true }
+        return !claimed
     }
 }
