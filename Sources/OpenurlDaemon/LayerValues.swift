@@ -2,16 +2,14 @@ import ConfigFiles
 import DBus
 import ConfigLanguage
 import RoutingCore
+import RouterContract
 
 extension Rule {
     /// `DescribeRules`' entry: `index` (0 for a remembered answer), `name`, `action`, `enabled`,
     /// `layer`, `file`, `line`, `locked`, `recommended`.
     var dbusDescription: DBusValue {
-        .vardict(pairs: [
-            ("index", .int32(Int32(clamping: index))), ("name", .string(name ?? "")), ("action", .string(action.summary)),
-            ("enabled", .bool(enabled)), ("layer", .string(source.layer.rawValue)), ("file", .string(source.file)),
-            ("line", .uint32(UInt32(clamping: source.line))), ("locked", .bool(source.locked)), ("recommended", .bool(source.recommended)),
-        ])
+        RuleDescription(index: Int32(clamping: index), name: name ?? "", action: action.summary, enabled: enabled, layer: source.layer.rawValue,
+                        file: source.file, line: UInt32(clamping: source.line), locked: source.locked, recommended: source.recommended).dbusValue
     }
 }
 

@@ -18,6 +18,7 @@ extension Client {
     }
 
     func daemonFailure(_ error: Error) -> Int32 {
+        if let error = error as? ContractError { return fail("openurld answered what this openurl cannot read: \(error)", code: ExitCode.notCarriedOut) }
         if let error = error as? DBusError {
             if error.name == Router1.Error.configInvalid { return fail(error.message, code: ExitCode.config) }
             if error.name == Router1.Error.invalidArgs { return fail(error.message, code: ExitCode.usage) }
@@ -46,12 +47,10 @@ extension Client {
                 _ = try callDaemon(Router1.Method.setRuleEnabled, [.string(arguments[1]), .bool(verb == "enable")])
                 return ExitCode.success
             }
-            for rule in try callDaemon(Router1.Method.describeRules).first?.array?.compactMap(\.dictionary) ?? [] {
-                let name = rule["name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? "(unnamed)"
-                let position = rule["index"]?.int32 ?? 0
-                let origin = LayerText.origin(layer: rule["layer"]?.string ?? "?", file: rule["file"]?.string ?? "?", line: Int(rule["line"]?.uint32 ?? 0),
-                                              locked: rule["locked"]?.bool == true, recommended: rule["recommended"]?.bool == true)
-                Output.print("\(position == 0 ? "remembered" : String(position))\t\(rule["enabled"]?.bool == true ? "on " : "off")\t\(name)\t\(rule["action"]?.string ?? "")\t\(origin)")
+            for rule in try RuleDescription.list(try callDaemon(Router1.Method.describeRules).first) {
+                let name = rule.name.isEmpty ? "(unnamed)" : rule.name
+                let origin = LayerText.origin(layer: rule.layer, file: rule.file, line: Int(rule.line), locked: rule.locked, recommended: rule.recommended)
+                Output.print("\(rule.index == 0 ? "remembered" : String(rule.index))\t\(rule.enabled ? "on " : "off")\t\(name)\t\(rule.action)\t\(origin)")
             }
             return ExitCode.success
         } catch {
