@@ -57,8 +57,9 @@ final class Daemon {
         let recent = RecentLinks(path: recentPath, loop: loop) { notices.history($0, path: recentPath) }
         let pending = PendingAsks(path: pendingPath, loop: loop) { notices.history($0, path: pendingPath) }
         let systemReport = SystemConfigReport(notices: notices)
-        rules = RulesInForce(paths: paths, environment: environment, schedule: { delay, work in _ = loop.addTimer(after: delay, work) },
-                             preparesSafety: true) { result, systemError in
+        let places = ReloadPlaces(offLoop: { work in BackgroundThread.start(name: "openurld-reload", work) }, onLoop: loop.perform,
+                                  after: { delay, work in _ = loop.addTimer(after: delay, work) })
+        rules = RulesInForce(paths: paths, environment: environment, places: places, preparesSafety: true) { result, systemError in
             Self.report(result, recent: recent, notices: notices, signals: signals, network: network, reported: reported)
             systemReport.update(systemError)
         }
@@ -148,12 +149,26 @@ final class Daemon {
     /// The watchers of the system folders and the site lists, once the daemon serves (`start`).
     var layerWatchers: LayerWatchers?
 
-    /// Loads the config, then watches the site lists it names; nil when it loaded, else why
-    /// (the rules in use stay).
+    /// Loads the config now, on the loop (at start, before the daemon serves), then watches the
+    /// site lists it names; nil when it loaded, else why (the rules in use stay).
     @discardableResult
     func reload() -> String? {
         defer { layerWatchers?.follow(rules.sources) }
-        switch rules.reload() {
+        return Self.problem(of: rules.reload())
+    }
+
+    /// Loads the config off the loop (a file changed, SIGHUP, `Reload`): clicks are decided by
+    /// the rules in use until the new ones swap in. `completion` gets nil when it loaded, else why.
+    func reloadInBackground(_ completion: @escaping (String?) -> Void = { _ in }) {
+        rules.reloadInBackground { [weak self] result in
+            guard let self else { return }
+            layerWatchers?.follow(rules.sources)
+            completion(Self.problem(of: result))
+        }
+    }
+
+    private static func problem(of result: RulesInForce.Reload) -> String? {
+        switch result {
         case .loaded: return nil
         case .settling(let why), .failed(let why, _): return why
         }

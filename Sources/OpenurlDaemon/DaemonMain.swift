@@ -63,6 +63,7 @@ public enum DaemonMain {
 
 func start(replace: Bool) throws -> Never {
     let environment = Environment.current()
+    Memory.shareOneHeap()
     _ = ChildReaper.becomeSubreaper()
     let loop = try EventLoop()
     let connection = try DBusConnection.session()
@@ -90,9 +91,9 @@ func start(replace: Bool) throws -> Never {
         lostBus = true
         loop.stop()
     }
-    let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reload() }
+    let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reloadInBackground() }
     keepPrivate([Path.parent(daemon.configPath), String(daemon.paths.stateDirectory.dropLast())])
-    daemon.layerWatchers = LayerWatchers(configDirs: daemon.paths.configDirs, loop: loop) { daemon.reload() }
+    daemon.layerWatchers = LayerWatchers(configDirs: daemon.paths.configDirs, loop: loop) { daemon.reloadInBackground() }
     daemon.layerWatchers?.follow(daemon.rules.sources)
     let defaultsGuard: DefaultsGuard
     do {
@@ -104,7 +105,7 @@ func start(replace: Bool) throws -> Never {
     }
     let signals = try SignalWatcher(signals: [.terminate, .interrupt, .hangUp, .child], loop: loop) { signal in
         switch signal {
-        case .hangUp: daemon.reload()
+        case .hangUp: daemon.reloadInBackground()
         case .child: _ = ChildReaper.reapAll()
         default:
             Log.info("exiting on signal \(signal)")

@@ -57,9 +57,8 @@ extension Daemon {
                         }
                     }
                 },
-                DBusMethod(Router1.Method.reload) { [unowned self] _, _ in
-                    if let error = self.reload() { throw DBusError(name: Router1.Error.configInvalid, message: error) }
-                    return []
+                DBusMethod(Router1.Method.reload) { [unowned self] _, context in
+                    try self.answering(context) { reply in self.reloadInBackground { reply(Self.reloadReply($0)) } }
                 },
                 DBusMethod(Router1.Method.listRules, outputs: [.init("rules", "a(sisb)")]) { [unowned self] _, _ in
                     // Remembered answers first, at index 0, saying where they live and that they only answer asks.
@@ -183,20 +182,25 @@ extension Daemon {
                         }
                     }
                 },
-                DBusMethod("ActivateAction", inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]) { [unowned self] args, _ in
+                DBusMethod("ActivateAction", inputs: [.init("action_name", "s"), .init("parameter", "av"), .init("platform_data", "a{sv}")]) { [unowned self] args, context in
                     switch args[0].string ?? "" {
                     case "reload":
-                        if let error = self.reload() { throw DBusError(name: Router1.Error.configInvalid, message: error) }
+                        return try self.answering(context) { reply in self.reloadInBackground { reply(Self.reloadReply($0)) } }
                     case let name:
                         throw DBusError.invalidArgs("ActivateAction: unknown action \"\(name)\" (known: reload)")
                     }
-                    return []
                 },
             ])
     }
 
     /// `Reopen` and `ReopenWithOptions`: the caller's display (sent, or looked up when the daemon
     /// has none) goes with the link, so an ask reopened by `openurl reopen` shows its window.
+    /// A reload's D-Bus reply: nothing when it loaded, `ConfigInvalid` with why otherwise.
+    static func reloadReply(_ problem: String?) -> Result<[DBusValue], Error> {
+        guard let problem else { return .success([]) }
+        return .failure(DBusError(name: Router1.Error.configInvalid, message: problem))
+    }
+
     func reopening(_ id: UInt32, target: String, options: OpenOptions, context: DBusMessageContext) throws -> [DBusValue] {
         try answering(context) { reply in
             self.completing(options, context: context, wantsOpener: false, wantsDisplay: true) { options in

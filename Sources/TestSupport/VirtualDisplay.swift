@@ -25,6 +25,9 @@ public final class VirtualDisplay {
     /// Stops the server; safe to call twice.
     public func stop() { server.terminate(grace: 1) }
 
+    /// The server's process, for tests that freeze it (`SIGSTOP`) to play a hung X server.
+    public var pid: pid_t { server.pid }
+
     /// `base` (default: ours) with `DISPLAY` pointing here, no Wayland display, and a dead bus address.
     public func environment(_ base: [String: String]? = nil) -> [String: String] {
         var env = base ?? ProcessInfo.processInfo.environment
