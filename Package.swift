@@ -131,7 +131,7 @@ let package = Package(
                           swiftSettings: gtkSwiftSettings),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
-        .target(name: "TestSupport", dependencies: ["DBus"]),
+        .target(name: "TestSupport", dependencies: ["DBus", "Platform"]),
         .executableTarget(name: "openurl-fake-browser"),
 
         // Release-mode benchmarks, each printing figures beside the peer it names.
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["JSON", "RoutingCore", "ConfigLanguage", "Routing", "DBus", "RouterContract"]),
-        .testTarget(name: "DesktopTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "TestSupport"]),
+        .testTarget(name: "DesktopTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),

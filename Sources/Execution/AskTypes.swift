@@ -16,10 +16,13 @@ public struct AskRequest {
     /// When the question stops waiting for an answer (seconds since the epoch: the click plus
     /// `ask_timeout`); nil never. Every way of asking counts to it, queued or shown.
     public var expires: Double?
+    /// The clock `expires` is read on: the session's.
+    public var clock: Clock
 
     /// A request.
     public init(decision: Decision, activationToken: String? = nil, opener: String? = nil, environment: [String: String] = [:],
-                expires: Double? = nil) {
+                expires: Double? = nil, clock: Clock = .system) {
+        self.clock = clock
         self.decision = decision
         self.activationToken = activationToken
         self.opener = opener
@@ -28,7 +31,7 @@ public struct AskRequest {
     }
 
     /// Seconds left until it expires (never below 0); nil without a limit.
-    public var remainingSeconds: Double? { expires.map { max(0, $0 - WallClock.secondsSinceEpoch()) } }
+    public var remainingSeconds: Double? { expires.map { max(0, $0 - clock.now()) } }
 
     /// The choices offered.
     public var choices: [Choice] { decision.choices }

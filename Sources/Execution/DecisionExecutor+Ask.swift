@@ -24,7 +24,7 @@ extension DecisionExecutor {
         let asker = Asker(notifications: session.staysForAnswers ? notices.notifications : nil, picker: picker, chooser: chooser,
                           order: settings.askOrder, environment: environment, loop: session.loop) { Log.warning($0) }
         let request = AskRequest(decision: decision, activationToken: click.activationToken, opener: click.opener?.names.first,
-                                 environment: click.environment, expires: click.time + Double(settings.askTimeout))
+                                 environment: click.environment, expires: click.time + Double(settings.askTimeout), clock: session.clock)
         let pendingID = session.staysForAnswers ? id.flatMap { $0 == 0 ? nil : $0 } : nil
         if let pendingID {
             pending?.add(PendingAsk(id: pendingID, time: click.time, decision: decision, opener: click.opener?.names.first,

@@ -28,7 +28,7 @@ extension DecisionExecutor {
                 recordAnswer(ask.decision, outcome: .failed("none of its choices resolves with the rules in force"), id: ask.id, click: click, followUp: false)
                 continue
             }
-            if WallClock.secondsSinceEpoch() >= ask.time + timeout {
+            if session.clock.now() >= ask.time + timeout {
                 pending.resolve(id: ask.id)
                 settle(ask.decision, .interrupted, click: click, id: ask.id, event: "ask interrupted (openurld stopped before it was answered, \(Int(timeout)) s ago or more)")
                 tellUnanswered(ask.decision, click: click, id: ask.id, reason: .interrupted, show: false)

@@ -86,7 +86,7 @@ public final class DecisionExecutor {
             Log.warning("dropped a call \(late) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
             return completion(CarriedOut(id: settle(decision, .abandoned, click: click, id: nil, event: "abandoned"), outcome: .abandoned))
         }
-        let now = WallClock.secondsSinceEpoch()
+        let now = session.clock.now()
         let window = Double(engine.config.settings.dedupeMilliseconds) / 1000
         lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
         let forcedAsk: Bool

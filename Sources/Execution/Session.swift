@@ -20,10 +20,13 @@ public struct Session {
     public var staysForAnswers: Bool
     /// `-v`: tell the terminal what was done (embedded mode).
     public var verbose: Bool
+    /// The time clicks are judged at: duplicates, `ask_timeout`, a pending question's expiry.
+    public var clock: Clock
 
     /// A session.
     public init(bus: DBusConnection?, loop: EventLoop?, environment: [String: String], paths: XDGPaths,
-                staysForAnswers: Bool, verbose: Bool = false) {
+                staysForAnswers: Bool, verbose: Bool = false, clock: Clock = .system) {
+        self.clock = clock
         self.bus = bus
         self.loop = loop
         self.environment = environment

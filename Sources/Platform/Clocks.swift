@@ -112,3 +112,16 @@ public struct CalendarTime: Equatable, Sendable {
     /// Whether `other` is on the same calendar day.
     public func isSameDay(as other: CalendarTime) -> Bool { (year, month, day) == (other.year, other.month, other.day) }
 }
+
+/// The time a session's clicks are judged at (duplicates, `ask_timeout`, a pending question's
+/// expiry): the system's wall clock, or one a test moves by hand.
+public struct Clock: Sendable {
+    /// Now, in seconds since the epoch.
+    public let now: @Sendable () -> Double
+
+    /// A clock reading `now`.
+    public init(_ now: @escaping @Sendable () -> Double) { self.now = now }
+
+    /// The system's wall clock.
+    public static let system = Clock { WallClock.secondsSinceEpoch() }
+}
