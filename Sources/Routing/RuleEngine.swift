@@ -20,13 +20,13 @@ public struct RuleEngine: Sendable {
     public static let maximumDepth = 4
 
     private let index: RuleIndex
-    private let routedSchemes: Set<String>
-    private let hygiene: URLHygiene
+    let routedSchemes: Set<String>
+    let hygiene: URLHygiene
     /// The app links whose app is installed, with the entry that opens them (most configs: none).
     private let installedAppLinks: [(link: AppLink, handler: String)]
     /// How many rules, from the first, the system configuration locked: they are tried before
     /// the user's rewrites, and a forced ask does not override them.
-    private let lockedCount: Int
+    let lockedCount: Int
     /// Whether any rewrite comes from the user's layers (else one pass of rewrites does).
     private let hasUserRewrites: Bool
     /// The link safety checks, with the known domains (the rules', then sites visited) and lists.
@@ -78,128 +78,9 @@ public struct RuleEngine: Sendable {
     /// The schemes this config lets through: http, https, mailto and any a rule names.
     public var allowedSchemes: Set<String> { routedSchemes }
 
-    /// Decides for `url`. `explain` records every rule tried (slower: no index); `forceAsk`
-    /// turns the decision into a chooser; `context` (the link's text, its page) goes into the
-    /// safety verdict. Throws when `url` is not a URL.
-    /// `moment` holds the facts of the click's moment the rules look at (`momentNeeds`).
-    public func decide(_ url: String, opener: Opener? = nil, moment: Moment = Moment(), explain: Bool = false, forceAsk: Bool = false,
-                       context: LinkContext? = nil) throws(URLParseError) -> Decision {
-        let parsed = try ParsedURL(url)
-        var trace: [TraceStep] = []
-        if config.settings.shiftAsks, !forceAsk, explain, case .unknown(let why) = moment.modifiers {
-            trace.append(.moment("shift_asks: which keys are held is unknown (\(why))"))
-        }
-        return decide(parsed: parsed, original: url, opener: opener, moment: moment, explain: explain, forceAsk: forceAsk, depth: 0, trace: trace, context: context)
-    }
-
-    /// `[settings] shift_asks` and Shift held: ask, unless the rule that decided looks at the
-    /// keys itself (`match.modifiers`), which then wins over the built-in default.
-    private func shiftAsks(_ moment: Moment, rule: Rule?) -> Bool {
-        guard config.settings.shiftAsks, moment.modifiers.value?.contains(.shift) == true else { return false }
-        return !(rule?.matchers.contains { $0.needs.contains(.modifiers) } ?? false)
-    }
-
-    private func decide(parsed: ParsedURL, original: String, opener: Opener?, moment: Moment, explain: Bool, forceAsk: Bool, depth: Int, trace: [TraceStep],
-                        context: LinkContext? = nil) -> Decision {
-        var trace = trace
-        var forceAsk = forceAsk
-        var current = parsed
-        if depth == 0 {
-            switch applyHygiene(hygiene, to: parsed, trace: &trace) {
-            case .blocked(let provider):
-                trace.append(.refused("blocked by a ClearURLs rule (completeProvider); set clean = false to let it through"))
-                var blocked = Decision(url: original, finalURL: trace.lastURL ?? parsed.string, effect: .blocked(provider: provider), trace: trace)
-                blocked.safety = judge(parsed, context: context, policy: config.settings.safety)
-                return blocked
-            case .url(let cleaned):
-                current = cleaned
-            }
-        }
-        // Locked rules see the link after the system's rewrites, before the user's.
-        current = applyRewrites(to: current, opener: opener, moment: moment, layers: lockedCount > 0 ? [.system] : nil, trace: &trace)
-        var locked: Rule?
-        if lockedCount > 0 {
-            locked = firstMatchingRule(MatchSubject(url: current, opener: opener, moment: moment), explain: explain, in: 0..<lockedCount, trace: &trace)
-            if locked == nil { current = applyRewrites(to: current, opener: opener, moment: moment, layers: [.user, .remembered], trace: &trace) }
-        }
-        var decision = Decision(url: original, finalURL: current.string, effect: .discard, trace: trace)
-        guard routedSchemes.contains(current.scheme) else {
-            let reason = "scheme \"\(current.scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(current.scheme)\""
-            decision.effect = .refused(reason)
-            decision.trace.append(.refused(reason))
-            if depth == 0 { decision.safety = judge(current, context: context, policy: config.settings.safety) }
-            return decision
-        }
-        let subject = MatchSubject(url: current, opener: opener, moment: moment)
-        // Before any rule: an address holding a line break or another control is no address,
-        // and no rule (nor a forced ask) may hand it on.
-        if let problem = subject.mailto?.problem {
-            refuse(problem, decision: &decision)
-            return decision
-        }
-        var action = config.defaultAction
-        var notify = config.defaultNotify
-        var appLinks = config.settings.appLinks
-        var policy = config.settings.safety
-        let matched = locked ?? firstMatchingRule(subject, explain: explain, in: lockedCount..<config.rules.count, trace: &decision.trace)
-        // Shift asks, except when a locked rule decided: the system's choice is not asked about.
-        if depth == 0, !forceAsk, locked == nil, shiftAsks(moment, rule: matched) {
-            forceAsk = true
-            decision.trace.append(.moment("shift is held and [settings] shift_asks = true: asking"))
-        }
-        if let rule = matched {
-            action = rule.action
-            notify = rule.notify
-            appLinks = rule.appLinks ?? appLinks
-            if policy != .off, let own = rule.safety { policy = own }
-            decision.rule = rule.name.map { .named($0) } ?? .index(rule.index)
-            decision.ruleSource = rule.source
-            if depth == 0, rule.clean == false || rule.unwrap == false {
-                // The rule wants the link less cleaned: redo hygiene and rewrites without those steps.
-                var redone: [TraceStep] = []
-                if case .url(let kept) = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: parsed, trace: &redone) {
-                    current = applyRewrites(to: kept, opener: opener, moment: moment, layers: rule.source.locked ? [.system] : nil, trace: &redone)
-                    decision.finalURL = current.string
-                    decision.trace.append(.changed(step: "rule \(rule.label) keeps \(rule.clean == false ? "tracking parameters" : "redirect wrappers")", url: current.string))
-                }
-            }
-        } else {
-            decision.trace.append(.defaultAction)
-        }
-        // A remembered answer is the answer to a question: it applies only where the decision
-        // would have been to ask (the asking rule, `[default] ask`, a forced ask), never before
-        // another rule. A rule the system configuration locked is never answered for the user.
-        var answered = false
-        if locked == nil, action.kind == .ask || forceAsk, let answer = rememberedAnswer(for: subject) {
-            let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(answer.position.line)"
-            decision.trace.append(.remembered(rule: answer.label, location: location, asked: decision.rule))
-            action = answer.action
-            notify = answer.notify
-            decision.rule = .named(answer.label)
-            answered = true
-        }
-        // The verdict is on the link as it will be opened, before a webmail or app conversion.
-        let judged = depth == 0 ? judge(current, context: context, policy: policy) : nil
-        let traceIndex = decision.trace.count
-        // A forced ask of a rule that already asks keeps the rule's question; a locked rule is not asked about.
-        if forceAsk, locked != nil {
-            decision.trace.append(.note("rule \(locked?.label ?? "") is locked by the system configuration: it decides, whatever --ask says"))
-        } else if forceAsk, !answered, action.kind != .ask {
-            decision.notify = notify ?? false
-            decision.effect = .ask(offeredChoices(asked: [], forcedFrom: action, scheme: current.scheme), forced: true)
-            if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
-            return decision
-        }
-        decision.notify = notify ?? (action.kind == .copy)
-        apply(action, url: current, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
-        if case .open = decision.effect { openInNativeApp(appLinks, url: current, decision: &decision) }
-        if let judged { applySafety(judged, to: &decision, action: action, scheme: current.scheme, traceIndex: traceIndex) }
-        return decision
-    }
-
     /// A web link headed for a browser (or the system handler) whose native app is installed opens
     /// in that app instead, converted by the first matching `AppLink` the setting allows.
-    private func openInNativeApp(_ setting: AppLinkSetting, url: ParsedURL, decision: inout Decision) {
+    func openInNativeApp(_ setting: AppLinkSetting, url: ParsedURL, decision: inout Decision) {
         guard !installedAppLinks.isEmpty, setting != .none, url.scheme == "https" || url.scheme == "http", headsForBrowser(decision) else { return }
         for (link, handler) in installedAppLinks where setting.allows(link.name) {
             guard let converted = link.convert(url) else { continue }
@@ -223,13 +104,13 @@ public struct RuleEngine: Sendable {
     }
 
     /// What hygiene made of a URL.
-    private enum Cleaned {
+    enum Cleaned {
         case url(ParsedURL)
         case blocked(provider: String)
     }
 
     /// Unwraps and cleans `url`, or says which ClearURLs provider blocks it.
-    private func applyHygiene(_ hygiene: URLHygiene, to url: ParsedURL, trace: inout [TraceStep]) -> Cleaned {
+    func applyHygiene(_ hygiene: URLHygiene, to url: ParsedURL, trace: inout [TraceStep]) -> Cleaned {
         guard hygiene.unwrap || hygiene.clean else { return .url(url) }
         let result = hygiene.apply(to: url.string)
         for step in result.steps { trace.append(.changed(step: step.summary, url: step.url ?? result.url)) }
@@ -248,7 +129,7 @@ public struct RuleEngine: Sendable {
     }
 
     /// Applies the rewrites of `layers` (nil: all) in order.
-    private func applyRewrites(to url: ParsedURL, opener: Opener?, moment: Moment, layers: Set<ConfigLayer>?, trace: inout [TraceStep]) -> ParsedURL {
+    func applyRewrites(to url: ParsedURL, opener: Opener?, moment: Moment, layers: Set<ConfigLayer>?, trace: inout [TraceStep]) -> ParsedURL {
         if layers?.contains(.system) == false, !hasUserRewrites { return url }
         var current = url
         for rewrite in config.rewrites where rewrite.enabled && layers?.contains(rewrite.layer) != false {
@@ -272,7 +153,7 @@ public struct RuleEngine: Sendable {
 
     /// Makes `action` the decision's effect. Works on the decision in place: it is large, and
     /// copies of it showed in profiles.
-    private func apply(_ action: Intent, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
+    func apply(_ action: Intent, url: ParsedURL, decision: inout Decision, opener: Opener?, moment: Moment, explain: Bool, depth: Int) {
         switch action {
         case .open(let target):
             open(target, url: url, decision: &decision, opener: opener, moment: moment, explain: explain, depth: depth)
@@ -291,13 +172,13 @@ public struct RuleEngine: Sendable {
         }
     }
 
-    private func refuse(_ reason: String, decision: inout Decision) {
+    func refuse(_ reason: String, decision: inout Decision) {
         decision.effect = .refused(reason)
         decision.trace.append(.refused(reason))
     }
 
     /// The first enabled remembered answer whose matchers hold and whose target is installed.
-    private func rememberedAnswer(for subject: MatchSubject) -> Rule? {
+    func rememberedAnswer(for subject: MatchSubject) -> Rule? {
         config.remembered.first { rule in
             guard rule.enabled, rule.matchers.allSatisfy({ $0.holds(for: subject) }) else { return false }
             if case .open(let target) = rule.action, config.unavailableReason(target) != nil { return false }
@@ -360,7 +241,8 @@ public struct RuleEngine: Sendable {
                 refuse("webmail \(name) produced an invalid URL: \(compose)", decision: &decision)
                 return
             }
-            var next = decide(parsed: composeURL, original: decision.url, opener: opener, moment: moment, explain: explain, forceAsk: false, depth: depth + 1, trace: decision.trace)
+            let input = DecisionInput(decision.url, opener: opener, moment: moment, explain: explain)
+            var next = decide(parsed: composeURL, input: input, depth: depth + 1, trace: decision.trace)
             if next.rule == nil {
                 next.rule = decision.rule
                 next.ruleSource = decision.ruleSource
@@ -539,7 +421,7 @@ public struct RuleEngine: Sendable {
     }
 
     /// The first enabled rule among `positions` whose matchers all hold.
-    private func firstMatchingRule(_ subject: MatchSubject, explain: Bool, in positions: Range<Int>, trace: inout [TraceStep]) -> Rule? {
+    func firstMatchingRule(_ subject: MatchSubject, explain: Bool, in positions: Range<Int>, trace: inout [TraceStep]) -> Rule? {
         guard !positions.isEmpty else { return nil }
         if explain {
             for rule in config.rules[positions] {
