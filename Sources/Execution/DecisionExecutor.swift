@@ -33,6 +33,8 @@ public final class DecisionExecutor {
     public let launcher: AppLauncher
     /// Told about every carried-out click and answer (the daemon's `Routed` signal).
     let routed: (Decision) -> Void
+    /// Reads a click's moment for `route`.
+    let readMoment: MomentReading
     /// When each final URL was last carried out, for `dedupe_ms`.
     private var lastRouted: [String: Double] = [:]
     /// The chooser window, found on first use (beside this executable, else on PATH).
@@ -49,9 +51,11 @@ public final class DecisionExecutor {
     let unanswered = UnansweredLinks()
 
     /// An executor for `session`, deciding answers with `rules`, recording in `record` (and
-    /// questions waiting for an answer in `pending`), telling `routed` about each click carried out.
+    /// questions waiting for an answer in `pending`), telling `routed` about each click carried
+    /// out, reading each routed click's moment with `readMoment`.
     public init(session: Session, rules: RulesInForce, record: RecentLinks?, pending: PendingAsks? = nil, notices: Notices,
-                routed: @escaping (Decision) -> Void = { _ in }) {
+                readMoment: @escaping MomentReading = DecisionExecutor.noMoment, routed: @escaping (Decision) -> Void = { _ in }) {
+        self.readMoment = readMoment
         self.session = session
         self.rules = rules
         self.record = record
@@ -144,8 +148,10 @@ public final class DecisionExecutor {
     public func reopen(_ url: String, finalURL: String, choice: Choice.Action?, releasingHold: Bool = false, click: Click = Click(),
                        completion: @escaping (Outcome) -> Void) throws(URLParseError) {
         guard let choice else {
-            let decision = try engine.decide(url)
-            return carryOut(releasingHold ? decision.releasingHold() : decision, click: click) { completion($0.outcome) }
+            _ = try ParsedURL(url)
+            return route(RouteRequest(url: url, click: click, releasingHold: releasingHold)) { routed in
+                completion((try? routed.get().outcome) ?? .failed("\(url) is not a URL"))
+            }
         }
         carryOutLater(try engine.decide(choice: choice, for: finalURL), click: click, event: "reopened", completion: completion)
     }

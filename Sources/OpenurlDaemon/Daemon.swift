@@ -48,7 +48,8 @@ final class Daemon {
         let network = NetworkWatcher(loop: loop, environment: environment)
         network.onChange = { facts in Log.info("network: \(facts.value?.summary ?? facts.whyUnknown ?? "")") }
         self.network = network
-        moment = MomentSources(network: network, environment: environment)
+        let moment = MomentSources(network: network, environment: environment)
+        self.moment = moment
         let signals = RouterSignals(connection: connection)
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
@@ -64,7 +65,7 @@ final class Daemon {
             systemReport.update(systemError)
         }
         executor = DecisionExecutor(session: executorSession, rules: rules, record: recent, pending: pending, notices: notices,
-                                    routed: signals.routed)
+                                    readMoment: Self.momentReader(sources: moment, loop: loop), routed: signals.routed)
         self.signals = signals
         self.recent = recent
         self.pending = pending
@@ -174,78 +175,63 @@ final class Daemon {
         }
     }
 
-    /// Decides for `url` and, unless `dryRun`, carries the decision out; `completion` gets the
-    /// `a{sv}` result once it is carried out (an ask's once it is put to the user).
+    /// Routes `url` (decided only when `dryRun`); `completion` gets the `a{sv}` result once it is
+    /// carried out (an ask's once it is put to the user).
     func open(_ url: String, options: OpenOptions, explain: Bool = false, completion: @escaping (Result<DBusValue, Error>) -> Void) {
-        let engine = rules.engine
-        // The moment is read as the click arrives: the network from the watcher (no bus call),
-        // the clock, the click's X11 display (bounded), /proc; only what the rules look at. The
-        // X11 round trip and the /proc scan run on a thread of their own, so the loop answers
-        // other calls meanwhile.
-        readMoment(needs: engine.momentNeeds, click: options.environment) { [weak self] moment in
-            self?.decide(url, engine: engine, moment: moment, options: options, explain: explain, completion: completion)
+        let click = Click(activationToken: options.activationToken, opener: options.opener, environment: options.environment,
+                          deadline: options.deadline)
+        let request = RouteRequest(url: url, click: click, explain: explain, forceAsk: options.ask, dryRun: options.dryRun, context: options.context)
+        executor.route(request) { routed in
+            switch routed {
+            case .failure(let error):
+                completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
+            case .success(let routed):
+                var extra: [(String, DBusValue)] = [(Router1.Result.outcome, .string(routed.outcome.description))]
+                if let id = routed.id { extra.append((Router1.Result.id, .uint32(id))) }
+                completion(.success(routed.decision.dbusResult(extra: extra)))
+            }
         }
     }
 
     /// The facts that cost a round trip or a scan: read beside the loop.
     private static let slowFacts: MomentNeeds = [.window, .modifiers, .running]
 
-    /// The moment for `needs`: the network and time at once, the window, keys and running
-    /// programs on a background thread, resumed on the loop; bounded at the X11 timeout plus
-    /// half a second (a fact not in by then is unknown).
-    private func readMoment(needs: MomentNeeds, click: [String: String], completion: @escaping (Moment) -> Void) {
-        let sources = moment
-        guard !needs.isDisjoint(with: Self.slowFacts) else { return completion(sources.moment(needs: needs, click: click)) }
-        var quick = sources.moment(needs: needs.subtracting(Self.slowFacts), click: click)
-        let slowNeeds = needs.intersection(Self.slowFacts)
-        let once = Once()
-        let loop = self.loop
-        let bound = sources.x11Timeout + 0.5
-        let timer = loop.addTimer(after: bound) {
-            guard once.claim() else { return }
-            let why = "the moment was not read within \(bound) s"
-            quick.window = .unknown(why)
-            quick.modifiers = .unknown(why)
-            quick.running = .unknown(why)
-            completion(quick)
-        }
-        let started = BackgroundThread.start(name: "openurld-moment") {
-            let slow = sources.moment(needs: slowNeeds, click: click)
-            loop.perform {
+    /// Reads a click's moment as it arrives, only what the rules look at: the network (from the
+    /// watcher, no bus call) and the time at once; the window, keys and running programs (an
+    /// X11 round trip, a /proc scan) on a background thread, resumed on the loop, so the loop
+    /// answers other calls meanwhile. Bounded at the X11 timeout plus half a second: a fact not
+    /// in by then is unknown.
+    private static func momentReader(sources: MomentSources, loop: EventLoop) -> MomentReading {
+        { needs, click, completion in
+            guard !needs.isDisjoint(with: slowFacts) else { return completion(sources.moment(needs: needs, click: click)) }
+            var quick = sources.moment(needs: needs.subtracting(slowFacts), click: click)
+            let slowNeeds = needs.intersection(slowFacts)
+            let once = Once()
+            let bound = sources.x11Timeout + 0.5
+            let timer = loop.addTimer(after: bound) {
                 guard once.claim() else { return }
-                loop.remove(timer)
-                var moment = quick
-                moment.window = slow.window
-                moment.modifiers = slow.modifiers
-                moment.running = slow.running
-                completion(moment)
+                let why = "the moment was not read within \(bound) s"
+                quick.window = .unknown(why)
+                quick.modifiers = .unknown(why)
+                quick.running = .unknown(why)
+                completion(quick)
             }
-        }
-        if !started, once.claim() {
-            loop.remove(timer)
-            completion(sources.moment(needs: needs, click: click))
-        }
-    }
-
-    /// Decides for `url` with `engine` at `moment` and carries it out (see `open`).
-    private func decide(_ url: String, engine: RuleEngine, moment: Moment, options: OpenOptions, explain: Bool,
-                        completion: @escaping (Result<DBusValue, Error>) -> Void) {
-        let decision: Decision
-        do {
-            decision = try engine.decide(url, opener: options.opener, moment: moment, explain: explain, forceAsk: options.ask, context: options.context)
-        } catch {
-            return completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
-        }
-        for failure in rules.newClearURLsFailures() {
-            Log.warning("settings.clearurls: \(failure); that provider is skipped (openurl check shows every bad pattern)")
-        }
-        if options.dryRun { return completion(.success(decision.dbusResult(extra: [(Router1.Result.outcome, .string(Outcome.decidedOnly.description))]))) }
-        let click = Click(activationToken: options.activationToken, opener: options.opener, environment: options.environment,
-                          deadline: options.deadline)
-        executor.carryOut(decision, click: click) { carried in
-            var extra: [(String, DBusValue)] = [(Router1.Result.outcome, .string(carried.outcome.description))]
-            if let id = carried.id { extra.append((Router1.Result.id, .uint32(id))) }
-            completion(.success(decision.dbusResult(extra: extra)))
+            let started = BackgroundThread.start(name: "openurld-moment") {
+                let slow = sources.moment(needs: slowNeeds, click: click)
+                loop.perform {
+                    guard once.claim() else { return }
+                    loop.remove(timer)
+                    var moment = quick
+                    moment.window = slow.window
+                    moment.modifiers = slow.modifiers
+                    moment.running = slow.running
+                    completion(moment)
+                }
+            }
+            if !started, once.claim() {
+                loop.remove(timer)
+                completion(sources.moment(needs: needs, click: click))
+            }
         }
     }
 

@@ -47,20 +47,18 @@ extension Client {
             Output.error("openurl: warning: not installed, links to them are refused: " + missing.map(\.diagnostic.description).joined(separator: "; "))
         }
         let executor = embeddedExecutor(config: config, verbose: verbose)
-        // The same moment the daemon would read, once for these links: no watcher here, so
-        // NetworkManager is read once (only when a rule looks at the network).
-        let moment = MomentSources(network: nil, environment: environment).moment(needs: executor.engine.momentNeeds, click: [:])
         var worst = ExitCode.success
         for (offset, url) in urls.enumerated() {
-            do {
-                let decision = try executor.engine.decide(url, opener: opener, moment: moment, forceAsk: ask)
-                var outcome = Outcome.asking
-                // Without a loop the executor finishes before it returns.
-                executor.carryOut(decision, click: Click(activationToken: offset == 0 ? token : nil, opener: opener)) { outcome = $0.outcome }
-                if verbose { Output.error("openurl: \(decision.kind.rawValue) \(decision.finalURL) (\(outcome), embedded)") }
-                if case .failed = outcome { worst = max(worst, ExitCode.notCarriedOut) }
-            } catch {
-                worst = max(worst, fail("\(url): \(error.message)", code: ExitCode.usage))
+            let click = Click(activationToken: offset == 0 ? token : nil, opener: opener)
+            // Without a loop the executor finishes before it returns.
+            executor.route(RouteRequest(url: url, click: click, forceAsk: ask)) { routed in
+                switch routed {
+                case .success(let routed):
+                    if verbose { Output.error("openurl: \(routed.decision.kind.rawValue) \(routed.decision.finalURL) (\(routed.outcome), embedded)") }
+                    if case .failed = routed.outcome { worst = max(worst, ExitCode.notCarriedOut) }
+                case .failure(let error):
+                    worst = max(worst, fail("\(url): \(error.message)", code: ExitCode.usage))
+                }
             }
         }
         _ = ChildReaper.reapAll()
