@@ -26,8 +26,9 @@ public final class ChooserLauncher: @unchecked Sendable {
     public static let programName = "openurl-chooser"
     /// The chooser's path.
     public let executable: String
-    /// Seconds an idle chooser process is kept for the next question (0: one per question).
-    public var keepAlive: Double = 600
+    /// Seconds an idle chooser process is kept for the next question (0: one per question),
+    /// read when it falls idle (`[settings] chooser_idle` of the rules in force).
+    private let keepAlive: () -> Double
     /// Seconds a chooser has to map a question's window: one that starts GTK first, one running.
     public var showDeadline: (starting: Double, running: Double) = (10, 5)
     /// While a window is up, the chooser is pinged this often and must answer within `pingDeadline`.
@@ -81,8 +82,9 @@ public final class ChooserLauncher: @unchecked Sendable {
         }
     }
 
-    /// A launcher for the chooser at `executable`.
-    public init(executable: String, loop: EventLoop) {
+    /// A launcher for the chooser at `executable`, keeping an idle one for `keepAlive()` seconds.
+    public init(executable: String, loop: EventLoop, keepAlive: @escaping () -> Double = { 600 }) {
+        self.keepAlive = keepAlive
         self.executable = executable
         self.loop = loop
     }
@@ -175,6 +177,7 @@ public final class ChooserLauncher: @unchecked Sendable {
             begin(queued.request, environment: queued.environment, answer: queued.answer)
         }
         guard active == nil, waiting.isEmpty, server != nil, idleTimer == nil else { return }
+        let keepAlive = self.keepAlive()
         guard keepAlive > 0 else { return stopServer(kill: false) }
         idleTimer = loop.addTimer(after: keepAlive) { [weak self] in
             self?.idleTimer = nil

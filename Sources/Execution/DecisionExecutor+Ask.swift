@@ -20,7 +20,6 @@ extension DecisionExecutor {
         for (name, value) in click.environment { environment[name] = value }
         let picker = settings.picker.map { Picker(argv: $0, environment: environment, timeout: Double(settings.askTimeout)) }
         let chooser = session.staysForAnswers ? self.chooser : nil
-        chooser?.keepAlive = Double(settings.chooserIdle)
         let asker = Asker(notifications: session.staysForAnswers ? notices.notifications : nil, picker: picker, chooser: chooser,
                           order: settings.askOrder, environment: environment, loop: session.loop) { Log.warning($0) }
         let request = AskRequest(decision: decision, activationToken: click.activationToken, opener: click.opener?.names.first,

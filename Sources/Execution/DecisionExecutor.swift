@@ -41,7 +41,9 @@ public final class DecisionExecutor {
     lazy var chooser: ChooserLauncher? = {
         chooserLocated = true
         return session.loop.flatMap { loop in
-            ChooserLauncher.locate(environment: session.environment).map { ChooserLauncher(executable: $0, loop: loop) }
+            ChooserLauncher.locate(environment: session.environment).map { path in
+                ChooserLauncher(executable: path, loop: loop) { [unowned self] in Double(engine.config.settings.chooserIdle) }
+            }
         }
     }()
     private var chooserLocated = false

@@ -39,14 +39,16 @@ final class Daemon {
     /// The lock on the state directory: one daemon at a time takes over pending questions.
     private var stateLock: PathLock?
 
-    init(connection: DBusConnection, loop: EventLoop, environment: [String: String]) {
+    /// Builds the daemon; throws when the user's config cannot be watched.
+    init(connection: DBusConnection, loop: EventLoop, environment: [String: String]) throws {
         self.connection = connection
         self.loop = loop
         let paths = XDGPaths(environment: environment)
         self.paths = paths
         session = SessionEnvironment(own: environment)
-        let network = NetworkWatcher(loop: loop, environment: environment)
-        network.onChange = { facts in Log.info("network: \(facts.value?.summary ?? facts.whyUnknown ?? "")") }
+        let network = NetworkWatcher(loop: loop, environment: environment) { facts in
+            Log.info("network: \(facts.value?.summary ?? facts.whyUnknown ?? "")")
+        }
         self.network = network
         let moment = MomentSources(network: network, environment: environment)
         self.moment = moment
@@ -70,6 +72,7 @@ final class Daemon {
         self.recent = recent
         self.pending = pending
         self.notices = notices
+        watchers = try LayerWatchers(rules: rules, configDirs: paths.configDirs, loop: loop)
         Self.learnVisitedSites(from: paths.stateDirectory + "recent.tsv", into: rules, loop: loop)
     }
 
@@ -147,25 +150,21 @@ final class Daemon {
         }
     }
 
-    /// The watchers of the system folders and the site lists, once the daemon serves (`start`).
-    var layerWatchers: LayerWatchers?
+    /// The watchers of every file a load reads: the user's config, the system folders, the site lists.
+    let watchers: LayerWatchers
 
     /// Loads the config now, on the loop (at start, before the daemon serves), then watches the
     /// site lists it names; nil when it loaded, else why (the rules in use stay).
     @discardableResult
     func reload() -> String? {
-        defer { layerWatchers?.follow(rules.sources) }
+        defer { watchers.follow(rules.sources) }
         return Self.problem(of: rules.reload())
     }
 
     /// Loads the config off the loop (a file changed, SIGHUP, `Reload`): clicks are decided by
     /// the rules in use until the new ones swap in. `completion` gets nil when it loaded, else why.
     func reloadInBackground(_ completion: @escaping (String?) -> Void = { _ in }) {
-        rules.reloadInBackground { [weak self] result in
-            guard let self else { return }
-            layerWatchers?.follow(rules.sources)
-            completion(Self.problem(of: result))
-        }
+        watchers.reload { result in completion(Self.problem(of: result)) }
     }
 
     private static func problem(of result: RulesInForce.Reload) -> String? {

@@ -67,7 +67,7 @@ func start(replace: Bool) throws -> Never {
     _ = ChildReaper.becomeSubreaper()
     let loop = try EventLoop()
     let connection = try DBusConnection.session()
-    let daemon = Daemon(connection: connection, loop: loop, environment: environment)
+    let daemon = try Daemon(connection: connection, loop: loop, environment: environment)
     try connection.export(DBusObject(path: Router1.objectPath, interfaces: [daemon.routerInterface, daemon.applicationInterface]))
     daemon.reload()
     // Always replaceable, so that `openurld --replace` (after an upgrade) can take over from us.
@@ -91,10 +91,7 @@ func start(replace: Bool) throws -> Never {
         lostBus = true
         loop.stop()
     }
-    let watcher = try ConfigWatcher(path: daemon.configPath, siblings: [RememberedRules.fileName], loop: loop) { daemon.reloadInBackground() }
     keepPrivate([Path.parent(daemon.configPath), String(daemon.paths.stateDirectory.dropLast())])
-    daemon.layerWatchers = LayerWatchers(configDirs: daemon.paths.configDirs, loop: loop) { daemon.reloadInBackground() }
-    daemon.layerWatchers?.follow(daemon.rules.sources)
     let defaultsGuard: DefaultsGuard
     do {
         defaultsGuard = try DefaultsGuard(handlers: DefaultHandlers(paths: daemon.paths), loop: loop,
@@ -115,7 +112,7 @@ func start(replace: Bool) throws -> Never {
     Log.info("openurld \(Daemon.version) serving \(Router1.busName), config \(daemon.configPath), system configuration in \(daemon.paths.configDirs.map { $0 + "/openurld" }.joined(separator: ", "))")
     loop.perform { daemon.resumePendingAsksWhenAlone() }
     _ = loop.run()
-    withExtendedLifetime((signals, watcher, defaultsGuard, nameLost)) {}
+    withExtendedLifetime((signals, defaultsGuard, nameLost)) {}
     // Whatever stopped us (SIGTERM, a replacement, a lost bus), the record says what became of
     // each question: interrupted, and the pending file keeps it for the next daemon.
     daemon.executor.interruptPendingAsks()

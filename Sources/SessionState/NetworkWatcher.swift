@@ -25,7 +25,7 @@ public final class NetworkWatcher {
     /// What a click sees: the last complete reading, or why there is none.
     public private(set) var facts: Known<NetworkFacts>
     /// Called with each new reading (on the loop's thread), for the log.
-    public var onChange: ((Known<NetworkFacts>) -> Void)?
+    private let onChange: (Known<NetworkFacts>) -> Void
 
     private let environment: [String: String]
     private let loop: EventLoop
@@ -36,8 +36,10 @@ public final class NetworkWatcher {
     private var refreshing = false
     private var refreshAgain = false
 
-    /// A watcher that connects when `start()` is first called; `environment` gives `DBUS_SYSTEM_BUS_ADDRESS`.
-    public init(loop: EventLoop, environment: [String: String]) {
+    /// A watcher that connects when `start()` is first called; `environment` gives
+    /// `DBUS_SYSTEM_BUS_ADDRESS`; `onChange` hears each new reading.
+    public init(loop: EventLoop, environment: [String: String], onChange: @escaping (Known<NetworkFacts>) -> Void = { _ in }) {
+        self.onChange = onChange
         self.loop = loop
         self.environment = environment
         facts = .unknown("not watched: no rule looks at the network")
@@ -96,7 +98,7 @@ public final class NetworkWatcher {
             self.refreshing = false
             if self.facts != result {
                 self.facts = result
-                self.onChange?(result)
+                self.onChange(result)
             }
             if self.refreshAgain {
                 self.refreshAgain = false

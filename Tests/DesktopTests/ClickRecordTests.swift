@@ -90,8 +90,7 @@ import ConfigLanguage
         let (path, pidFile, desktop) = try cancellingChooser()
         _ = desktop
         let serving = try LoopThread(serving: [], clock: LoopClock.manual())
-        let chooser = ChooserLauncher(executable: path, loop: serving.loop)
-        chooser.keepAlive = idle
+        let chooser = ChooserLauncher(executable: path, loop: serving.loop) { idle }
         let choices = ChoiceLabels(catalog: AppCatalog()).choices([.copy, .discard])
         let decision = Decision(url: "https://e.org/", finalURL: "https://e.org/", effect: .ask(choices, forced: false))
         let answers = Locked<[AskAnswer]>([])
