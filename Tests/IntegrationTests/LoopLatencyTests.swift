@@ -129,8 +129,11 @@ import Testing
             open = "browser.desktop"
             """)
         let listed = "https://site199999.example/page"
+        // One connection, so each click is one round trip to the daemon.
+        let clicks = try harness.connect()
         func target(_ url: String) throws -> String? {
-            try harness.call("Explain", [.string(url), .vardict([:])]).first?.dictionary?["target"]?.string
+            try clicks.call(destination: DaemonHarness.busName, path: DaemonHarness.path, interface: DaemonHarness.interface, method: "Explain",
+                            arguments: [.string(url), .vardict([:])], timeout: 20).first?.dictionary?["target"]?.string
         }
         #expect(try target(listed) == "work.desktop")
         let pid = try harness.daemonPID()
