@@ -134,17 +134,19 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DBus", "Platform"]),
         .executableTarget(name: "openurl-fake-browser"),
 
-        // Release-mode benchmarks, each printing figures beside the peer it names.
-        .executableTarget(name: "bench-routing", dependencies: ["URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "ConfigLanguage", "Routing"], path: "Benchmarks/bench-routing"),
-        .executableTarget(name: "bench-extract", dependencies: ["LinkExtraction"], path: "Benchmarks/bench-extract"),
-        .executableTarget(name: "bench-hostile", dependencies: ["URLModel", "ConfigLanguage"], path: "Benchmarks/bench-hostile"),
-        .executableTarget(name: "bench-hygiene", dependencies: ["Hygiene"], path: "Benchmarks/bench-hygiene"),
-        .executableTarget(name: "bench-daemon", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-daemon"),
-        .executableTarget(name: "bench-chooser", dependencies: ["TestSupport"], path: "Benchmarks/bench-chooser"),
-        .executableTarget(name: "bench-footprint", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
-        .executableTarget(name: "bench-safety", dependencies: ["URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
-        .executableTarget(name: "bench-gio", dependencies: ["DBus", "TestSupport"], path: "Benchmarks/bench-gio"),
-        .executableTarget(name: "bench-notify", dependencies: ["ConfigLanguage", "DBus", "Launching", "Execution", "TestSupport"], path: "Benchmarks/bench-notify"),
+        // Release-mode benchmarks, each printing figures beside the peer it names; BenchSupport
+        // is their one copy of the clock, the statistics and the figures' formats.
+        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
+        .executableTarget(name: "bench-routing", dependencies: ["BenchSupport", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "ConfigLanguage", "Routing"], path: "Benchmarks/bench-routing"),
+        .executableTarget(name: "bench-extract", dependencies: ["BenchSupport", "LinkExtraction"], path: "Benchmarks/bench-extract"),
+        .executableTarget(name: "bench-hostile", dependencies: ["BenchSupport", "URLModel", "ConfigLanguage"], path: "Benchmarks/bench-hostile"),
+        .executableTarget(name: "bench-hygiene", dependencies: ["BenchSupport", "Hygiene"], path: "Benchmarks/bench-hygiene"),
+        .executableTarget(name: "bench-daemon", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-daemon"),
+        .executableTarget(name: "bench-chooser", dependencies: ["BenchSupport", "TestSupport"], path: "Benchmarks/bench-chooser"),
+        .executableTarget(name: "bench-footprint", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
+        .executableTarget(name: "bench-safety", dependencies: ["BenchSupport", "URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
+        .executableTarget(name: "bench-gio", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-gio"),
+        .executableTarget(name: "bench-notify", dependencies: ["BenchSupport", "ConfigLanguage", "DBus", "Launching", "Execution", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
