@@ -113,12 +113,3 @@ final class DaemonHarness {
     }
 }
 
-/// Waits until `condition` holds or `timeout` passes.
-func eventually(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}

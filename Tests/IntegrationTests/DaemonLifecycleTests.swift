@@ -91,7 +91,7 @@ import Testing
         let harness = try DaemonHarness(name: "symlink")
         let dotfiles = harness.desktop.root + "/dotfiles"
         try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
-        try "[default]\nopen = \"browser.desktop\"\n".write(toFile: dotfiles + "/config.toml", atomically: true, encoding: .utf8)
+        try TestConfig().text.write(toFile: dotfiles + "/config.toml", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: harness.desktop.configHome + "/openurld", withIntermediateDirectories: true)
         #expect(symlink(dotfiles + "/config.toml", harness.configPath) == 0)
         #expect(try target(harness, "https://example.org/") == "browser.desktop")

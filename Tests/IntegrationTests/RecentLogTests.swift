@@ -5,7 +5,7 @@ import DBus
 
 /// What a person reads: `openurl recent` (time, rule, target, opener) and the daemon's log file.
 @Suite struct RecentLogTests {
-    static let config = "[default]\nopen = \"browser.desktop\"\n[[rules]]\nname = \"zoom\"\nmatch.domain = \"zoom.us\"\nopen = \"work.desktop\"\n"
+    static let config = TestConfig.browserWithZoomRule
 
     @Test func recentShowsTimeRuleTargetAndOpener() throws {
         let harness = try DaemonHarness(config: Self.config, name: "recent")
