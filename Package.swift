@@ -159,7 +159,10 @@ let package = Package(
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["JSON", "RoutingCore", "ConfigLanguage", "Routing", "DBus", "RouterContract"]),
-        .testTarget(name: "DesktopTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
+        // In-process tests of Launching, DesktopDefaults and Execution: browser discovery, spawned
+        // processes and their time limits, the click record, clipboard, notifications, default
+        // handlers and their takeover, the session clock.
+        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
