@@ -1,5 +1,5 @@
-/// Clocks, statistics and figure formatting shared by the benchmarks, so every bench measures
-/// and prints the same way. Over Glibc, not Foundation: bench-routing links no Foundation.
+// Clocks, statistics and figure formatting shared by the benchmarks, so every bench measures
+// and prints the same way. Over Glibc, not Foundation: bench-routing links no Foundation.
 #if canImport(Glibc)
 import Glibc
 #endif
