@@ -4,18 +4,11 @@
 // reports for a new top-level window. Run in release mode:
 //   make release && swift build -c release --product bench-chooser   (openurl-chooser is a symlink to openurld)
 //   .build/release/bench-chooser [runs]
+import BenchSupport
 import Foundation
 import TestSupport
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func p90(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 9 / 10)] }
-func ms(_ seconds: Double) -> String { String(format: "%7.1f ms", seconds * 1000) }
+let ms = Milliseconds(width: 7, decimals: 1)
 
 /// MapNotify times from xev, read on a thread as they come.
 final class MapWatcher {

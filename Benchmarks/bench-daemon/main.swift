@@ -1,19 +1,12 @@
 // Daemon and click-to-spawn benchmark, side by side with dbus-send, gio open and xdg-open in
 // the same run, on a private bus and an isolated desktop. Run in release mode after `make release`:
 //   swift build -c release --product bench-daemon && .build/release/bench-daemon [idle-seconds]
+import BenchSupport
 import DBus
 import Foundation
 import TestSupport
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func p90(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 9 / 10)] }
-func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+let ms = Milliseconds(decimals: 2)
 
 /// Spawns argv and waits for it to exit (no shell); returns the wall time.
 func timed(_ argv: [String], environment: [String: String]) throws -> Double {

@@ -3,6 +3,7 @@
 // corpus in the same run, plus hostile 1 MB inputs timed against a normal 1 MB.
 //
 //   swift build -c release --product bench-extract && .build/release/bench-extract
+import BenchSupport
 import Foundation
 import LinkExtraction
 
@@ -129,17 +130,6 @@ struct CorpusGenerator {
     }
 }
 
-/// Best wall time of `runs` calls.
-func bestTime(runs: Int, _ body: () -> Void) -> Double {
-    var best = Double.infinity
-    for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    return best
-}
-
 /// linkify-it-py's figures on the same file, or why there are none.
 enum PeerResult {
     case measured(seconds: Double, links: [String])
@@ -198,7 +188,7 @@ func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 
-func figure(_ value: Double, _ decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
+func figure(_ value: Double, _ decimals: Int = 1) -> String { fixed(value, decimals) }
 
 // MARK: - Run
 

@@ -1,5 +1,6 @@
 // Clicks from the outside: `openurl URL` against a `dbus-send` round trip to the same daemon,
 // and a cold click (the daemon not running: D-Bus activation starts it) against a warm one.
+import BenchSupport
 import Foundation
 import TestSupport
 

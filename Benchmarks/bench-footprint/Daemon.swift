@@ -1,4 +1,5 @@
 // The daemon's start-up CPU and its idle memory, on the session's private bus.
+import BenchSupport
 import DBus
 import Foundation
 import TestSupport

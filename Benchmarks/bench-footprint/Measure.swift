@@ -1,26 +1,9 @@
-// Clocks, statistics, child processes with their CPU time (wait4), and /proc readings. The one
-// file that imports Glibc; the others reach it through Foundation.
+// Child processes with their CPU time (wait4) and /proc readings (clocks and statistics are
+// BenchSupport's). The one file that imports Glibc; the others reach it through Foundation.
+import BenchSupport
 import Foundation
 import Glibc
 
-/// Monotonic seconds.
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
-}
-
-func p90(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
-}
-
-func fixed(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 func mib(_ kib: Int) -> String { fixed(Double(kib) / 1024, 1) + " MB" }
 
 /// A child spawned with argv (no shell), stdout and stderr to /dev/null, reaped with `wait4` so

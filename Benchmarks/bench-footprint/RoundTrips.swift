@@ -1,6 +1,7 @@
 // Bus round trips per click, counted by `dbus-monitor --profile` on the private bus: every
 // method call made while a warm `openurl URL` runs (its Hello and Open, and whatever the daemon
 // asks the bus or other services for that click), beside `dbus-send` (Hello and one call).
+import BenchSupport
 import Foundation
 import TestSupport
 

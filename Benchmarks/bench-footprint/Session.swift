@@ -1,5 +1,6 @@
 // One isolated desktop and private bus for the daemon measurements: a 1,000-rule config with the
 // ClearURLs catalogue, the recording browser as browser.desktop, and openurld D-Bus activatable.
+import BenchSupport
 import DBus
 import Foundation
 import TestSupport

@@ -6,6 +6,7 @@
 //   .build/release/bench-footprint [--products DIR] [--root DIR] [--runs N] [--cold-runs N]
 //                                  [--startup-runs N] [--no-engines]
 // --products and --root measure another checkout's release build (e.g. the "before" figures).
+import BenchSupport
 import Foundation
 import TestSupport
 

@@ -6,18 +6,12 @@
 //   C. A plus a watchdog that kills a daemon that misses a ping (what systemd's WatchdogSec does);
 //   D. A with the daemon resumed after 3 s (what dropping calls that waited too long would see).
 //   swift build -c release --product bench-gio && .build/release/bench-gio [RUNS]
+import BenchSupport
 import Foundation
 import TestSupport
 import DBus
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func p90(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, values.count * 9 / 10)] }
-func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+let ms = Milliseconds(decimals: 1)
 
 /// A `gio open URL`: when it exited (and how), and when the browser had the link (nil: never, within `limit`).
 struct Click { var exited: Double; var status: Int32?; var arrived: Double? }

@@ -2,6 +2,7 @@
 // limit (issue 14's directed stress cases; before the bounds a 1 MB xn-- label took 23-33 s,
 // 600,000 rules 100 s). Run in release mode:
 //   swift build -c release --product bench-hostile && .build/release/bench-hostile
+import BenchSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,22 +10,8 @@ import URLModel
 import ConfigLanguage
 #endif
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 /// Best of `runs`, in milliseconds.
-func time(runs: Int = 5, _ body: () -> Void) -> Double {
-    var best = Double.infinity
-    for _ in 0..<runs {
-        let start = now()
-        body()
-        best = min(best, now() - start)
-    }
-    return best * 1000
-}
+func time(runs: Int = 5, _ body: () -> Void) -> Double { bestTime(runs: runs, body) * 1000 }
 
 func row(_ label: String, _ ms: Double, _ note: String) {
     print(label.padding(toLength: 44, withPad: " ", startingAt: 0) + String(format: "%10.3f ms  ", ms) + note)

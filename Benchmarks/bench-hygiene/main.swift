@@ -3,6 +3,7 @@
 // side by side from the same run.
 //
 //     swift build -c release --product bench-hygiene && .build/release/bench-hygiene
+import BenchSupport
 import Foundation
 import Hygiene
 
@@ -15,12 +16,6 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
 
 guard let ruleData = FileManager.default.contents(atPath: rulesPath) else { fail("missing \(rulesPath)") }
 let ruleBytes = [UInt8](ruleData)

@@ -1,6 +1,7 @@
 // Clipboard and notification benchmark, against the tools a user would run by hand, on a private
 // Xvfb + dunst + dbus-daemon (never the user's session). Run in release mode:
 //   swift build -c release --product bench-notify && .build/release/bench-notify
+import BenchSupport
 import DBus
 import Execution
 import Launching
@@ -8,22 +9,15 @@ import Foundation
 import TestSupport
 import ConfigLanguage
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
 struct Stats {
     let median: Double, p90: Double
     init(_ samples: [Double]) {
-        let sorted = samples.sorted()
-        median = sorted[sorted.count / 2]
-        p90 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))]
+        median = BenchSupport.median(samples)
+        p90 = BenchSupport.p90(samples)
     }
 }
 
-func ms(_ seconds: Double) -> String { String(format: "%8.3f ms", seconds * 1000) }
+let ms = Milliseconds(width: 8, decimals: 3)
 
 func row(_ name: String, ours: [Double], peerName: String, peer: [Double]) {
     let a = Stats(ours), b = Stats(peer)

@@ -1,6 +1,7 @@
 // Routing benchmark: decisions per second and config load time for 10 to 10,000 rules, and
 // PCRE2 against Swift Regex for the regex matcher. Run in release mode:
 //   swift build -c release --product bench-routing && .build/release/bench-routing
+import BenchSupport
 import Hygiene
 import LinkSafety
 import SiteLists
@@ -12,12 +13,6 @@ import RoutingCore
 import ConfigLanguage
 import Routing
 #endif
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
 
 /// A realistic mix: 80% domain rules (a tenth with a path), 8% path-only, 2% regex, 5% mailto `to`, 5% opener.
 func makeConfig(rules: Int, hygiene: Bool = true, front: String = "") -> String {

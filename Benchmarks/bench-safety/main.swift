@@ -4,6 +4,7 @@
 // with and without known domains and lists.
 //
 //     swift build -c release --product bench-safety && .build/release/bench-safety
+import BenchSupport
 import Foundation
 import LinkSafety
 import URLModel
@@ -13,12 +14,6 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
 
 /// Nanoseconds per call of `body` over `count` calls, the median of `runs` runs.
 func perCall(_ count: Int, runs: Int = 7, _ body: (Int) -> Void) -> Double {

@@ -10,8 +10,7 @@ import TestSupport
 /// themselves are `FoundationGuardTests`'.
 @Suite struct FoundationFreeModulesTests {
     /// The package root, from this file's path (Tests/FootprintTests/<file>).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let packageRoot = PackageRoot.path
 
     @Test func everyModuleOfAnInstalledBinaryReferencesNoFoundationSymbol() throws {
         let modules = PackageGraphTests.installedModules(of: try PackageGraphTests.targets())

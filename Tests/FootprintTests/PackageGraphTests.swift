@@ -16,8 +16,7 @@ import TestSupport
         var upcomingFeatures: Set<String>
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let packageRoot = PackageRoot.path
 
     static func targets() throws -> [Target] {
         // Its own scratch directory: `swift test` holds the lock on .build while this runs.

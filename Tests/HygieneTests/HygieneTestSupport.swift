@@ -1,12 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 import Hygiene
 
 /// Shared helpers for the hygiene tests: locating conformance data next to the package.
 enum HygieneFixtures {
-    /// The package root, found from this file's path (Tests/RoutingTests/<file>).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root.
+    static let packageRoot: URL = PackageRoot.url
 
     /// `../shared/conformance/clearurls/data.min.json`, relative to the package root.
     static let clearURLsPath: String = packageRoot

@@ -4,7 +4,7 @@ import Testing
 
 /// The `openurl` commands that work without the daemon, run as a user would.
 @Suite struct CLITests {
-    static let config = "[default]\nopen = \"browser.desktop\"\n[[rules]]\nname = \"zoom\"\nmatch.domain = \"zoom.us\"\nopen = \"work.desktop\"\n"
+    static let config = TestConfig.browserWithZoomRule
 
     @Test func testPrintsTheDesignJSONKeys() throws {
         let harness = try DaemonHarness(config: Self.config, name: "clitest")

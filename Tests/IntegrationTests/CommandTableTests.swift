@@ -5,7 +5,7 @@ import Testing
 
 /// `openurl`'s command table drives parsing and help, and the `openurl` handler agrees with it.
 @Suite struct CommandTableTests {
-    static let config = "[default]\nopen = \"browser.desktop\"\n[[rules]]\nname = \"zoom\"\nmatch.domain = \"zoom.us\"\nopen = \"work.desktop\"\n"
+    static let config = TestConfig.browserWithZoomRule
 
     /// Every command's help, run through the tiny `openurl` handler (which must hand it over).
     @Test(arguments: Toolbox.commandNames)

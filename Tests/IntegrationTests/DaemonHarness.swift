@@ -91,6 +91,24 @@ final class DaemonHarness {
                  "--method", "\(interface).\(method)"] + arguments)
     }
 
+    /// Waits until the daemon answers on the bus (a `Properties.Get` of `Version`, which starts
+    /// it by activation when it is not running). A cold debug build takes seconds to start, longer
+    /// than a check of its log waits; a test that reads the log warms the daemon up first.
+    func warmUp(timeout: Double = 60) throws {
+        let version = try connect().call(destination: Self.busName, path: Self.path, interface: "org.freedesktop.DBus.Properties",
+                                         method: "Get", arguments: [.string(Self.interface), .string("Version")], timeout: timeout)
+        guard version.first?.string?.isEmpty == false else { throw HarnessError("the daemon answered Version with \(version)") }
+    }
+
+    /// Waits until a daemon started by the test itself (not by activation) owns the bus name:
+    /// calling it would activate another one.
+    func waitUntilServing(timeout: Double = 60) throws {
+        let connection = try connect()
+        guard try eventually(timeout: timeout, { try connection.nameHasOwner(Self.busName) }) else {
+            throw HarnessError("nothing owned \(Self.busName) within \(timeout) s")
+        }
+    }
+
     /// The daemon's pid, once it runs.
     func daemonPID() throws -> UInt32 { try connect().processID(of: Self.busName) }
 
@@ -113,12 +131,3 @@ final class DaemonHarness {
     }
 }
 
-/// Waits until `condition` holds or `timeout` passes.
-func eventually(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}

@@ -26,9 +26,7 @@ import Testing
         return mimeapps
     }
 
-    static var packageRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
+    static var packageRoot: String { PackageRoot.path }
 
     @Test(arguments: ["xdg-open", "gio"])
     func clicksReachTheRuleTargetExactlyOnce(tool: String) throws {

@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aGoodReloadClosesTheConfigNotReloadedNotification() throws {
-        let harness = try DaemonHarness(config: "[default]\nopen = \"browser.desktop\"\n", name: "reloadclose", withDesktopSession: true)
+        let harness = try DaemonHarness(config: TestConfig().text, name: "reloadclose", withDesktopSession: true)
         _ = try harness.call("Explain", [.string("https://example.org/"), .vardict([:])])
         let displayed = { Int((try? harness.run(["dunstctl", "count", "displayed"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? "") ?? -1 }
         try harness.writeConfig("[default]\nopne = \"browser.desktop\"\n")
@@ -123,7 +123,7 @@ import Testing
         // One log line per problem, saying what it is about (case 10).
         #expect(eventually { harness.bus.log.contains("config not reloaded, the previous rules stay in use: \(harness.configPath):2:1: unknown key \"opne\"") },
                 "\(harness.bus.log)")
-        try harness.writeConfig("[default]\nopen = \"browser.desktop\"\n")
+        try harness.writeConfig(TestConfig().text)
         #expect(eventually(timeout: 10) { displayed() == 0 }, "the config error stayed on screen after a good reload")
         let history = try #require(harness.notifications).waitForHistory { $0.contains { $0.summary == "openurld: config not reloaded" } }
         #expect(history.contains { $0.summary == "openurld: config not reloaded" })

@@ -5,7 +5,7 @@ import DBus
 
 /// What a person reads: `openurl recent` (time, rule, target, opener) and the daemon's log file.
 @Suite struct RecentLogTests {
-    static let config = "[default]\nopen = \"browser.desktop\"\n[[rules]]\nname = \"zoom\"\nmatch.domain = \"zoom.us\"\nopen = \"work.desktop\"\n"
+    static let config = TestConfig.browserWithZoomRule
 
     @Test func recentShowsTimeRuleTargetAndOpener() throws {
         let harness = try DaemonHarness(config: Self.config, name: "recent")
@@ -34,7 +34,7 @@ import DBus
 
     @Test func theDaemonLogsToAFileWhenStderrIsNotTheJournal() throws {
         let harness = try DaemonHarness(config: Self.config, name: "log")
-        _ = try harness.call("ListRules")
+        try harness.warmUp()
         let log = harness.desktop.stateHome + "/openurld/log"
         #expect(eventually { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("serving io.github.openurld") }, "no \(log)")
         var info = stat()
@@ -46,6 +46,7 @@ import DBus
         let file = harness.desktop.root + "/custom.log"
         let daemon = try ChildProcess([harness.openurld, "--log", file], environment: harness.environment)
         defer { _ = daemon.terminate(grace: 2) }
+        try harness.waitUntilServing()
         #expect(eventually { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("serving io.github.openurld") })
         #expect(!FileManager.default.fileExists(atPath: harness.desktop.stateHome + "/openurld/log"), "--log FILE replaces the default file")
     }

@@ -12,6 +12,8 @@ import Testing
         try PriorState.gioMime(harness)
         let install = try harness.run([harness.openurl, "install"])
         #expect(install.status == 0, "\(install)")
+        // The guard's checks are read from the log: the daemon must be up and watching first.
+        try harness.warmUp()
         return harness
     }
 

@@ -5,7 +5,7 @@ import TestSupport
 /// Paths and tools for the toolbox tests: the source tree, the built tools, generated files.
 enum Toolbox {
     /// The package's root directory (this file is Tests/IntegrationTests/ToolboxSupport.swift).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = PackageRoot.path
 
     /// The Debian package that provides each tool the tests run.
     static let packages = ["man": "man-db", "scdoc": "scdoc", "fish": "fish", "zsh": "zsh", "bash": "bash", "python3": "python3",

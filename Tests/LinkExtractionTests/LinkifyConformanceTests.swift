@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import LinkExtraction
 
@@ -85,14 +86,9 @@ enum LinkifyFixtures {
         var input: String
     }
 
-    /// `<package root>/../shared/conformance/linkify-it`, found from this file's path.
+    /// `<package root>/../shared/conformance/linkify-it`.
     static var directory: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // RoutingTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // package root
-            .appendingPathComponent("../shared/conformance/linkify-it")
-            .standardizedFileURL
+        PackageRoot.url.appendingPathComponent("../shared/conformance/linkify-it").standardizedFileURL
     }
 
     /// The file's lines, `%` comment lines blanked as linkify-it's runner does.

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 @testable import LinkSafety
+import TestSupport
 import Testing
 @testable import URLModel
 @testable import ConfigLanguage

@@ -10,7 +10,7 @@ import Foundation
 /// `match.url` globs written with spaces or non-ASCII are encoded at load as the URL is.
 @Suite struct MatcherFormsTests {
     static func decideBothWays(_ config: String, _ url: String) throws -> [String?] {
-        let engine = RuleEngine(config: try ConfigLoader.load(text: config, path: "m.toml"))
+        let engine = try RuleEngine.reading(config, path: "m.toml")
         return try [false, true].map { explain in try engine.decide(url, explain: explain).rule?.description }
     }
 

@@ -50,7 +50,7 @@ import Testing
         Case(url: "https://example.org/private/./a", rule: "private", finalURL: "https://example.org/private/a"),
     ])
     func pathRulesSeeTheBrowsersPath(testCase: Case) throws {
-        let engine = RuleEngine(config: try ConfigLoader.load(text: Self.config, path: "config.toml"))
+        let engine = try RuleEngine.reading(Self.config)
         for explain in [false, true] {
             let decision = try engine.decide(testCase.url, explain: explain)
             let label: String

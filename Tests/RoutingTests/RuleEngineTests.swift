@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct RuleEngineTests {
     static let engine: RuleEngine = {
-        do { return RuleEngine(config: try ConfigLoader.load(text: designConfig, path: "config.toml")) } catch {
+        do { return try RuleEngine.reading(designConfig) } catch {
             fatalError("design config failed: \(error)")
         }
     }()
@@ -93,7 +93,7 @@ import Testing
     ])
     func webmailComposeURLs(name: String, expected: String) throws {
         let text = "[webmail.corp]\ncompose = \"https://mail.corp.example/compose?rcpt={to}&s={subject}\"\n[[rules]]\nmatch.scheme = \"mailto\"\nopen = \"\(name)\"\n"
-        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let engine = try RuleEngine.reading(text, path: "c")
         let decision = try engine.decide("mailto:a@x.org,b@y.org?cc=c@x.org&subject=Hi%20%26%20bye&body=L1%0AL2")
         #expect(decision.finalURL == expected)
         #expect(decision.kind == .system)
@@ -101,7 +101,7 @@ import Testing
 
     @Test func webmailResultIsRoutedAgain() throws {
         let text = "[[rules]]\nmatch.scheme = \"mailto\"\nopen = \"gmail\"\n[[rules]]\nmatch.domain = \"mail.google.com\"\nopen = \"chrome.desktop\"\n"
-        let decision = try RuleEngine(config: try ConfigLoader.load(text: text, path: "c")).decide("mailto:a@x.org")
+        let decision = try RuleEngine.reading(text, path: "c").decide("mailto:a@x.org")
         #expect(decision.target == .desktopEntry(id: "chrome.desktop", action: nil))
         #expect(decision.finalURL.hasPrefix("https://mail.google.com/"))
     }
@@ -109,7 +109,7 @@ import Testing
     @Test func webmailLoopsStopAtTheDepthLimit() throws {
         // A compose template that yields another mailto: would loop forever without the limit.
         let text = "[webmail.loop]\ncompose = \"mailto:{to}\"\n[[rules]]\nmatch.scheme = \"mailto\"\nopen = \"loop\"\n"
-        let decision = try RuleEngine(config: try ConfigLoader.load(text: text, path: "c")).decide("mailto:a@x.org")
+        let decision = try RuleEngine.reading(text, path: "c").decide("mailto:a@x.org")
         #expect(decision.kind == .discard)
         #expect(decision.error?.contains("routing loop") == true)
     }
@@ -120,7 +120,7 @@ import Testing
     ])
     func copyTemplates(template: String, expected: String) throws {
         let text = "[[rules]]\nmatch.scheme = \"mailto\"\ncopy = \"\(template)\"\n"
-        let decision = try RuleEngine(config: try ConfigLoader.load(text: text, path: "c")).decide("mailto:a@x.org?subject=S%20T")
+        let decision = try RuleEngine.reading(text, path: "c").decide("mailto:a@x.org?subject=S%20T")
         #expect(decision.copyText == expected)
         #expect(decision.notify)
     }
@@ -167,7 +167,7 @@ import Testing
     ])
     func hygieneRunsBeforeTheRules(settings: String, finalURL: String, target: String) throws {
         let text = settings + "[default]\nopen = \"firefox.desktop\"\n[[rules]]\nmatch.domain = \"zoom.us\"\nmatch.path = \"/j/*\"\nopen = \"Zoom.desktop\"\n"
-        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let engine = try RuleEngine.reading(text, path: "c")
         let wrapped = "https://www.google.com/url?q=https%3A%2F%2Fus04web.zoom.us%2Fj%2F5%3Futm_source%3Dmail%26pwd%3Dx"
         let decision = try engine.decide(wrapped, explain: true)
         #expect(decision.finalURL == finalURL)
@@ -176,7 +176,7 @@ import Testing
 
     @Test func aRuleCanKeepTrackingParameters() throws {
         let text = "[[rules]]\nname = \"keep\"\nmatch.domain = \"shop.example\"\nclean = false\nopen = \"b.desktop\"\n"
-        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let engine = try RuleEngine.reading(text, path: "c")
         let kept = try engine.decide("https://shop.example/p?utm_source=x&id=1", explain: true)
         #expect(kept.finalURL == "https://shop.example/p?utm_source=x&id=1")
         #expect(kept.trace.contains { $0.text.contains("keeps tracking parameters") })
@@ -186,7 +186,7 @@ import Testing
 
     @Test func traceShowsEveryHygieneAndRewriteStep() throws {
         let text = "[[rewrite]]\nmatch.domain = \"twitter.com\"\nreplace = { from = \"^https://twitter\\\\.com/\", to = \"https://x.com/\" }\n"
-        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let engine = try RuleEngine.reading(text, path: "c")
         let decision = try engine.decide("https://l.facebook.com/l.php?u=https%3A%2F%2Ftwitter.com%2Fa%3Ffbclid%3D1", explain: true)
         let steps = decision.trace.map(\.text)
         #expect(steps.contains { $0.hasPrefix("unwrapped (via facebook)") }, "\(steps)")
@@ -253,7 +253,7 @@ import Testing
             default: text += "[[rules]]\nmatch.domain = \"example\"\nmatch.query = { k = \"v\(i % 9)\" }\nsystem = true\n"
             }
         }
-        let engine = RuleEngine(config: try ConfigLoader.load(text: text, path: "c"))
+        let engine = try RuleEngine.reading(text, path: "c")
         var checked = 0
         for d in 0..<45 {
             for path in ["/p0/x", "/p1/y", "/q3", "/r5", "/?k=v4", "/none"] {

@@ -172,7 +172,7 @@ import Testing
         Bypass(url: "https://exa\nmple.org/", rule: "trusted", finalURL: "https://example.org/"),
     ])
     func bypassConfigsAreClosed(bypass: Bypass) throws {
-        let engine = RuleEngine(config: try ConfigLoader.load(text: Self.bypassConfig, path: "config.toml"))
+        let engine = try RuleEngine.reading(Self.bypassConfig)
         for explain in [false, true] {
             do {
                 let decision = try engine.decide(bypass.url, explain: explain)

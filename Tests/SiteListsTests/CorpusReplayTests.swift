@@ -1,13 +1,13 @@
 import Foundation
 import SiteLists
+import TestSupport
 import Testing
 import URLModel
 
 /// Replays the site-list fuzz corpus (Fuzz/Corpus/sitelist, which keeps every finding as a
 /// regression) through the fuzz target's oracles, so `make test` runs them on every build.
 struct CorpusReplayTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/sitelist").path
+    static let directory = PackageRoot.url.appendingPathComponent("Fuzz/Corpus/sitelist").path
 
     @Test func everyCorpusInputReadsOrFailsAtAPlaceInTheFile() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory).sorted()

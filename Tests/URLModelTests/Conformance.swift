@@ -1,12 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Test data from other projects in `../shared/conformance/`, read by relative path from the
 /// package root (never copied into the repository).
 enum Conformance {
-    /// The package root, found from this file's path (Tests/URLModelTests/<file>).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root.
+    static let packageRoot: URL = PackageRoot.url
 
     /// The path of `name` under `../shared/conformance/`.
     static func path(_ name: String) -> String {

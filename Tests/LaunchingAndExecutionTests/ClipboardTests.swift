@@ -40,16 +40,6 @@ final class LoopThread {
     }
 }
 
-/// Polls `condition` every 10 ms for at most `timeout` seconds.
-func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-    let end = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() >= end { return false }
-        usleep(10_000)
-    }
-    return true
-}
-
 extension ProcessTests {
     @Suite struct ClipboardRoundTrips {
         static let texts = ["a@example.org", "https://bücher.de/a b?q='x'&y=\"$(touch z)\"", "two\nlines\n"]
