@@ -304,17 +304,16 @@ final class RouterSignals {
 
     /// `Routed(url, decision, target, rule)`.
     func routed(_ decision: Decision) {
-        try? connection.emitSignal(path: Router1.objectPath, interface: Router1.interface, name: "Routed", arguments: [
-            .string(decision.url), .string(decision.kind.rawValue), .string(decision.target?.description ?? ""),
-            .string(decision.rule?.description ?? ""),
-        ])
+        let signal = RoutedSignal(url: decision.url, decision: decision.kind.rawValue, target: decision.target?.description ?? "",
+                                  rule: decision.rule?.description ?? "")
+        try? connection.emitSignal(path: Router1.objectPath, interface: Router1.interface, name: RoutedSignal.name, arguments: signal.arguments)
     }
 
     /// `ConfigReloaded(ok, error)`, and `ConfigError` changed.
     func reloaded(error: String) {
-        try? connection.emitSignal(path: Router1.objectPath, interface: Router1.interface, name: "ConfigReloaded",
-                                   arguments: [.bool(error.isEmpty), .string(error)])
-        try? connection.emitPropertiesChanged(path: Router1.objectPath, interface: Router1.interface, changed: ["ConfigError": .string(error)])
+        try? connection.emitSignal(path: Router1.objectPath, interface: Router1.interface, name: ConfigReloadedSignal.name,
+                                   arguments: ConfigReloadedSignal(error: error).arguments)
+        try? connection.emitPropertiesChanged(path: Router1.objectPath, interface: Router1.interface, changed: [Router1.Property.configError: .string(error)])
     }
 }
 

@@ -18,15 +18,9 @@ extension ConfigSourceStatus {
     /// when it loaded as it is), `last_good`, `rules`, and for a site list `name`, `format`,
     /// `version`, `entries`, `greylist` and `named_at` (the config file and line naming it).
     var dbusDescription: DBusValue {
-        var pairs: [(String, DBusValue)] = [
-            ("layer", .string(layer.rawValue)), ("path", .string(path)), ("kind", .string(siteList == nil ? "config" : "sitelist")),
-            ("problem", .string(problem ?? "")), ("last_good", .bool(usingLastGood)), ("rules", .uint32(UInt32(clamping: rules))),
-        ]
-        if let siteList {
-            pairs += [("name", .string(siteList.label)), ("format", .string(siteList.format)), ("version", .string(siteList.version ?? "")),
-                      ("entries", .uint32(UInt32(clamping: siteList.entries))), ("greylist", .bool(siteList.greylist)),
-                      ("named_at", .string(siteList.namedAt))]
-        }
-        return .vardict(pairs: pairs)
+        ConfigSourceDescription(layer: layer.rawValue, path: path, kind: siteList == nil ? ConfigSourceDescription.configKind : ConfigSourceDescription.siteListKind,
+                                problem: problem ?? "", lastGood: usingLastGood, rules: UInt32(clamping: rules),
+                                name: siteList?.label, format: siteList?.format, version: siteList.map { $0.version ?? "" },
+                                entries: siteList.map { UInt32(clamping: $0.entries) }, greylist: siteList?.greylist, namedAt: siteList?.namedAt).dbusValue
     }
 }

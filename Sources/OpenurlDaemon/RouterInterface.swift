@@ -65,10 +65,10 @@ extension Daemon {
                     let config = self.rules.engine.config
                     let remembered = config.remembered.map { rule -> DBusValue in
                         let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(rule.position.line)"
-                        return .structure([.string(rule.name ?? ""), .int32(0), .string("\(rule.action.summary) (answers an ask; \(location))"), .bool(rule.enabled)])
+                        return RuleSummary(name: rule.name ?? "", index: 0, action: "\(rule.action.summary) (answers an ask; \(location))", enabled: rule.enabled).dbusValue
                     }
-                    return [.array(elementSignature: "(sisb)", remembered + config.rules.map { rule in
-                        .structure([.string(rule.name ?? ""), .int32(Int32(clamping: rule.index)), .string(rule.action.summary), .bool(rule.enabled)])
+                    return [.array(elementSignature: RuleSummary.signature, remembered + config.rules.map { rule in
+                        RuleSummary(name: rule.name ?? "", index: Int32(clamping: rule.index), action: rule.action.summary, enabled: rule.enabled).dbusValue
                     })]
                 },
                 DBusMethod(Router1.Method.describeRules, outputs: [.init("rules", "aa{sv}")]) { [unowned self] _, _ in
@@ -115,12 +115,8 @@ extension Daemon {
                     }
                     entries = Array(entries.suffix(kept))
                     return [.array(elementSignature: "a{sv}", entries.reversed().map { entry in
-                        .vardict(pairs: [
-                            ("id", .uint32(entry.id)), ("time", .double(entry.time)), ("url", .string(entry.url)),
-                            ("final_url", .string(entry.finalURL)), ("decision", .string(entry.decision)),
-                            ("target", .string(entry.target)), ("rule", .string(entry.rule)),
-                            ("opener", .string(entry.opener)), ("outcome", .string(entry.outcome.description)),
-                        ])
+                        RecentLink(id: entry.id, time: entry.time, url: entry.url, finalURL: entry.finalURL, decision: entry.decision,
+                                   target: entry.target, rule: entry.rule, opener: entry.opener, outcome: entry.outcome.description).dbusValue
                     })]
                 },
                 DBusMethod(Router1.Method.clearRecent) { [unowned self] _, _ in
@@ -137,14 +133,14 @@ extension Daemon {
                 },
             ],
             properties: [
-                DBusProperty("Version", signature: "s", emitsChanged: false) { .string(Self.version) },
-                DBusProperty("ConfigPath", signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
-                DBusProperty("ConfigError", signature: "s") { [unowned self] in .string(self.rules.configError) },
-                DBusProperty("SystemConfigError", signature: "s") { [unowned self] in .string(self.rules.systemConfigError) },
+                DBusProperty(Router1.Property.version, signature: "s", emitsChanged: false) { .string(Self.version) },
+                DBusProperty(Router1.Property.configPath, signature: "s", emitsChanged: false) { [unowned self] in .string(self.configPath) },
+                DBusProperty(Router1.Property.configError, signature: "s") { [unowned self] in .string(self.rules.configError) },
+                DBusProperty(Router1.Property.systemConfigError, signature: "s") { [unowned self] in .string(self.rules.systemConfigError) },
                 DBusProperty(Router1.Property.moment, signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     .dictionary(keySignature: "s", valueSignature: "s", self.momentShown.map { DBusDictEntry(key: .string($0.0), value: .string($0.1)) })
                 },
-                DBusProperty("Environment", signature: "a{ss}", emitsChanged: false) { [unowned self] in
+                DBusProperty(Router1.Property.environment, signature: "a{ss}", emitsChanged: false) { [unowned self] in
                     let shown = self.displayEnvironment
                     return .dictionary(keySignature: "s", valueSignature: "s", shown.keys.sorted().map {
                         DBusDictEntry(key: .string($0), value: .string(shown[$0] ?? ""))
@@ -152,8 +148,8 @@ extension Daemon {
                 },
             ],
             signals: [
-                DBusSignalDeclaration("Routed", arguments: [.init("url", "s"), .init("decision", "s"), .init("target", "s"), .init("rule", "s")]),
-                DBusSignalDeclaration("ConfigReloaded", arguments: [.init("ok", "b"), .init("error", "s")]),
+                RoutedSignal.declaration,
+                ConfigReloadedSignal.declaration,
             ])
     }
 

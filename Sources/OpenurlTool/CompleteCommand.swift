@@ -13,14 +13,13 @@ extension Client {
         switch what {
         case "rules":
             // Rule names come from the daemon, so they match what `rules disable` will find.
-            let rules = (try? askDaemon(Router1.Method.listRules))?.first?.array ?? []
-            for rule in rules {
-                guard let fields = rule.fields, fields.count == 4, let name = fields[0].string, !name.isEmpty else { continue }
-                Output.print("\(name)\t\(fields[3].bool == true ? "on" : "off"), \(fields[2].string ?? "")")
+            // Entry by entry: a Tab press completes what it can read.
+            for entry in (try? askDaemon(Router1.Method.listRules))?.first?.array ?? [] {
+                guard let rule = try? RuleSummary(dbusValue: entry), !rule.name.isEmpty else { continue }
+                Output.print("\(rule.name)\t\(rule.enabled ? "on" : "off"), \(rule.action)")
             }
         case "recent":
-            for entry in (try? askDaemon(Router1.Method.recent, [.uint32(20)]))?.first?.array ?? [] {
-                let link = RecentLink(entry.dictionary ?? [:])
+            for link in RecentLink.list((try? askDaemon(Router1.Method.recent, [.uint32(20)]))?.first) {
                 Output.print("\(link.id)\t\(link.finalURL)")
             }
         case "targets":

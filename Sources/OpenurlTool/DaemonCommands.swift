@@ -64,8 +64,7 @@ extension Client {
             return fail("recent: N must be a number (usage: \(parsed.spec.synopsis))", code: ExitCode.usage)
         }
         do {
-            let entries = try callDaemon(Router1.Method.recent, [.uint32(limit)]).first?.array ?? []
-            let links = entries.map { RecentLink($0.dictionary ?? [:]) }
+            let links = RecentLink.list(try callDaemon(Router1.Method.recent, [.uint32(limit)]).first)
             if parsed.flag("--json") {
                 for link in links { Output.print(link.json.text) }
             } else {

@@ -1,6 +1,7 @@
 import ConfigFiles
 import ConfigLanguage
 import RoutingCore
+import RouterContract
 
 /// How the layers read out: `openurl check`, `status` and `rules` name each file of the system
 /// configuration, each site list with its version and entries, and where each rule comes from.
@@ -25,6 +26,22 @@ enum LayerText {
             if !kinds.isEmpty { text += " (" + kinds.joined(separator: ", ") + ")" }
         }
         return text
+    }
+
+    /// The label and detail `openurl status` shows for one of the daemon's `ConfigSources`; a
+    /// field the daemon did not send (or sent mistyped) reads `?` (a count 0).
+    static func sourceLine(_ source: ConfigSourceDescription) -> (label: String, detail: String) {
+        let layer = source.layer ?? "?"
+        var detail = source.path ?? "?"
+        if source.isSiteList {
+            let version = source.version.flatMap { $0.isEmpty ? nil : " version \($0)" } ?? ""
+            detail += ": \(source.format ?? "?") list\(version), \(source.entries ?? 0) entries"
+                + (source.greylist == true ? ", a greylist" : "") + " (named at \(source.namedAt ?? "?"))"
+        } else {
+            detail += ": \(source.rules ?? 0) rules"
+        }
+        let label = source.isSiteList ? "\(layer) site list \(source.name ?? "")" : "\(layer) config"
+        return (label, detail)
     }
 
     /// What a user is told of a broken system configuration, with the problems for whoever fixes it.

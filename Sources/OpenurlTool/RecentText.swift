@@ -1,31 +1,9 @@
-import DBus
 import JSON
 import Platform
+import RouterContract
 
-/// One entry of the daemon's recent links, as `openurl recent` shows it.
-struct RecentLink {
-    let id: UInt32
-    let time: Double
-    let url: String
-    let finalURL: String
-    let decision: String
-    let target: String
-    let rule: String
-    let opener: String
-    let outcome: String
-
-    init(_ item: [String: DBusValue]) {
-        id = item["id"]?.uint32 ?? 0
-        time = item["time"]?.double ?? 0
-        url = item["url"]?.string ?? ""
-        finalURL = item["final_url"]?.string ?? url
-        decision = item["decision"]?.string ?? ""
-        target = item["target"]?.string ?? ""
-        rule = item["rule"]?.string ?? ""
-        opener = item["opener"]?.string ?? ""
-        outcome = item["outcome"]?.string ?? ""
-    }
-
+/// How `openurl recent` shows the daemon's recent links: JSON lines or a table.
+extension RecentLink {
     /// One JSON object; empty strings become null so scripts can tell "none" from a name.
     var json: JSONValue {
         let optional = { (text: String) -> JSONValue in text.isEmpty ? .null : .string(text) }

@@ -36,9 +36,9 @@ extension Client {
                     try connection.call(destination: Router1.busName, path: Router1.objectPath, interface: "org.freedesktop.DBus.Properties",
                                         method: "Get", arguments: [.string(Router1.interface), .string(name)], timeout: 10).first
                 }
-                let version = try get("Version")?.string ?? "?"
-                let path = try get("ConfigPath")?.string ?? "?"
-                let error = try get("ConfigError")?.string ?? ""
+                let version = try get(Router1.Property.version)?.string ?? "?"
+                let path = try get(Router1.Property.configPath)?.string ?? "?"
+                let error = try get(Router1.Property.configError)?.string ?? ""
                 let pid = try? connection.processID(of: Router1.busName)
                 line(.ok, "openurld \(version)", "running\(pid.map { " (pid \($0))" } ?? "") on \(Router1.busName)")
                 if error.isEmpty {
@@ -47,16 +47,16 @@ extension Client {
                     configBroken = true
                     line(.broken, "config", "\(path) failed to load; the daemon keeps the last config that loaded (the built-in defaults if none did):\n\(error)", fix: "openurl check, then openurl reload")
                 }
-                let sources = (try? connection.call(destination: Router1.busName, path: Router1.objectPath, interface: Router1.interface,
-                                                    method: Router1.Method.configSources, timeout: 10).first?.array?.compactMap(\.dictionary)) ?? []
-                for source in sources where source["layer"]?.string == "system" || source["kind"]?.string == "sitelist" {
+                let sources = ConfigSourceDescription.list(try? connection.call(destination: Router1.busName, path: Router1.objectPath, interface: Router1.interface,
+                                                                                method: Router1.Method.configSources, timeout: 10).first)
+                for source in sources where source.layer == "system" || source.isSiteList {
                     layerLine(source, line: line)
                 }
-                if let systemError = try? get("SystemConfigError")?.string, !systemError.isEmpty {
+                if let systemError = try? get(Router1.Property.systemConfigError)?.string, !systemError.isEmpty {
                     configBroken = true
                     line(.broken, "system configuration", LayerText.systemProblem(systemError), fix: "tell your administrator (openurl check --system shows it)")
                 }
-                daemonEnvironment(try? get("Environment"), line: line)
+                daemonEnvironment(try? get(Router1.Property.environment), line: line)
                 daemonMoment(try? get(Router1.Property.moment), line: line)
             } catch let error as DBusError {
                 line(.broken, "openurld", "cannot be reached or started over D-Bus (\(error.name): \(error.message))",
@@ -99,23 +99,13 @@ extension Client {
     }
 
     /// One file of the daemon's `ConfigSources`: a system file, or a site list with its version and entries.
-    private func layerLine(_ source: [String: DBusValue], line: (PathStatus.Verdict, String, String, String?) -> Void) {
-        let layer = source["layer"]?.string ?? "?", path = source["path"]?.string ?? "?"
-        let problem = source["problem"]?.string ?? ""
-        var detail = path
-        if source["kind"]?.string == "sitelist" {
-            let version = (source["version"]?.string).flatMap { $0.isEmpty ? nil : " version \($0)" } ?? ""
-            detail += ": \(source["format"]?.string ?? "?") list\(version), \(source["entries"]?.uint32 ?? 0) entries"
-                + (source["greylist"]?.bool == true ? ", a greylist" : "") + " (named at \(source["named_at"]?.string ?? "?"))"
-        } else {
-            detail += ": \(source["rules"]?.uint32 ?? 0) rules"
-        }
-        let label = source["kind"]?.string == "sitelist" ? "\(layer) site list \(source["name"]?.string ?? "")" : "\(layer) config"
-        if problem.isEmpty {
-            line(.ok, label, detail, nil)
-        } else {
-            let kept = source["last_good"]?.bool == true ? "its last good version is in force" : "left out"
+    private func layerLine(_ source: ConfigSourceDescription, line: (PathStatus.Verdict, String, String, String?) -> Void) {
+        let (label, detail) = LayerText.sourceLine(source)
+        if let problem = source.problem, !problem.isEmpty {
+            let kept = source.lastGood == true ? "its last good version is in force" : "left out"
             line(.note, label, detail + "; \(kept):\n" + problem, nil)
+        } else {
+            line(.ok, label, detail, nil)
         }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import RouterContract
 import Foundation
 import TestSupport
 import Testing
@@ -80,8 +81,9 @@ import Testing
         let harness = try DaemonHarness(config: Self.config)
         let connection = try harness.connect()
         var reloads: [(Bool, String)] = []
-        _ = try connection.onSignal(interface: DaemonHarness.interface, member: "ConfigReloaded") { signal in
-            reloads.append((signal.arguments.first?.bool ?? false, signal.arguments.last?.string ?? ""))
+        _ = try connection.onSignal(interface: DaemonHarness.interface, member: ConfigReloadedSignal.name) { signal in
+            guard let reloaded = try? ConfigReloadedSignal(arguments: signal.arguments) else { return }
+            reloads.append((reloaded.ok, reloaded.error))
         }
         _ = try harness.call("Explain", [.string("https://x.org/"), .vardict([:])])
         try harness.writeConfig(Self.config + "\n[[rules]]\nopne = \"x\"\n")

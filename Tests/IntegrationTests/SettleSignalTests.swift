@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import DBus
+import RouterContract
 
 /// Every outcome ends in one place (`settle`): a reopen to a target and a `Copy` outside the
 /// rules are recorded in `recent` and signalled with `Routed`, like a click.
@@ -14,8 +15,9 @@ import DBus
         var received: [[String]] = []
         init(_ harness: DaemonHarness) throws {
             connection = try harness.connect()
-            try connection.onSignal(interface: DaemonHarness.interface, member: "Routed") { [unowned self] signal in
-                self.received.append(signal.arguments.compactMap(\.string))
+            try connection.onSignal(interface: DaemonHarness.interface, member: RoutedSignal.name) { [unowned self] signal in
+                guard let routed = try? RoutedSignal(arguments: signal.arguments) else { return }
+                self.received.append(routed.arguments.compactMap(\.string))
             }
         }
         func waitFor(_ condition: ([[String]]) -> Bool) -> Bool {
