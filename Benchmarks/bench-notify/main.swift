@@ -2,6 +2,7 @@
 // Xvfb + dunst + dbus-daemon (never the user's session). Run in release mode:
 //   swift build -c release --product bench-notify && .build/release/bench-notify
 import DBus
+import Notifying
 import Execution
 import Launching
 import Foundation
