@@ -107,11 +107,14 @@ let package = Package(
         // system bus), the local time, the X11 display's focused window and held keys (spoken
         // to directly, no libX11), and the programs running (from /proc).
         .target(name: "SessionState", dependencies: ["Platform", "RoutingCore", "DBus"]),
+        // What the user is told: desktop notifications (org.freedesktop.Notifications), their
+        // texts, and the log or the terminal, as the session allows.
+        .target(name: "Notifying", dependencies: ["Platform", "URLModel", "RoutingCore", "TOML", "ConfigLanguage", "DBus", "RouterContract"]),
         // Carrying decisions out: launch, copy, notify, ask.
-        .target(name: "Execution", dependencies: ["Platform", "JSON", "URLModel", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"]),
+        .target(name: "Execution", dependencies: ["Platform", "Notifying", "JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Execution"]),
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution"]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
         .systemLibrary(name: "COpenurl"),
@@ -119,7 +122,7 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Execution", "OpenurlCommands"]),
+        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
@@ -146,7 +149,7 @@ let package = Package(
         .executableTarget(name: "bench-footprint", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
         .executableTarget(name: "bench-safety", dependencies: ["BenchSupport", "URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
         .executableTarget(name: "bench-gio", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-gio"),
-        .executableTarget(name: "bench-notify", dependencies: ["BenchSupport", "ConfigLanguage", "DBus", "Launching", "Execution", "TestSupport"], path: "Benchmarks/bench-notify"),
+        .executableTarget(name: "bench-notify", dependencies: ["BenchSupport", "ConfigLanguage", "DBus", "Launching", "Notifying", "Execution", "TestSupport"], path: "Benchmarks/bench-notify"),
 
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
@@ -162,7 +165,7 @@ let package = Package(
         // In-process tests of Launching, DesktopDefaults and Execution: browser discovery, spawned
         // processes and their time limits, the click record, clipboard, notifications, default
         // handlers and their takeover, the session clock.
-        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
+        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Notifying", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
         .testTarget(name: "ConfigFilesTests", dependencies: ["RoutingCore", "ConfigLanguage", "ConfigFiles"]),
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.

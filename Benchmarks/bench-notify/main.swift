@@ -3,6 +3,7 @@
 //   swift build -c release --product bench-notify && .build/release/bench-notify
 import BenchSupport
 import DBus
+import Notifying
 import Execution
 import Launching
 import Foundation

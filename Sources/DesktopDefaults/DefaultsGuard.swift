@@ -1,6 +1,5 @@
 import Launching
 import DBus
-import DesktopDefaults
 import Platform
 
 /// Another app took some of openurld's defaults: which app, which schemes, in which files, and

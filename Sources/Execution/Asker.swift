@@ -1,5 +1,6 @@
 import Launching
 import DBus
+import Notifying
 import URLModel
 import ConfigLanguage
 import RoutingCore

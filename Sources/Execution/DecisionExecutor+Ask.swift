@@ -1,5 +1,6 @@
 import ConfigFiles
 import DBus
+import Notifying
 import Platform
 import URLModel
 import RoutingCore

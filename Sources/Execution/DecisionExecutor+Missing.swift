@@ -1,4 +1,5 @@
 import Platform
+import Notifying
 import URLModel
 import RoutingCore
 import Routing

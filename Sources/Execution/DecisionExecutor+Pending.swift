@@ -1,4 +1,5 @@
 import Platform
+import Notifying
 import RoutingCore
 import ConfigLanguage
 import Routing

@@ -1,5 +1,6 @@
 import ConfigFiles
 import Platform
+import Notifying
 import URLModel
 import RoutingCore
 

@@ -1,6 +1,7 @@
 import RouterContract
 import ConfigFiles
 import DBus
+import Notifying
 import DesktopDefaults
 import Launching
 import Platform

@@ -1,6 +1,7 @@
 import URLModel
 import ConfigFiles
 import DBus
+import Notifying
 import Execution
 import Launching
 import Platform

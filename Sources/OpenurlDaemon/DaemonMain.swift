@@ -2,6 +2,7 @@
 import RouterContract
 import ConfigFiles
 import Execution
+import Notifying
 import DBus
 import DesktopDefaults
 import Launching

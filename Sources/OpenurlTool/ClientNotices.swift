@@ -1,4 +1,5 @@
 import DBus
+import Notifying
 import Execution
 import Launching
 import Platform

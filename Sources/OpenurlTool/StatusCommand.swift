@@ -1,5 +1,6 @@
 import RouterContract
 import DBus
+import Notifying
 import DesktopDefaults
 import Execution
 import Launching

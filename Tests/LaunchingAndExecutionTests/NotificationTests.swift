@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import Testing
 @testable import Execution
+@testable import Notifying
 import TestSupport
 import ConfigLanguage
 import Routing

@@ -1,5 +1,6 @@
 import Testing
 @testable import Execution
+@testable import Notifying
 @testable import Launching
 import TestSupport
 import URLModel

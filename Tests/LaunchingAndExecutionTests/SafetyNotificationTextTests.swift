@@ -1,5 +1,6 @@
 import Testing
 @testable import Execution
+@testable import Notifying
 import URLModel
 import ConfigLanguage
 import Routing

@@ -3,6 +3,7 @@ import ConfigLanguage
 import Execution
 import Foundation
 import Launching
+import Notifying
 import Platform
 import Routing
 import RoutingCore

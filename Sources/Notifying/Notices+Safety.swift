@@ -15,7 +15,7 @@ extension Notices {
     /// Open anyway, which calls `openAnyway` (only in a session that stays for answers).
     public func held(_ decision: Decision, label: String, openAnyway: @escaping () -> Void) {
         say(.warning, "held \(Log.shown(decision.finalURL)): \(decision.safety.summary ?? "safety") (nothing opened)")
-        show(NotificationText.held(decision, label: label, openAnyway: session.staysForAnswers), kind: .safety) { key in
+        show(NotificationText.held(decision, label: label, openAnyway: staysForAnswers), kind: .safety) { key in
             if key == NotificationText.openAnywayActionKey { openAnyway() }
         }
     }

@@ -12,7 +12,14 @@ public final class Notices {
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
     public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, systemConfig, confirmation, defaults, safety, unanswered, history }
 
-    let session: Session
+    /// The session bus, for notifications; nil without one.
+    let bus: DBusConnection?
+    /// True when a loop delivers notification answers (the daemon's); without one, nothing hears them.
+    let answersArrive: Bool
+    /// True when this process stays to hear notification answers (the daemon).
+    let staysForAnswers: Bool
+    /// `-v`: tell the terminal what was done (embedded mode).
+    let isVerbose: Bool
     private var client: NotificationClient?
     private var lastIDs: [Kind: UInt32] = [:]
     /// Kinds whose `Notify` has not been answered yet: what comes meanwhile waits in `next`.
@@ -31,20 +38,23 @@ public final class Notices {
         var onClose: ((NotificationCloseReason) -> Void)?
     }
 
-    /// Notices for `session`. A session that stays makes its notification client now (its
+    /// Notices over `bus`. A process that stays makes its notification client now (its
     /// signal subscriptions are calls to the bus), so no click pays for them.
-    public init(session: Session) {
-        self.session = session
-        if session.staysForAnswers { _ = notifications }
+    public init(bus: DBusConnection?, answersArrive: Bool, staysForAnswers: Bool, verbose: Bool) {
+        self.bus = bus
+        self.answersArrive = answersArrive
+        self.staysForAnswers = staysForAnswers
+        self.isVerbose = verbose
+        if staysForAnswers { _ = notifications }
     }
 
     /// The notification client, made on first use (a server may start after the daemon).
-    var notifications: NotificationClient? {
-        guard let bus = session.bus else { return nil }
+    package var notifications: NotificationClient? {
+        guard let bus else { return nil }
         if client == nil {
             // Synchronous calls stay short; Notify is sent without waiting and may take a loaded
             // desktop up to 10 s to answer.
-            client = try? NotificationClient(connection: bus, callTimeout: session.staysForAnswers ? 2 : 5)
+            client = try? NotificationClient(connection: bus, callTimeout: staysForAnswers ? 2 : 5)
             client?.notifyTimeout = 10
         }
         return client
@@ -61,10 +71,10 @@ public final class Notices {
     public func show(_ request: NotificationRequest, kind: Kind, onAction: ((String) -> Void)? = nil,
                      onClose: ((NotificationCloseReason) -> Void)? = nil) {
         guard let notifications else {
-            if session.staysForAnswers { Log.info("no notification server: \(request.summary)") }
+            if staysForAnswers { Log.info("no notification server: \(request.summary)") }
             return
         }
-        guard session.staysForAnswers, session.loop != nil else {
+        guard staysForAnswers, answersArrive else {
             var request = request
             request.actions = []
             _ = try? notifications.notify(request)
@@ -115,19 +125,19 @@ public final class Notices {
     private var terminal: Bool { StandardStream.error.isTerminal }
 
     /// A message for the log (daemon) or stderr (embedded mode, always).
-    func say(_ level: Log.Level, _ message: String) {
-        if session.staysForAnswers { Log.write(level, message) } else { StandardStream.error.writeLine("openurl: \(message)") }
+    package func say(_ level: Log.Level, _ message: String) {
+        if staysForAnswers { Log.write(level, message) } else { StandardStream.error.writeLine("openurl: \(message)") }
     }
 
     /// A line for `-v` in embedded mode (nothing in the daemon, which logs what it does).
-    func verbose(_ message: String) {
-        if !session.staysForAnswers, session.verbose { StandardStream.error.writeLine("openurl: \(message)") }
+    package func verbose(_ message: String) {
+        if !staysForAnswers, isVerbose { StandardStream.error.writeLine("openurl: \(message)") }
     }
 
     /// Something went wrong carrying out `decision` (a failed launch or copy, a refused link); nil
     /// for problems that belong to no decision. `label` names the target as a person knows it.
     public func failed(_ message: String, decision: Decision?, label: String) {
-        guard session.staysForAnswers else {
+        guard staysForAnswers else {
             say(.error, message)
             guard !terminal else { return }
             let summary = decision?.kind == .copy ? "Could not copy" : decision?.error != nil ? "Link not opened" : "Could not open link"
@@ -153,9 +163,9 @@ public final class Notices {
 
     /// Nobody could be asked, so the link went to `decision` instead.
     public func unasked(_ decision: Decision, reason: String, label: String) {
-        guard session.staysForAnswers else {
+        guard staysForAnswers else {
             let message = "could not ask (\(reason)); \(decision.kind.rawValue) \(decision.target?.description ?? "") \(decision.finalURL)"
-            if session.verbose || terminal { StandardStream.error.writeLine("openurl: \(message)") }
+            if isVerbose || terminal { StandardStream.error.writeLine("openurl: \(message)") }
             if !terminal { showOnce(summary: "Could not ask where to open a link", body: message, urgent: false) }
             return
         }
@@ -172,7 +182,7 @@ public final class Notices {
 
     /// A decision that asked to be told (`notify = true` on open or discard).
     public func confirm(_ decision: Decision, label: String) {
-        guard session.staysForAnswers else { return verbose("\(decision.kind.rawValue) \(decision.finalURL)") }
+        guard staysForAnswers else { return verbose("\(decision.kind.rawValue) \(decision.finalURL)") }
         if decision.kind == .discard {
             show(NotificationText.discarded(url: decision.finalURL, rule: decision.rule?.description), kind: .confirmation)
         } else {
@@ -183,7 +193,7 @@ public final class Notices {
     /// The click record or the pending questions cannot be written (`why`, e.g. a full disk), or
     /// (nil) can again: one notification while it lasts, closed when writes work again.
     public func history(_ why: String?, path: String) {
-        guard session.staysForAnswers else { return }
+        guard staysForAnswers else { return }
         failingRecords[path] = why
         guard let (failing, reason) = failingRecords.sorted(by: { $0.key < $1.key }).first else { return close(.history) }
         if why != nil { show(NotificationText.historyUnwritable(path: failing, why: reason), kind: .history) }
