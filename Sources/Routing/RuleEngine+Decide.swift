@@ -42,6 +42,9 @@ struct Deciding {
     /// The link as the phases so far have made it.
     var current: ParsedURL
     var decision: Decision
+    /// What the rules match on: the link after the rewrites (before a rule's `clean = false`
+    /// redo), built once; set by `checkSchemeAndAddress`.
+    var subject: MatchSubject?
     /// The locked rule that decided, when one did (tried before the user's rewrites).
     var locked: Rule?
     /// The rule that decided, locked or not; nil for `[default]`.
@@ -131,10 +134,12 @@ extension RuleEngine {
             if state.depth == 0 { state.decision.safety = judge(current, context: state.input.context, policy: config.settings.safety) }
             return state.decision
         }
-        if let problem = MatchSubject(url: current, opener: state.input.opener, moment: state.input.moment).mailto?.problem {
+        let subject = MatchSubject(url: current, opener: state.input.opener, moment: state.input.moment)
+        if let problem = subject.mailto?.problem {
             refuse(problem, decision: &state.decision)
             return state.decision
         }
+        state.subject = subject
         return nil
     }
 
@@ -142,8 +147,8 @@ extension RuleEngine {
     /// what the rule sets: its action, notification, app links and safety policy, and a
     /// less-cleaned link when it keeps tracking parameters or wrappers.
     private func chooseRule(_ state: inout Deciding) {
+        guard let subject = state.subject else { return }
         let input = state.input
-        let subject = MatchSubject(url: state.current, opener: input.opener, moment: input.moment)
         state.matched = state.locked ?? firstMatchingRule(subject, explain: input.explain, in: lockedCount..<config.rules.count,
                                                           trace: &state.decision.trace)
         // Shift asks, except when a locked rule decided: the system's choice is not asked about.
@@ -182,8 +187,8 @@ extension RuleEngine {
     /// would have been to ask (the asking rule, `[default] ask`, a forced ask), never before
     /// another rule. A rule the system configuration locked is never answered for the user.
     private func takeRememberedAnswer(_ state: inout Deciding) {
-        guard state.locked == nil, state.action.kind == .ask || state.input.forceAsk,
-              let answer = rememberedAnswer(for: MatchSubject(url: state.current, opener: state.input.opener, moment: state.input.moment)) else { return }
+        guard state.locked == nil, state.action.kind == .ask || state.input.forceAsk, let subject = state.subject,
+              let answer = rememberedAnswer(for: subject) else { return }
         let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(answer.position.line)"
         state.decision.trace.append(.remembered(rule: answer.label, location: location, asked: state.decision.rule))
         state.action = answer.action
