@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction", "TestSupport"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
         .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing", "TestSupport"]),
-        .testTarget(name: "OpenurlChooserTests", dependencies: ["URLModel", "OpenurlChooser"], swiftSettings: gtkSwiftSettings),
+        .testTarget(name: "OpenurlChooserTests", dependencies: ["URLModel", "RouterContract", "OpenurlChooser"], swiftSettings: gtkSwiftSettings),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "RouterContractTests", dependencies: ["JSON", "RoutingCore", "ConfigLanguage", "Routing", "DBus", "RouterContract"]),

@@ -137,17 +137,3 @@ extension ConfigLoader {
         return merged.finishingLayers()
     }
 }
-
-/// "Remember for …": what a remembered rule should match (`RememberedRules` scopes).
-public struct RememberRequest: Equatable, Sendable {
-    /// `domain`, `host`, `opener` or `mail-domain`.
-    public var scope: String
-    /// The domain, host, opener or mail domain.
-    public var value: String
-
-    /// A request.
-    public init(scope: String, value: String) {
-        self.scope = scope
-        self.value = value
-    }
-}

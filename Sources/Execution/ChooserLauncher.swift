@@ -3,6 +3,7 @@ import DBus
 import Platform
 import JSON
 import RoutingCore
+import RouterContract
 
 /// Runs `openurl-chooser`, the GTK window for `ask`, one question at a time: a question asked
 /// while a window is open waits for it to close, then gets its own window.
@@ -253,14 +254,14 @@ public final class ChooserLauncher: @unchecked Sendable {
                 guard let self else { return }
                 self.unresponsive(questionID, "stopped answering (no reply within \(Self.seconds(self.pingDeadline)); frozen or stopped)")
             }
-            self.send(Self.command("ping", id: questionID), to: server)
+            self.send(Self.command(.ping(questionID)), to: server)
         }
     }
 
     /// The question's time ran out: its window goes, the chooser stays for the next one.
     private func expire(_ questionID: Int) {
         guard let active, active.questionID == questionID else { return }
-        if let server, server.id == active.serverID { send(Self.command("close", id: questionID), to: server) }
+        if let server, server.id == active.serverID { send(Self.command(.close(questionID)), to: server) }
         complete(.expired)
     }
 

@@ -1,7 +1,7 @@
 import JSON
 import Launching
 import RoutingCore
-import ConfigLanguage
+import RouterContract
 
 /// The lines `openurl-chooser --serve` and the daemon exchange, one JSON object per line.
 ///
@@ -13,25 +13,16 @@ import ConfigLanguage
 /// shown is stale (answered as its time ran out) and ignored.
 extension ChooserLauncher {
     /// The question line for `request`: its `id`, the link, the original, the opener, the
-    /// decision's safety verdict and each choice with its label and icon, all JSON strings (a tab
-    /// or newline in a label survives).
+    /// decision's safety verdict and each choice with its label and icon.
     public static func question(for request: AskRequest, id: Int? = nil) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if let id { members.append(("id", .number(id))) }
-        members.append(("url", .string(request.decision.finalURL)))
-        if request.decision.url != request.decision.finalURL { members.append(("original", .string(request.decision.url))) }
-        if let opener = request.opener, !opener.isEmpty { members.append(("opener", .string(opener))) }
-        members.append(("safety", request.decision.safety.json))
-        members.append(("choices", .array(request.choices.map { choice in
-            .object([("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon))])
-        })))
-        members.append(("token", .string(request.activationToken ?? "")))
-        return .object(members)
+        ChooserQuestion(id: id, url: request.decision.finalURL, original: request.decision.url, opener: request.opener,
+                        safety: request.decision.safety.json, choices: request.choices.map(OfferedChoice.init),
+                        token: request.activationToken ?? "").json
     }
 
-    /// `{"close":ID}` or `{"ping":ID}`.
-    static func command(_ name: String, id: Int) -> String {
-        JSONValue.object([(name, .number(id))]).text + "\n"
+    /// `{"close":ID}` or `{"ping":ID}`, as a line.
+    static func command(_ command: ChooserCommand) -> String {
+        command.json.text + "\n"
     }
 
     /// What one line from the chooser says.
@@ -44,35 +35,36 @@ extension ChooserLauncher {
         case answer(AskAnswer, id: Int?)
     }
 
-    /// Reads one line; nil for one that is none of these (logged by nobody: the chooser is ours).
+    /// Reads one line; nil for one that is none of these, or a choice the question did not
+    /// offer (logged by nobody: the chooser is ours).
     static func read(_ line: String, choices: [Choice]) -> Line? {
-        guard let object = try? JSONValue(parsing: line) else { return nil }
-        let id = object["id"]?.integer
-        switch object["event"]?.string {
-        case "shown"?: return .shown(id: id)
-        case "pong"?: return .pong(id: id)
-        default: return parse(line, choices: choices).map { .answer($0, id: id) }
+        guard let object = try? JSONValue(parsing: line), let reply = ChooserReply(json: object) else { return nil }
+        switch reply.event {
+        case .shown: return .shown(id: reply.id)
+        case .pong: return .pong(id: reply.id)
+        case .cancelled: return .answer(.cancelled, id: reply.id)
+        case .chose(let pick): return answer(pick, choices: choices).map { .answer($0, id: reply.id) }
         }
     }
 
     /// One answer line; nil for a line that is not one.
     static func parse(_ line: String, choices: [Choice]) -> AskAnswer? {
-        guard let object = try? JSONValue(parsing: line), let kind = object["answer"]?.string else { return nil }
-        guard kind == "choose" else { return kind == "cancel" ? .cancelled : nil }
+        guard case .answer(let answer, _)? = read(line, choices: choices) else { return nil }
+        return answer
+    }
+
+    /// What a pick chose among `choices`; nil for an index out of range.
+    static func answer(_ pick: ChooserPick, choices: [Choice]) -> AskAnswer? {
         let choice: Choice
-        if let index = object["index"]?.integer {
+        if let index = pick.index {
             guard choices.indices.contains(index) else { return nil }
             choice = choices[index]
         } else {
             // Ctrl+C copies the link even where the question offered no Copy.
-            guard object["choice"]?.string == "copy" else { return nil }
+            guard pick.key == "copy" else { return nil }
             choice = Choice(action: .copy, label: "Copy", icon: "edit-copy")
         }
-        var remember: RememberRequest?
-        if let fields = object["remember"], let scope = fields["scope"]?.string, let value = fields["value"]?.string {
-            remember = RememberRequest(scope: scope, value: value)
-        }
-        return .chosen(choice, url: object["url"]?.string, remember: remember, keepAsking: object["keep"]?.bool ?? false)
+        return .chosen(choice, url: pick.url, remember: pick.remember, keepAsking: pick.keep)
     }
 
     /// Reads lines until end of file.

@@ -1,6 +1,7 @@
 import DBus
 import JSON
 import Platform
+import RouterContract
 import RoutingCore
 
 /// A question put to the user that has no answer yet, as the next daemon needs it to ask again.
@@ -72,13 +73,13 @@ public final class PendingAsks {
     public func shown(id: UInt32, notification: UInt32) {
         guard waiting[id] != nil else { return }
         waiting[id]?.notification = notification
-        write(.object([("shown", .number(Int(id))), ("notification", .number(Int(notification)))]))
+        write(PendingAskLine.shown(id: id, notification: notification).json)
     }
 
     /// Records that question `id` has its answer; the file goes once none waits.
     public func resolve(id: UInt32) {
         guard waiting.removeValue(forKey: id) != nil else { return }
-        guard waiting.isEmpty else { return write(.object([("done", .number(Int(id)))])) }
+        guard waiting.isEmpty else { return write(PendingAskLine.done(id: id).json) }
         file.discardUnwritten()
         try? FileSystem.remove(path)
         linesWritten = 0
@@ -91,13 +92,12 @@ public final class PendingAsks {
         guard let data = FileSystem.contents(path) else { return [] }
         var found: [UInt32: PendingAsk] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let value = try? JSONValue(parsing: Array(line)) else { continue }  // a torn line
-            if let id = value["done"]?.integer.flatMap(UInt32.init(exactly:)) {
-                found[id] = nil
-            } else if let id = value["shown"]?.integer.flatMap(UInt32.init(exactly:)), let shown = value["notification"]?.integer {
-                found[id]?.notification = UInt32(exactly: shown)
-            } else if let ask = Self.ask(value, choice: choice) {
-                found[ask.id] = ask
+            // A torn line (or another program's) is skipped.
+            guard let value = try? JSONValue(parsing: Array(line)), let record = PendingAskLine(json: value) else { continue }
+            switch record {
+            case .done(let id): found[id] = nil
+            case .shown(let id, let notification): found[id]?.notification = notification
+            case .question(let question): found[question.id] = Self.ask(question, choice: choice)
             }
         }
         waiting = found
@@ -121,7 +121,7 @@ public final class PendingAsks {
         }
         guard file.flush() != nil else { return }  // a full disk: keep appending to what is there
         let text = all.map { ask in
-            Self.line(ask).text + "\n" + (ask.notification.map { JSONValue.object([("shown", .number(Int(ask.id))), ("notification", .number(Int($0)))]).text + "\n" } ?? "")
+            Self.line(ask).text + "\n" + (ask.notification.map { PendingAskLine.shown(id: ask.id, notification: $0).json.text + "\n" } ?? "")
         }.joined()
         do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp") } catch {
             Log.warning("cannot rewrite \(path): \(error)")
@@ -130,43 +130,19 @@ public final class PendingAsks {
 
     /// A question's line.
     static func line(_ ask: PendingAsk) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("ask", .number(Int(ask.id))), ("time", .fraction(ask.time)),
-            ("url", .string(ask.decision.url)), ("final_url", .string(ask.decision.finalURL)),
-        ]
-        switch ask.decision.rule {
-        case .named(let name)?: members.append(("rule", .string(name)))
-        case .index(let index)?: members.append(("rule_index", .number(index)))
-        case nil: break
-        }
-        if case .ask(_, true) = ask.decision.effect { members.append(("forced", .bool(true))) }
-        if let opener = ask.opener { members.append(("opener", .string(opener))) }
-        members.append(("choices", .array(ask.decision.choices.map { choice in
-            .object([("key", .string(choice.key)), ("label", .string(choice.label)), ("icon", .string(choice.icon))])
-        })))
-        members.append(("environment", .object(ask.environment.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        return .object(members)
+        var forced = false
+        if case .ask(_, true) = ask.decision.effect { forced = true }
+        return PendingAskLine.question(PendingQuestion(
+            id: ask.id, time: ask.time, url: ask.decision.url, finalURL: ask.decision.finalURL, rule: ask.decision.rule, forced: forced,
+            opener: ask.opener, choices: ask.decision.choices.map(OfferedChoice.init), environment: ask.environment)).json
     }
 
-    /// The question a line records; nil for a line that is not one.
-    static func ask(_ value: JSONValue, choice: (String) -> Choice.Action?) -> PendingAsk? {
-        guard let id = value["ask"]?.integer.flatMap(UInt32.init(exactly:)), id != 0,
-              let url = value["url"]?.string, let finalURL = value["final_url"]?.string else { return nil }
-        let time: Double
-        switch value["time"] {
-        case .fraction(let seconds)?: time = seconds
-        case .number(let seconds)?: time = Double(seconds)
-        default: return nil
+    /// The question a line records, its choices resolved by `choice` (one that no longer resolves is left out).
+    static func ask(_ question: PendingQuestion, choice: (String) -> Choice.Action?) -> PendingAsk {
+        let choices = question.choices.compactMap { offered in
+            choice(offered.key).map { Choice(action: $0, label: offered.label, icon: offered.icon) }
         }
-        let choices: [Choice] = (value["choices"]?.items ?? []).compactMap { item in
-            guard let key = item["key"]?.string, let action = choice(key) else { return nil }
-            return Choice(action: action, label: item["label"]?.string ?? key, icon: item["icon"]?.string ?? "")
-        }
-        var rule: Decision.RuleReference?
-        if let name = value["rule"]?.string { rule = .named(name) } else if let index = value["rule_index"]?.integer { rule = .index(index) }
-        var environment: [String: String] = [:]
-        for (name, variable) in value["environment"]?.members ?? [] { if let text = variable.string { environment[name] = text } }
-        let decision = Decision(url: url, finalURL: finalURL, effect: .ask(choices, forced: value["forced"]?.bool ?? false), rule: rule)
-        return PendingAsk(id: id, time: time, decision: decision, opener: value["opener"]?.string, environment: environment)
+        let decision = Decision(url: question.url, finalURL: question.finalURL, effect: .ask(choices, forced: question.forced), rule: question.rule)
+        return PendingAsk(id: question.id, time: question.time, decision: decision, opener: question.opener, environment: question.environment)
     }
 }

@@ -9,13 +9,14 @@ import URLModel
 import JSON
 import Platform
 import RoutingCore
+import RouterContract
 
 /// The command line, parsed.
 struct ChooserArguments {
     var url = ""
     var original: String?
     var opener: String?
-    var choices: [LinkPreview.Choice] = []
+    var choices: [OfferedChoice] = []
     var dump = false
     /// `--safety JSON`: the decision's `safety` object (as `openurl test --json` prints it).
     var safety: LinkPreview.Safety?
@@ -43,7 +44,7 @@ struct ChooserArguments {
             case "--choice":
                 let fields = try value(argument).split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
                 guard let key = fields.first, !key.isEmpty else { throw ChooserFailure("--choice needs KEY<TAB>LABEL<TAB>ICON") }
-                choices.append(LinkPreview.Choice(key: key, label: fields.count > 1 && !fields[1].isEmpty ? fields[1] : key,
+                choices.append(OfferedChoice(key: key, label: fields.count > 1 && !fields[1].isEmpty ? fields[1] : key,
                                                   icon: fields.count > 2 ? fields[2] : ""))
             case "--help", "-h":
                 print(Self.usage)

@@ -2,6 +2,7 @@ import CGtk
 import JSON
 import Platform
 import RoutingCore
+import RouterContract
 
 /// `openurl-chooser --serve`: GTK is initialised once and the process stays, so a question
 /// costs a window rather than a process start (most of a cold start is loading and initialising
@@ -31,34 +32,33 @@ enum ChooserServer {
         return 0
     }
 
-    /// One question line.
+    /// One line from the daemon: a question, a ping or a close.
     static func handle(_ line: [UInt8]) {
-        if let command = try? JSONValue(parsing: line) {
-            if let ping = command["ping"]?.integer {
-                return ChooserUI.emitLine(.object([("event", .string("pong")), ("id", .number(ping))]))
-            }
-            if let close = command["close"]?.integer {
-                guard close == questionID else { return }
+        let object = try? JSONValue(parsing: line)
+        if let object, let command = ChooserCommand(json: object) {
+            switch command {
+            case .ping(let id): return ChooserUI.emit(ChooserReply(.pong, id: id))
+            case .close(let id):
+                guard id == questionID else { return }
                 current?.destroy()
                 current = nil
                 questionID = nil
                 return
             }
         }
-        let request = try? JSONValue(parsing: line)
-        questionID = request?["id"]?.integer
-        guard let request, request.members != nil, let url = request["url"]?.string,
-              let choices = Self.choices(request["choices"]), !choices.isEmpty else {
+        // The id is taken even from a malformed question, so its cancel is not mistaken for stale.
+        questionID = object?["id"]?.integer
+        guard let object, let question = ChooserQuestion(json: object) else {
             StandardStream.error.write("openurl-chooser: not a request: \(String(decoding: line.prefix(200), as: UTF8.self))\n")
-            ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
+            ChooserUI.emit(.cancelled)
             return
         }
         do {
-            let preview = try LinkPreview(url: url, original: request["original"]?.string, choices: choices,
-                                          opener: request["opener"]?.string, publicSuffixes: readPublicSuffixList(),
-                                          safety: LinkPreview.Safety(json: request["safety"]))
+            let preview = try LinkPreview(url: question.url, original: question.original, choices: question.choices,
+                                          opener: question.opener, publicSuffixes: readPublicSuffixList(),
+                                          safety: LinkPreview.Safety(json: question.safety))
             current?.destroy()
-            let ui = ChooserUI(preview: preview, startupID: request["token"]?.string) {
+            let ui = ChooserUI(preview: preview, startupID: question.token) {
                 current?.destroy()
                 current = nil
             }
@@ -66,19 +66,8 @@ enum ChooserServer {
             ui.build()
         } catch {
             StandardStream.error.write("openurl-chooser: \(error)\n")
-            ChooserUI.emitLine(.object([("answer", .string("cancel"))]))
+            ChooserUI.emit(.cancelled)
         }
-    }
-
-    /// The `choices` array as the window's choices; nil when it is missing or malformed.
-    static func choices(_ value: JSONValue?) -> [LinkPreview.Choice]? {
-        guard let items = value?.items else { return nil }
-        var choices: [LinkPreview.Choice] = []
-        for item in items {
-            guard let key = item["key"]?.string, !key.isEmpty else { return nil }
-            choices.append(LinkPreview.Choice(key: key, label: item["label"]?.string ?? key, icon: item["icon"]?.string ?? ""))
-        }
-        return choices
     }
 }
 
@@ -94,10 +83,13 @@ private let stdinReady: @convention(c) (UnsafeMutablePointer<GIOChannel>?, GIOCo
     }
     // A question whose close came with it (its time ran out while this process was busy) is
     // not worth a window: skip both.
-    let closed = Set(lines.compactMap { (try? JSONValue(parsing: $0))?["close"]?.integer })
-    for line in lines {
-        if !closed.isEmpty, let question = try? JSONValue(parsing: line), question["url"] != nil,
-           let id = question["id"]?.integer, closed.contains(id) { continue }
+    let parsed = lines.map { try? JSONValue(parsing: $0) }
+    let closed = Set(parsed.compactMap { object -> Int? in
+        guard let object, case .close(let id)? = ChooserCommand(json: object) else { return nil }
+        return id
+    })
+    for (line, object) in zip(lines, parsed) {
+        if !closed.isEmpty, let object, object["url"] != nil, let id = object["id"]?.integer, closed.contains(id) { continue }
         ChooserServer.handle(line)
     }
     return 1

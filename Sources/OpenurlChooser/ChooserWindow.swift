@@ -324,44 +324,41 @@ final class ChooserUI {
 
     /// Prints the answer line; the window closes unless `keep`.
     private func answer(choice: String, index: Int?, keep: Bool) {
-        var members: [(String, JSONValue)] = [("answer", .string("choose")), ("choice", .string(choice))]
-        if let index { members.append(("index", .number(index))) }
+        var pick = ChooserPick(key: choice, index: index, keep: keep)
         if let entry, let text = gtk_editable_get_text(OpaquePointer(entry)) {
             let edited = String(cString: text).trimmingSpaces()
-            if !edited.isEmpty, edited != preview.url { members.append(("url", .string(edited))) }
+            if !edited.isEmpty, edited != preview.url { pick.url = edited }
         }
         if let rememberCheck, gtk_check_button_get_active(cast(rememberCheck)) != 0 {
             let index = rememberScopes.map { Int(gtk_drop_down_get_selected(OpaquePointer($0))) } ?? 0
             if preview.remember.indices.contains(index) {
                 let scope = preview.remember[index]
-                members.append(("remember", .object([("scope", .string(scope.scope)), ("value", .string(scope.value))])))
+                pick.remember = RememberRequest(scope: scope.scope, value: scope.value)
             }
         }
-        if keep { members.append(("keep", .bool(true))) }
-        emit(.object(members))
+        Self.emit(.chose(pick))
         if !keep { finish() }
     }
 
     /// Tells the daemon the window is up: a chooser that exits before this could not ask at all.
     func announceShown() {
-        emit(.object([("event", .string("shown"))]))
+        Self.emit(.shown)
     }
 
     func cancel() {
-        emit(.object([("answer", .string("cancel"))]))
+        Self.emit(.cancelled)
         finish()
     }
 
-    func emit(_ value: JSONValue) { Self.emitLine(value) }
+    /// Writes one line for the question shown (its id in serve mode) and flushes it: the daemon
+    /// reads as the user answers.
+    static func emit(_ event: ChooserReply.Event) {
+        emit(ChooserReply(event, id: ChooserServer.questionID))
+    }
 
-    /// Writes one answer line and flushes it: the daemon reads as the user answers. In serve
-    /// mode the line carries the question's id.
-    static func emitLine(_ value: JSONValue) {
-        var value = value
-        if let id = ChooserServer.questionID, value["id"] == nil, case .object(let members) = value {
-            value = .object(members + [("id", .number(id))])
-        }
-        print(value.text)
+    /// Writes one line and flushes it.
+    static func emit(_ reply: ChooserReply) {
+        print(reply.json.text)
         Sys.flushStandardOutput()
     }
 }

@@ -1,29 +1,13 @@
 import URLModel
 import JSON
 import LinkSafety
+import RouterContract
 
 /// What the chooser window shows about a link, computed without I/O so it can be tested as a
 /// table and printed by `openurl-chooser --dump`: the URL as it will be opened with its
 /// registrable domain set apart, the original when hygiene changed it, the host in both forms,
 /// warnings, a mailto's fields, the choices and the ways to remember a choice.
 public struct LinkPreview: Sendable {
-    /// One choice as the window offers it.
-    public struct Choice: Sendable, Equatable {
-        /// The choice as the config writes it (`firefox.desktop`, `work`, `copy`, `discard`).
-        public var key: String
-        /// What the button says.
-        public var label: String
-        /// An icon name or absolute path (from the desktop entry), empty for none.
-        public var icon: String
-
-        /// A choice.
-        public init(key: String, label: String, icon: String) {
-            self.key = key
-            self.label = label
-            self.icon = icon
-        }
-    }
-
     /// A way to remember a choice: what the written rule will match.
     public struct RememberScope: Sendable, Equatable {
         /// `domain` (the registrable domain and its subdomains), `host` (exactly this host),
@@ -124,7 +108,7 @@ public struct LinkPreview: Sendable {
     /// For a mailto.
     public var mail: Mail?
     /// The choices, in order (`1`–`9` pick them).
-    public var choices: [Choice]
+    public var choices: [OfferedChoice]
     /// Ways to remember, the first the default: the narrowest (this host, when it is not the
     /// registrable domain), then the registrable domain, then the opener.
     public var remember: [RememberScope]
@@ -140,7 +124,7 @@ public struct LinkPreview: Sendable {
     /// Builds the preview of `url` (the final URL) clicked as `original`; `publicSuffixes` is the
     /// list text (nil: the built-in fallback); `safety` is the decision's verdict (nil: the IDN
     /// check alone judges the host).
-    public init(url: String, original: String?, choices: [Choice], opener: String?, publicSuffixes: [UInt8]?,
+    public init(url: String, original: String?, choices: [OfferedChoice], opener: String?, publicSuffixes: [UInt8]?,
                 safety: Safety? = nil) throws(URLParseError) {
         let parsed = try ParsedURL(url)
         let shown: Safety

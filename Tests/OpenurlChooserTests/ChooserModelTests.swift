@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import OpenurlChooser
 @testable import URLModel
+import RouterContract
 
 /// The chooser's pure parts: registrable domains, homographs, the link preview, remembered rules.
 @Suite struct ChooserModelTests {
@@ -69,7 +70,7 @@ import Testing
 
     @Test func thePreviewEmphasisesTheRegistrableDomainAndShowsBothHostForms() throws {
         let preview = try LinkPreview(url: "http://user@shop.b\u{FC}cher.de:8080/x?y", original: "http://user@shop.b\u{FC}cher.de:8080/x?y&utm_source=z",
-                                      choices: [LinkPreview.Choice(key: "copy", label: "Copy", icon: "edit-copy")],
+                                      choices: [OfferedChoice(key: "copy", label: "Copy", icon: "edit-copy")],
                                       opener: "slack", publicSuffixes: nil)
         #expect(preview.urlParts.before == "http://user@shop.")
         #expect(preview.urlParts.domain == "xn--bcher-kva.de")
