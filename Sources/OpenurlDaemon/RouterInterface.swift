@@ -85,7 +85,7 @@ extension Daemon {
                 },
                 DBusMethod(Router1.Method.listApps, inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
                     let apps = self.executor.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
-                    return [.array(elementSignature: "(ss)", apps.map { .structure([.string($0.id), .string($0.name)]) })]
+                    return [.array(elementSignature: ListedApp.signature, apps.map { ListedApp(id: $0.id, name: $0.name).dbusValue })]
                 },
                 DBusMethod(Router1.Method.listTargets, inputs: [.init("scheme", "s")], outputs: [.init("targets", "aa{sv}")]) { [unowned self] args, _ in
                     let scheme = args[0].string.flatMap { $0.isEmpty ? nil : $0 }
@@ -93,12 +93,7 @@ extension Daemon {
                     // reload is listed, and so is everything while the config is broken.
                     var config = self.rules.engine.config
                     config.catalog = self.rules.discoverCatalog()
-                    return [.array(elementSignature: "a{sv}", TargetListing.targets(for: scheme, config: config, all: true).map { listing in
-                        var pairs: [(String, DBusValue)] = [("target", .string(listing.target)), ("kind", .string(listing.kind.rawValue)),
-                                                            ("name", .string(listing.name)), ("default", .bool(listing.isDefault))]
-                        if let app = listing.app { pairs.append(("app", .string(app))) }
-                        return .vardict(pairs: pairs)
-                    })]
+                    return [.array(elementSignature: TargetListing.dbusSignature, TargetListing.targets(for: scheme, config: config, all: true).map(\.dbusValue))]
                 },
                 DBusMethod(Router1.Method.recent, inputs: [.init("limit", "u")], outputs: [.init("links", "aa{sv}")]) { [unowned self] args, _ in
                     let limit = Int(args[0].uint32 ?? 0)

@@ -1,3 +1,4 @@
+import RoutingCore
 import ConfigFiles
 import Launching
 import OpenurlCommands

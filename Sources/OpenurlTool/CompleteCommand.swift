@@ -1,3 +1,4 @@
+import RoutingCore
 import RouterContract
 import DBus
 import Launching
