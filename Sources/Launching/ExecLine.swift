@@ -42,10 +42,13 @@ public enum ExecLine {
         return (0..<Int(argc)).compactMap { argv[$0].map { String(cString: $0) } }
     }
 
-    /// Expands field codes in `words`: `%u %U %f %F` become `url` (a word that is only the code
-    /// becomes exactly one element), `%i` becomes `--icon ICON` (or nothing), `%c` the name,
-    /// `%k` the entry's path, `%%` a percent sign; deprecated and unknown codes are dropped.
-    /// When no URL code occurs and `appendURLIfMissing` is set, `url` is appended.
+    /// Expands field codes in `words`: the first of `%u %U %f %F` becomes `url` (a word that is
+    /// only the code becomes exactly one element), `%i` becomes `--icon ICON` (or nothing), `%c`
+    /// the name, `%k` the entry's path, `%%` a percent sign; deprecated and unknown codes are
+    /// dropped. The spec allows one URL code per command line; a line with more is invalid, and
+    /// the later ones expand to nothing (as GLib does when it has one URI), so the link arrives
+    /// once, not once per code. When no URL code occurs and `appendURLIfMissing` is set, `url` is
+    /// appended.
     public static func expand(_ words: [String], url: String?, icon: String? = nil, name: String? = nil,
                               entryPath: String? = nil, appendURLIfMissing: Bool = true) -> [String] {
         var result: [String] = []
@@ -53,8 +56,8 @@ public enum ExecLine {
         for word in words {
             if word.count == 2, word.first == "%", let code = word.last {
                 if urlCodes.contains(code) {
+                    if !sawURLCode, let url { result.append(url) }
                     sawURLCode = true
-                    if let url { result.append(url) }
                     continue
                 }
                 if code == "i" {
@@ -74,8 +77,8 @@ public enum ExecLine {
                 case "k": expanded += entryPath ?? ""
                 case "i": expanded += icon ?? ""
                 case _ where urlCodes.contains(code):
+                    if !sawURLCode { expanded += url ?? "" }
                     sawURLCode = true
-                    expanded += url ?? ""
                 default: break
                 }
             }
@@ -116,6 +119,12 @@ public enum ExecLine {
         return Array(words[..<position]) + escaped + Array(words[position...])
     }
 
+    /// The URL field codes (`%u %U %f %F`) in a command line, in order: more than one makes the
+    /// line invalid under the Desktop Entry spec (`openurl check` says so).
+    public static func urlFieldCodes(in words: [String]) -> [String] {
+        words.flatMap { fieldCodes(in: $0).filter(urlCodes.contains).map { "%\($0)" } }
+    }
+
     /// The field-code letters used in one word (`%%` is an escaped percent, not a code).
     static func fieldCodes(in word: String) -> [Character] {
         var codes: [Character] = []
@@ -125,5 +134,21 @@ public enum ExecLine {
             if code != "%" { codes.append(code) }
         }
         return codes
+    }
+}
+
+extension DesktopEntry {
+    /// What is wrong with the entry's command lines under the Desktop Entry spec, one sentence
+    /// each: more than one URL field code in `Exec` or an action's `Exec` (the link is still
+    /// passed once, at the first).
+    public var execProblems: [String] {
+        let lines = [("Exec", exec)] + actions.map { ("the \($0.id) action's Exec", $0.exec) }
+        return lines.compactMap { key, exec in
+            guard let exec, let words = try? ExecLine.tokenize(exec, entry: id) else { return nil }
+            let codes = ExecLine.urlFieldCodes(in: words)
+            guard codes.count > 1 else { return nil }
+            return "\(id) (\(path)): \(key) has \(codes.count) URL field codes (\(codes.joined(separator: " "))), "
+                + "where the Desktop Entry spec allows one; the link is passed once, at the first"
+        }
     }
 }

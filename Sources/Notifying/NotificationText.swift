@@ -78,6 +78,13 @@ public enum NotificationText {
         NotificationRequest(summary: "Link not opened", body: "\(reason)\n\(shortened(url))", urgency: .critical, icon: NotificationClient.Icon.error)
     }
 
+    /// One call handed more links than are opened at once: how many went, how many did not.
+    public static func tooManyLinks(total: Int, opened: Int) -> NotificationRequest {
+        NotificationRequest(summary: "\(total - opened) of \(total) links not opened",
+                            body: "One request handed over \(total) links; only the first \(opened) were opened.",
+                            urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
     /// The action key of "Open anyway" on a blocked link.
     public static let openAnywayActionKey = "open-anyway"
 

@@ -1,3 +1,4 @@
+import Notifying
 import Platform
 import ConfigFiles
 import Execution
@@ -165,9 +166,20 @@ extension Daemon {
                     options.environment = [:]
                     options.opener = nil
                     options.processID = nil
+                    // As many as OpenText opens at once; the rest are refused, and the user told how many.
+                    let uris = args[0].stringArray ?? []
+                    let taken = Array(uris.prefix(Self.maximumOpenTextLinks))
+                    var refused: [String] = []
+                    if uris.count > taken.count {
+                        let message = "Application.Open: \(uris.count) links; at most \(Self.maximumOpenTextLinks) are opened at once, so the last \(uris.count - taken.count) were not"
+                        Log.warning(message)
+                        self.notices.show(NotificationText.tooManyLinks(total: uris.count, opened: taken.count), kind: .failure)
+                        refused.append(message)
+                    }
                     return try self.answering(context) { reply in
                         self.completing(options, context: context, wantsOpener: true, wantsDisplay: true) { options in
-                            self.openAll(args[0].stringArray ?? [], options: options) { failures in
+                            self.openAll(taken, options: options) { failures in
+                                let failures = failures + refused
                                 reply(failures.isEmpty ? .success([]) : .failure(DBusError.invalidArgs(failures.joined(separator: "\n"))))
                             }
                         }
@@ -243,31 +255,35 @@ extension Daemon {
     /// Routes each of `links` in turn, each with the text it was shown as (Markdown, HTML,
     /// `text <url>`) for the safety verdict; `completion` gets the ones routed (a link that is
     /// not a URL is logged and skipped).
-    func open(_ links: [ExtractedLink], options: OpenOptions, routed: [ExtractedLink] = [], completion: @escaping ([ExtractedLink]) -> Void) {
-        guard let link = links.first else { return completion(routed) }
-        var linkOptions = options
-        if let text = link.linkText { linkOptions.context = LinkContext(linkText: text, originURL: options.context?.originURL) }
-        open(link.url, options: linkOptions) { [weak self] result in
-            var routed = routed
-            switch result {
-            case .success: routed.append(link)
-            case .failure(let error): Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
+    func open(_ links: [ExtractedLink], options: OpenOptions, completion: @escaping ([ExtractedLink]) -> Void) {
+        var routed: [ExtractedLink] = []
+        InTurn.run(links, step: { [weak self] link, next in
+            guard let self else { return next() }
+            var linkOptions = options
+            if let text = link.linkText { linkOptions.context = LinkContext(linkText: text, originURL: options.context?.originURL) }
+            self.open(link.url, options: linkOptions) { result in
+                switch result {
+                case .success: routed.append(link)
+                case .failure(let error): Log.warning("OpenText: \(Log.shown(link.url)): \(error)")
+                }
+                next()
             }
-            self?.open(Array(links.dropFirst()), options: options, routed: routed, completion: completion)
-        }
+        }, finished: { completion(routed) })
     }
 
     /// Routes each URI of an `Application.Open` in turn; `completion` gets the refusals.
-    func openAll(_ uris: [String], options: OpenOptions, failures: [String] = [], completion: @escaping ([String]) -> Void) {
-        guard let uri = uris.first else { return completion(failures) }
-        open(uri, options: options) { [weak self] result in
-            var failures = failures
-            if case .failure(let error as DBusError) = result { failures.append(error.message) }
-            // A token raises one window: only the first link carries it.
-            var rest = options
-            rest.activationToken = nil
-            self?.openAll(Array(uris.dropFirst()), options: rest, failures: failures, completion: completion)
-        }
+    func openAll(_ uris: [String], options: OpenOptions, completion: @escaping ([String]) -> Void) {
+        var failures: [String] = []
+        var options = options
+        InTurn.run(uris, step: { [weak self] uri, next in
+            guard let self else { return next() }
+            self.open(uri, options: options) { result in
+                if case .failure(let error as DBusError) = result { failures.append(error.message) }
+                // A token raises one window: only the first link carries it.
+                options.activationToken = nil
+                next()
+            }
+        }, finished: { completion(failures) })
     }
 
     /// Copies a URL (the addresses of a mailto) outside the rules, and confirms it.

@@ -53,6 +53,10 @@ extension Client {
         for source in layers.sources where source.layer != .system && source.siteList != nil { Output.print(LayerText.line(source, rules: config.rules)) }
         for note in config.notes { Output.error("warning: \(note)") }
         for warning in Self.warnings(for: config, environment: environment) { Output.error("warning: \(warning)") }
+        // The entries a link may be launched with: a second URL code once gave a browser five tabs.
+        let linkEntries = DesktopEntryDirectory(paths: paths).allEntries(containing: ["x-scheme-handler/"])
+            .filter { entry in ["http", "https", "mailto"].contains { entry.handles(scheme: $0) } }
+        for problem in linkEntries.flatMap(\.execProblems) { Output.error("warning: \(problem)") }
         return checkSafety(config, path: file)
     }
 

@@ -57,11 +57,21 @@ struct ExecCase: CustomTestStringConvertible, Sendable {
         ExecCase(exec: "app 100%% %d %D %n %N %v %m %u", expected: ["app", "100%", url]),
         ExecCase(exec: "\"/opt/My App/bin\" --flag \"quoted arg\" %u", expected: ["/opt/My App/bin", "--flag", "quoted arg", url]),
         ExecCase(exec: "sh -c \"echo \\$HOME\" %u", expected: ["sh", "-c", "echo $HOME", url]),
+        // One URL code per line (the spec); more is invalid and the link still goes once, at the first.
+        ExecCase(exec: "firefox %u %u", expected: ["firefox", url]),
+        ExecCase(exec: "app %f %F %U %u --x=%u", expected: ["app", url, "--x="]),
+        ExecCase(exec: "app --a=%u --b=%U", expected: ["app", "--a=" + url, "--b="]),
     ])
     func expandsFieldCodes(_ testCase: ExecCase) throws {
         let words = try ExecLine.tokenize(testCase.exec, entry: "t")
         #expect(ExecLine.expand(words, url: Self.url, icon: "web", name: "Web App", entryPath: "/apps/web.desktop")
                 == testCase.expected)
+    }
+
+    @Test(arguments: [("firefox %u", ["%u"]), ("firefox %u %u", ["%u", "%u"]), ("app %f %F %U %u", ["%f", "%F", "%U", "%u"]),
+                      ("app --x=%u%U 100%%u %i", ["%u", "%U"]), ("app", [])])
+    func urlFieldCodesAreCounted(exec: String, codes: [String]) throws {
+        #expect(ExecLine.urlFieldCodes(in: try ExecLine.tokenize(exec, entry: "t")) == codes)
     }
 
     @Test func badQuotingIsAnError() {

@@ -1,0 +1,58 @@
+import DBus
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 31's bounded-work faults against the real daemon: one call with thousands of links,
+/// and desktop entries that name the URL more than once.
+@Suite(.serialized) struct BoundedWorkTests {
+    static func applicationOpen(_ harness: DaemonHarness, _ uris: [String]) throws -> Result<[DBusValue], Error> {
+        Result { try harness.call("Open", [.stringArray(uris), .vardict([:])], interface: "org.freedesktop.Application") }
+    }
+
+    /// 3,000 links in one `Application.Open` once overflowed the daemon's stack (each link's
+    /// routing nested in the previous one's): now the first 50 go, the rest are refused in the
+    /// reply, and the daemon keeps answering.
+    @Test func thousandsOfLinksInOneCallOpenFiftyAndTheDaemonStays() throws {
+        let harness = try DaemonHarness(config: "[default]\ndiscard = true\n", name: "open3000")
+        let uris = (0..<3000).map { "https://example.org/\($0)" }
+        let result = try Self.applicationOpen(harness, uris)
+        guard case .failure(let error) = result else { Issue.record("3,000 links were all accepted"); return }
+        #expect("\(error)".contains("InvalidArgs") && "\(error)".contains("3000 links; at most 50"), "\(error)")
+        #expect(try harness.call("Recent", [.uint32(0)]).first?.array?.count == 50)
+        let explained = try harness.call("Explain", [.string("https://example.org/after"), .vardict([:])])
+        #expect(explained.first?.dictionary?["decision"]?.string == "discard")
+    }
+
+    /// With launches, the links past 50 are refused and a notification says how many.
+    @Test func theLinksPastFiftyAreNamedInANotification() throws {
+        let harness = try DaemonHarness(config: "[default]\nopen = \"browser.desktop\"\n[settings]\ndedupe_ms = 0\n", name: "open60", withDesktopSession: true)
+        let server = try #require(harness.notifications)
+        _ = try Self.applicationOpen(harness, (0..<60).map { "https://example.org/\($0)" })
+        let records = harness.browser.waitForRecords(50)
+        #expect(records.count == 50)
+        #expect(records.last?.last == "https://example.org/49")
+        try server.closeAll()
+        let history = try server.waitForHistory { $0.contains { $0.summary == "10 of 60 links not opened" } }
+        #expect(history.contains { $0.summary == "10 of 60 links not opened" }, "\(history.map(\.summary))")
+        Thread.sleep(forTimeInterval: 0.3)  // a 51st launch would have been spawned by now
+        #expect(harness.browser.records().count == 50)
+    }
+
+    /// `%u %u` (and `%f %F %U %u`) once gave the browser the link once per code: 5 tabs. The
+    /// spec allows one URL code; the link goes once, at the first, and `check` names the entry.
+    @Test(arguments: ["%u %u", "%f %F %U %u", "--first=%u --second=%U"])
+    func anEntryWithRepeatedFieldCodesGetsTheLinkOnce(codes: String) throws {
+        let harness = try DaemonHarness(config: "[default]\nopen = \"twice.desktop\"\n", name: "codes")
+        _ = try harness.desktop.writeDesktopEntry(id: "twice.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Twice", exec: "\(harness.browser.executable) \(codes)", mimeTypes: ["x-scheme-handler/https"]))
+        let result = try harness.run([harness.openurl, "https://example.org/once"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = harness.browser.waitForRecords(1)
+        #expect(records.count == 1)
+        let argv = records.first ?? []
+        #expect(argv.filter { $0.contains("https://example.org/once") }.count == 1, "\(argv)")
+        let check = try harness.run([harness.openurl, "check"])
+        #expect(check.stderr.contains("twice.desktop") && check.stderr.contains("URL field codes") && check.stderr.contains("allows one"), "\(check.stderr)")
+    }
+}
