@@ -88,9 +88,7 @@ public final class DecisionExecutor {
     /// outcome (at once, but for a copy, whose tool runs beside the loop; without a loop it is
     /// called before this returns).
     public func carryOut(_ decision: Decision, click: Click, completion: @escaping (CarriedOut) -> Void) {
-        if let deadline = click.deadline, ClickDeadline.now() > deadline {
-            let late = (ClickDeadline.now() - deadline) / 1000
-            Log.warning("dropped a call \(late) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
+        if isPastDeadline(click, decision) {
             return completion(CarriedOut(id: settle(decision, .abandoned, click: click, id: nil, event: "abandoned"), outcome: .abandoned))
         }
         let now = session.clock.now()
@@ -106,12 +104,27 @@ public final class DecisionExecutor {
         // The id is taken before the effect: a question is asked under it, and the line is on
         // disk before the reply goes out.
         let id = record?.add(decision, opener: click.opener, outcome: .asking)
+        // Looked at again just before the effect: whatever was slow since the call arrived (a
+        // slow disk, a stopped daemon) must not make the link open here and in the client too.
+        if isPastDeadline(click, decision) {
+            return completion(CarriedOut(id: settle(decision, .abandoned, click: click, id: id, event: "abandoned"), outcome: .abandoned))
+        }
         perform(decision, click: click, id: id) { [weak self] outcome in
             guard let self else { return }
             self.settle(decision, outcome, click: click, id: id, event: "routed", recorded: outcome == .asking)
             completion(CarriedOut(id: id, outcome: outcome))
             if outcome == .done, self.record != nil { self.noteVisited(decision) }
         }
+    }
+
+    /// True (and logged) when the client that sent `click` has given up waiting and routed it
+    /// in-process: it must not be carried out here too.
+    private func isPastDeadline(_ click: Click, _ decision: Decision) -> Bool {
+        guard let deadline = click.deadline else { return false }
+        let now = ClickDeadline.now()
+        guard now > deadline else { return false }
+        Log.warning("dropped a call \((now - deadline) / 1000) ms past its deadline (the client gave up and routed it in-process): \(Log.shown(decision.finalURL))")
+        return true
     }
 
     /// Carries out a decision that is no new click (a reopen, a notification's button, a copy

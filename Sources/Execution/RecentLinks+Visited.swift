@@ -10,13 +10,14 @@ extension RecentLinks {
         guard let data = FileSystem.contents(path) else { return [] }
         var seen = Set<String>()
         var hosts: [String] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        Lines.forEach(in: data) { range in
+            guard range.count <= RecentLinks.maximumLineBytes else { return }  // not ours
+            let fields = data[range].split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             // id, time, url, final url, decision, target, rule, opener, outcome (see `line`).
             guard fields.count == 9, fields[8].elementsEqual(Outcome.done.description.utf8),
-                  fields[4].elementsEqual("open".utf8) || fields[4].elementsEqual("system".utf8) else { continue }
+                  fields[4].elementsEqual("open".utf8) || fields[4].elementsEqual("system".utf8) else { return }
             let finalURL = String(tabSeparatedCell: String(decoding: fields[3], as: UTF8.self))
-            guard let url = try? ParsedURL(finalURL), !url.host.isEmpty, seen.insert(url.matchingHost).inserted else { continue }
+            guard let url = try? ParsedURL(finalURL), !url.host.isEmpty, seen.insert(url.matchingHost).inserted else { return }
             hosts.append(url.matchingHost)
         }
         return hosts

@@ -40,6 +40,10 @@ public final class RecentLinks {
 
     /// At most this many bytes of a URL are kept (longer ones end in `…`; reopening them fails).
     public static let maximumURLBytes = 8192
+    /// No line we write comes near this (two bounded URLs and short fields): a longer one is not ours.
+    static let maximumLineBytes = 1 << 20
+    /// Seconds after the line that made the file due before it is rewritten: the reply goes first.
+    static let compactionDelay = 1.0
     /// At most this many bytes of entries are kept; the file may grow to twice this.
     static let maximumBytes = 256 * 1024
     /// How many entries are kept: `[settings] recent`; 0 keeps nothing and writes nothing.
@@ -57,12 +61,16 @@ public final class RecentLinks {
     private let path: String?
     /// The file's lines, written as they come (nil: in memory only).
     private let file: RecordFile?
+    /// Where a due compaction runs once the work in hand is done (nil: at once).
+    private let loop: EventLoop?
+    private var compactionDue = false
 
     /// Remembers links in `path` (nil: in memory only), each line written at once and, when the
     /// disk refuses it, again every few seconds on `loop`; `reported` hears when writing starts
     /// failing (why) and when it works again (nil). Nothing is read until first use.
     public init(path: String?, loop: EventLoop? = nil, reported: @escaping (String?) -> Void = { _ in }) {
         self.path = path
+        self.loop = loop
         file = path.map { RecordFile(path: $0, loop: loop, reported: reported) }
     }
 
@@ -147,7 +155,19 @@ public final class RecentLinks {
 
     private func append(_ entry: Entry) {
         guard let file, let path, let size = file.append(Self.line(entry)) else { return }
-        guard size > 2 * Self.maximumBytes else { return }
+        guard size > 2 * Self.maximumBytes, !compactionDue else { return }
+        // Reading a big file back is slow (~46 ms a MB): on the loop it waits until the click in
+        // hand is launched and answered, so a client never gives up and opens the link too.
+        guard let loop else { return compact(path) }
+        compactionDue = true
+        _ = loop.addTimer(after: Self.compactionDelay) { [weak self] in
+            self?.compactionDue = false
+            self?.compact(path)
+        }
+    }
+
+    /// Rewrites the file with the kept entries alone.
+    private func compact(_ path: String) {
         if loaded == nil { _ = load() }
         rewrite(path)
     }
@@ -206,10 +226,14 @@ public final class RecentLinks {
             if let last = data.lastIndex(of: UInt8(ascii: "\n")) { data.removeSubrange((last + 1)...) } else { data = [] }
             for line in file?.unwritten ?? [] { data += Array(line.utf8) }
             var byID: [UInt32: Int] = [:]
-            for line in data.split(separator: UInt8(ascii: "\n")) {
-                guard let entry = Self.entry(line) else { continue }
+            var skipped = 0
+            Lines.forEach(in: data) { range in
+                // A line longer than any we write is not ours: skipped unread (decoding a 50 MB
+                // line once took seconds).
+                guard range.count <= Self.maximumLineBytes, let entry = Self.entry(data[range]) else { return skipped += 1 }
                 if let index = byID[entry.id] { list[index] = entry } else { byID[entry.id] = list.count; list.append(entry) }
             }
+            if skipped > 0 { Log.warning("\(path): skipped \(skipped) line\(skipped == 1 ? "" : "s") that openurld did not write (too long or not nine fields)") }
         } else if path == nil {
             list = added
         }

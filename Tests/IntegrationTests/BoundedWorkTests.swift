@@ -56,3 +56,40 @@ import Testing
         #expect(check.stderr.contains("twice.desktop") && check.stderr.contains("URL field codes") && check.stderr.contains("allows one"), "\(check.stderr)")
     }
 }
+
+/// A click is carried out at most once, whoever times out.
+@Suite(.serialized) struct AtMostOnceTests {
+    /// A 50 MB line in `recent.tsv` once made the first click's record take 2.4 s: `openurl`
+    /// gave up at 2 s and opened the link itself, and the daemon opened it too. The rewrite of
+    /// a file that is due now waits until the click is answered, and a line that is not ours is
+    /// skipped unread.
+    @Test func aHugeHistoryLineDoesNotMakeTheFirstClickOpenTwice() throws {
+        let harness = try DaemonHarness(config: "[default]\nopen = \"browser.desktop\"\n", name: "hugeline")
+        let directory = harness.desktop.stateHome + "/openurld"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var text = "1\t1764000000.0\thttps://old.example/\thttps://old.example/\topen\tbrowser.desktop\t\t\tdone\n"
+        text += String(repeating: "x", count: 50 << 20) + "\n"
+        try text.write(toFile: directory + "/recent.tsv", atomically: false, encoding: .utf8)
+        try harness.warmUp()
+        let started = Date()
+        let result = try harness.run([harness.openurl, "-v", "https://example.org/once"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("did not answer"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 1.5, "the click took \(Date().timeIntervalSince(started)) s")
+        #expect(harness.browser.waitForRecords(1).count == 1)
+        var outcomes: [String] = []
+        let settled = eventually(timeout: 10) {
+            outcomes = (try? harness.outcomes(of: "https://example.org/once")) ?? []
+            return !outcomes.isEmpty
+        }
+        #expect(settled && outcomes == ["done"], "\(outcomes)")
+        // The rewrite comes a second after the click, the line that is not ours left out of it.
+        var size = -1
+        let rewritten = eventually(timeout: 10) {
+            size = ((try? FileManager.default.attributesOfItem(atPath: directory + "/recent.tsv")[.size]) as? Int) ?? -1
+            return size >= 0 && size < 1 << 20
+        }
+        #expect(rewritten, "recent.tsv was not rewritten: \(size) bytes")
+        #expect(harness.browser.records().count == 1)
+    }
+}
