@@ -61,14 +61,14 @@ let package = Package(
         // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
         .target(name: "URLModel", dependencies: ["CIDNA"]),
         // Patterns as users write them: PCRE2 regular expressions and globs.
-        .target(name: "Patterns", dependencies: ["CPCRE2"]),
+        .target(name: "Patterns", dependencies: ["CPCRE2", "Platform"]),
         // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.
-        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
+        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON", "Platform"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
         .target(name: "LinkExtraction"),
         // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
         // offline block lists, link text naming another domain; one verdict per link.
-        .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
+        .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON", "Platform"]),
         // Site lists admins already keep for their browsers: Enterprise Mode schema v.1 and v.2
         // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
         .target(name: "SiteLists", dependencies: ["URLModel"]),

@@ -214,20 +214,6 @@ enum Sys {
 
     // MARK: threads
 
-    final class MutexStorage {
-        let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        init() {
-            mutex = .allocate(capacity: 1)
-            pthread_mutex_init(mutex, nil)
-        }
-        func lock() { pthread_mutex_lock(mutex) }
-        func unlock() { pthread_mutex_unlock(mutex) }
-        deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
-        }
-    }
-
     private final class ThreadBody {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
