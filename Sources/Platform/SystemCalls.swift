@@ -95,7 +95,7 @@ enum Sys {
         default: kind = .other
         }
         return FileStatus(
-            kind: kind, permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size), inode: UInt64(info.st_ino),
+            kind: kind, permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size), inode: UInt64(info.st_ino), owner: UInt32(info.st_uid),
             modified: Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)),
             changed: Timestamp(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec)))
     }
@@ -181,6 +181,17 @@ enum Sys {
     static func processID() -> Int32 { Glibc.getpid() }
 
     static func effectiveUserID() -> UInt32 { Glibc.geteuid() }
+
+    static func realUserID() -> UInt32 { Glibc.getuid() }
+
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(cString: buffer)
+    }
+
+    /// `setenv`; an existing value is kept unless `overwriting`.
+    static func setenv(_ name: String, _ value: String, overwriting: Bool) { _ = Glibc.setenv(name, value, overwriting ? 1 : 0) }
 
     static func passwordHome() -> String? {
         guard let entry = getpwuid(getuid()) else { return nil }
