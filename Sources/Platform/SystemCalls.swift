@@ -1,7 +1,10 @@
 import Glibc
 
-// The one file of Platform that imports Glibc: thin wrappers over the raw calls, each turning a
-// failure into a SystemError that names the call and the path. The public API is built on these.
+// Thin wrappers over the raw calls, each turning a failure into a SystemError that names the call
+// and the path; the public API of files, clocks, the environment and threads is built on these.
+// Platform is the package's only module that imports Glibc (PlatformBoundaryTests): this file,
+// SystemCalls+Daemon.swift, and the files by concern that wrap one family of calls whole
+// (Lock, Descriptors, Processes, UnixSocket, CStrings, Memory).
 enum Sys {
     static func failure(_ operation: String, _ path: String?, code: Int32 = Glibc.errno) -> SystemError {
         SystemError(operation: operation, path: path, code: code)
