@@ -51,8 +51,9 @@ let package = Package(
         .target(name: "CGtkLoader", cSettings: [.unsafeFlags(gtkIncludeFlags)],
                 linkerSettings: [.linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("dl")]),
 
-        // The system calls the others need (files, directories, environment, clocks, threads), over
-        // Glibc in one file, so nothing installed needs Foundation.
+        // The system calls the others need (files, directories, environment, clocks, threads, the
+        // one lock, descriptors, sockets, child processes): the only module that imports Glibc,
+        // so nothing installed needs Foundation. It depends on nothing of the package.
         .target(name: "Platform"),
 
         // Pure logic, no I/O, one module per concern; each depends only on the ones above it.
@@ -61,14 +62,14 @@ let package = Package(
         // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
         .target(name: "URLModel", dependencies: ["CIDNA"]),
         // Patterns as users write them: PCRE2 regular expressions and globs.
-        .target(name: "Patterns", dependencies: ["CPCRE2"]),
+        .target(name: "Patterns", dependencies: ["CPCRE2", "Platform"]),
         // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.
-        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON"]),
+        .target(name: "Hygiene", dependencies: ["URLModel", "Patterns", "JSON", "Platform"]),
         // Link extraction: URLs and addresses found in free text, as linkify-it finds them.
         .target(name: "LinkExtraction"),
         // Link safety: IDN look-alikes as browsers judge them, look-alikes of the user's domains,
         // offline block lists, link text naming another domain; one verdict per link.
-        .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON"]),
+        .target(name: "LinkSafety", dependencies: ["CSpoof", "URLModel", "LinkExtraction", "JSON", "Platform"]),
         // Site lists admins already keep for their browsers: Enterprise Mode schema v.1 and v.2
         // XML and Chrome's URL lists, read and matched as Legacy Browser Support matches them.
         .target(name: "SiteLists", dependencies: ["URLModel"]),
@@ -130,12 +131,12 @@ let package = Package(
         .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "LinkSafety", "RoutingCore", "RouterContract"],
                 swiftSettings: gtkSwiftSettings),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
-        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser"],
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser", "Platform"],
                           swiftSettings: gtkSwiftSettings),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.
         .target(name: "TestSupport", dependencies: ["DBus", "Platform"]),
-        .executableTarget(name: "openurl-fake-browser"),
+        .executableTarget(name: "openurl-fake-browser", dependencies: ["Platform"]),
 
         // Release-mode benchmarks, each printing figures beside the peer it names; BenchSupport
         // is their one copy of the clock, the statistics and the figures' formats.

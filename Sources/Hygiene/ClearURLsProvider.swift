@@ -1,8 +1,6 @@
 import Patterns
+import Platform
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension ClearURLsRules {
     /// When a rule file's patterns are compiled.
@@ -52,11 +50,11 @@ extension ClearURLsRules {
 
     /// The failures of patterns compiled on first use, each listed once, in the order found.
     final class FailureLog: Sendable {
-        let failures = Mutex<[LoadError]>([])
+        let failures = Lock<[LoadError]>([])
     }
 
     /// One provider; its patterns are compiled once, at load or on first use (thread-safely,
-    /// as `PatternRegex` JIT-compiles: an atomic state, a mutex held only while compiling).
+    /// as `PatternRegex` JIT-compiles: an atomic state, a lock held only while compiling).
     public final class Provider: @unchecked Sendable {
         /// The provider's key in `providers`.
         public let name: String
@@ -76,7 +74,8 @@ extension ClearURLsRules {
         /// 0: not compiled; 1: compiled (`compiled` is set); 2: failed (`failure` is set). Each
         /// field is written once, before the releasing store that publishes it.
         private let state = Atomic<UInt8>(0)
-        private let lock: UnsafeMutablePointer<pthread_mutex_t>
+        /// Held while compiling; `compiled` and `failure` are read without it once `state` says.
+        private let lock = Lock()
         private var compiled: CompiledProvider?
         private var failure: LoadError?
 
@@ -89,13 +88,6 @@ extension ClearURLsRules {
             self.matchesEverything = matchesEverything
             self.exceptionItems = exceptionItems
             self.log = log
-            lock = .allocate(capacity: 1)
-            pthread_mutex_init(lock, nil)
-        }
-
-        deinit {
-            pthread_mutex_destroy(lock)
-            lock.deallocate()
         }
 
         /// The compiled patterns, compiling them now if this is the first use; nil when one of
@@ -112,8 +104,11 @@ extension ClearURLsRules {
         /// Compiles the patterns unless done; a failure is kept (and logged once), not retried.
         @discardableResult
         func compileOnce() -> Result<CompiledProvider, LoadError> {
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
+            lock.withLock { compileHoldingLock() }
+        }
+
+        /// `compileOnce`'s work, with `lock` held.
+        private func compileHoldingLock() -> Result<CompiledProvider, LoadError> {
             switch state.load(ordering: .acquiring) {
             case 1: if let compiled { return .success(compiled) }
             case 2: if let failure { return .failure(failure) }

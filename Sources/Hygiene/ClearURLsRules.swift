@@ -1,6 +1,6 @@
 import JSON
 import Patterns
-import Synchronization
+import Platform
 
 /// A loaded ClearURLs rule file (`data.min.json`), applied with the semantics of the ClearURLs
 /// add-on (`clearurls.js`, `removeFieldsFormURL` and `pureCleaning`):

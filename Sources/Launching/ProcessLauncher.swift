@@ -1,7 +1,5 @@
-// The module's only Glibc import: process spawning, reaping, and the pipes, polls and waits around
-// them (`ChildIO`, for the files that drive children). Files, clocks and the environment come from
-// Platform.
-import Glibc
+// Process spawning, reaping, and the pipes, polls and waits around them (`ChildIO`, for the files
+// that drive children), over Platform's `ProcessSpawn`, `ChildProcesses` and `Descriptor`.
 import Platform
 import CGIO
 
@@ -19,7 +17,7 @@ public enum SpawnError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .emptyArgv: return "nothing to run (empty command)"
         case .notFound(let program): return "\(program): command not found"
-        case .system(let call, let code): return "\(call): \(String(cString: strerror(code)))"
+        case .system(let call, let code): return SystemError(operation: call, path: nil, code: code).description
         }
     }
 }
@@ -32,9 +30,6 @@ public enum SpawnError: Error, Equatable, CustomStringConvertible {
 /// when the child forks and keeps running (browsers, clipboard tools). Children must be reaped
 /// with `ChildReaper`.
 public struct ProcessLauncher: Sendable {
-    /// glibc's `POSIX_SPAWN_SETSID` (the macro does not import into Swift).
-    static let spawnSetsid: Int32 = 0x80
-
     /// The directory children start in; nil keeps ours. The daemon passes `$HOME`, so an app
     /// never inherits whatever directory the daemon was started from.
     public var workingDirectory: String?
@@ -59,12 +54,11 @@ public struct ProcessLauncher: Sendable {
 
     /// Resolves `program` against the `PATH` in `environment` (not our own `PATH`), as `execvp` would.
     public static func resolve(_ program: String, environment: [String: String]) -> String? {
-        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        if program.contains("/") { return FileSystem.isExecutable(program) ? program : nil }
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":", omittingEmptySubsequences: false) {
             let candidate = (dir.isEmpty ? "." : String(dir)) + "/" + program
-            var info = stat()
-            if stat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(candidate, X_OK) == 0 {
+            if FileSystem.isRegularFile(candidate), FileSystem.isExecutable(candidate) {
                 return candidate
             }
         }
@@ -75,7 +69,7 @@ public struct ProcessLauncher: Sendable {
     /// standard input through a pipe which is then closed, otherwise stdin is `/dev/null`.
     /// Returns the child's pid. Stdout and stderr are inherited.
     @discardableResult
-    public func spawn(_ argv: [String], environment: [String: String], stdin input: [UInt8]? = nil) throws -> pid_t {
+    public func spawn(_ argv: [String], environment: [String: String], stdin input: [UInt8]? = nil) throws -> Int32 {
         try spawnFeeding(argv, environment: environment, stdin: input).pid
     }
 
@@ -83,23 +77,23 @@ public struct ProcessLauncher: Sendable {
     /// child closes its input (or exits) or takes nothing for `stall` seconds, so a command that
     /// never reads cannot hold the caller for long.
     public func spawnFeeding(_ argv: [String], environment: [String: String], stdin input: [UInt8]?,
-                             stall: Double = 1) throws -> (pid: pid_t, written: Int) {
+                             stall: Double = 1) throws -> (pid: Int32, written: Int) {
         var pipeEnds: [Int32] = [-1, -1]
         if input != nil {
             try Self.makePipe(&pipeEnds)
         }
-        let pid: pid_t
+        let pid: Int32
         do {
             pid = try spawnRedirected(argv, environment: environment, stdin: input != nil ? pipeEnds[0] : nil)
         } catch {
-            if input != nil { close(pipeEnds[0]); close(pipeEnds[1]) }
+            if input != nil { ChildIO.close(pipeEnds[0]); ChildIO.close(pipeEnds[1]) }
             throw error
         }
         var written = 0
         if let input {
-            close(pipeEnds[0])
+            ChildIO.close(pipeEnds[0])
             written = Self.writeAll(input, to: pipeEnds[1], stall: stall)
-            close(pipeEnds[1])
+            ChildIO.close(pipeEnds[1])
         }
         return (pid, written)
     }
@@ -107,67 +101,27 @@ public struct ProcessLauncher: Sendable {
     /// Spawns with the given descriptors as the child's stdin/stdout/stderr (nil: `/dev/null`
     /// for stdin, inherited for stdout and stderr). The caller keeps and closes its descriptors.
     package func spawnRedirected(_ argv: [String], environment: [String: String], stdin: Int32? = nil,
-                         stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
+                         stdout: Int32? = nil, stderr: Int32? = nil) throws -> Int32 {
         guard let program = argv.first, !program.isEmpty else { throw SpawnError.emptyArgv }
         guard let path = Self.resolve(program, environment: environment) else { throw SpawnError.notFound(program) }
-        Self.ignoreSigpipeOnce
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdin {
-            posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        ProcessSpawn.ignoreBrokenPipes()
+        do {
+            return try ProcessSpawn.spawn(path: path, argv: argv, environment: environment, stdin: stdin, stdout: stdout,
+                                          stderr: stderr, workingDirectory: workingDirectory)
+        } catch {
+            throw SpawnError.system(call: "posix_spawn \(program)", errno: error.code)
         }
-        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
-        if let workingDirectory { openurld_spawn_addchdir(&actions, workingDirectory) }
-        // Our sockets (the D-Bus connection, inotify, pipe ends) must not leak into long-lived children.
-        openurld_spawn_addclosefrom(&actions, 3)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        let flags = Self.spawnSetsid | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        var result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
-        // ETXTBSY: a script written a moment ago can still be open for writing in a child that
-        // another thread forked before its exec closed the descriptor; it clears in microseconds.
-        var retries = 0
-        while result == ETXTBSY && retries < 20 {
-            pause(microseconds: 5_000)
-            retries += 1
-            result = posix_spawn(&pid, path, &actions, &attributes, cArgv, cEnv)
-        }
-        guard result == 0 else { throw SpawnError.system(call: "posix_spawn \(program)", errno: result) }
-        return pid
     }
 
     /// A pipe whose ends are close-on-exec (the child gets its end through dup2 only).
     package static func makePipe(_ ends: inout [Int32]) throws {
-        guard pipe(&ends) == 0 else { throw SpawnError.system(call: "pipe", errno: errno) }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        do {
+            let pipe = try Descriptor.pipe()
+            ends = [pipe.read, pipe.write]
+        } catch {
+            throw SpawnError.system(call: "pipe", errno: error.code)
+        }
     }
-
-    /// A daemon writing to a pipe whose reader died must get `EPIPE`, not be killed by SIGPIPE.
-    /// Children get default dispositions back through `POSIX_SPAWN_SETSIGDEF`.
-    static let ignoreSigpipeOnce: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
     /// Writes the bytes, giving up after a few seconds if the reader stops reading, so a stuck
     /// clipboard tool cannot hang the daemon.
@@ -175,19 +129,17 @@ public struct ProcessLauncher: Sendable {
     /// `stall` seconds pass with no progress; returns how many bytes were written.
     @discardableResult
     package static func writeAll(_ bytes: [UInt8], to fd: Int32, stall: Double = 1) -> Int {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        Descriptor.setNonBlocking(fd)
         var offset = 0
         var deadline = Deadline(after: stall)
         while offset < bytes.count, !deadline.hasPassed {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard let written = Descriptor.write(fd, bytes[offset...]) else { return offset }
             if written > 0 {
                 offset += written
                 deadline = Deadline(after: stall)
                 continue
             }
-            if written < 0, errno != EAGAIN, errno != EINTR { return offset }
-            var pollFD = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&pollFD, 1, 50)
+            _ = Poll.wait([(fd, .writable)], milliseconds: 50)
         }
         return offset
     }
@@ -199,33 +151,11 @@ public enum ChildReaper {
     /// Collects every child that has exited, without blocking; returns their pids and raw wait
     /// statuses. Safe to call from an event loop after SIGCHLD, or periodically.
     @discardableResult
-    public static func reapAll() -> [(pid: pid_t, status: Int32)] {
-        var reaped: [(pid: pid_t, status: Int32)] = []
-        while true {
-            var status: Int32 = 0
-            let pid = waitpid(-1, &status, WNOHANG)
-            if pid > 0 { reaped.append((pid, status)); continue }
-            if pid < 0, errno == EINTR { continue }
-            return reaped
-        }
-    }
+    public static func reapAll() -> [(pid: Int32, status: Int32)] { ChildProcesses.reapAll() }
 
     /// Waits up to `timeout` seconds for one child to exit; returns its exit code (128+signal when
     /// killed), or nil on timeout or when it is not our child (already reaped).
-    public static func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
-        let deadline = Deadline(after: timeout)
-        repeat {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                let signal = status & 0x7f
-                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
-            }
-            if result < 0, errno != EINTR { return nil }
-            pause(microseconds: 2_000)
-        } while !deadline.hasPassed
-        return nil
-    }
+    public static func waitForExit(_ pid: Int32, timeout: Double) -> Int32? { ChildProcesses.waitForExit(pid, timeout: timeout) }
 
     /// Makes this process the reaper for its orphaned descendants (`PR_SET_CHILD_SUBREAPER`), so
     /// a browser or `xclip` that daemonises is reparented to us and reaped by `reapAll` rather than
@@ -237,7 +167,7 @@ public enum ChildReaper {
 }
 
 /// The raw descriptor and child calls of the code that drives children (CommandRunner, Clipboard,
-/// Picker, ChooserLauncher), so Glibc is imported in this file alone.
+/// Picker, ChooserLauncher), over Platform, so none of them needs Glibc.
 package enum ChildIO {
     /// How one read ended.
     package enum ReadResult: Equatable {
@@ -272,71 +202,52 @@ package enum ChildIO {
     }
 
     /// Closes `fd` (nothing for -1).
-    package static func close(_ fd: Int32) { if fd >= 0 { _ = Glibc.close(fd) } }
+    package static func close(_ fd: Int32) { Descriptor.close(fd) }
 
     /// Makes reads and writes on `fd` return at once instead of blocking.
-    package static func setNonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    package static func setNonBlocking(_ fd: Int32) { Descriptor.setNonBlocking(fd) }
 
     /// One read into `buffer`, retried when a signal interrupts it.
     package static func read(_ fd: Int32, into buffer: inout [UInt8]) -> ReadResult {
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count > 0 { return .bytes(count) }
-            if count == 0 { return .endOfFile }
-            if errno == EINTR { continue }
-            return errno == EAGAIN ? .wouldBlock : .failed
+        switch Descriptor.read(fd, into: &buffer) {
+        case .bytes(let count): return .bytes(count)
+        case .endOfFile: return .endOfFile
+        case .wouldBlock: return .wouldBlock
+        case .failed: return .failed
         }
     }
 
     /// One write of what fits: the count written, 0 when it would block or a signal interrupted
     /// it, nil when the reader is gone (EPIPE) or the write failed.
-    package static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int? {
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written >= 0 { return written }
-        return errno == EAGAIN || errno == EINTR ? 0 : nil
-    }
+    package static func write(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Int? { Descriptor.write(fd, bytes) }
 
     /// Waits up to `milliseconds` for one of `readable` to have input (or end of file) or one of
     /// `writable` to take output.
     @discardableResult
     package static func wait(readable: [Int32], writable: [Int32] = [], milliseconds: Int32) -> PollResult {
-        var entries = readable.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            + writable.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
-        let ready = poll(&entries, nfds_t(entries.count), milliseconds)
-        if ready > 0 { return .ready }
-        return ready == 0 || errno == EINTR ? .timedOut : .failed
+        let requests = readable.map { (fd: $0, events: Poll.Events.readable) } + writable.map { (fd: $0, events: Poll.Events.writable) }
+        switch Poll.wait(requests, milliseconds: milliseconds) {
+        case .ready: return .ready
+        case .timedOut: return .timedOut
+        case .failed: return .failed
+        }
     }
 
     /// Whether `pid` has exited, reaping it if so; never blocks.
     package static func status(of pid: Int32) -> Status {
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                let signal = status & 0x7f
-                return .exited(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-            }
-            if result == 0 { return .running }
-            if errno == EINTR { continue }
-            return .gone
+        switch ChildProcesses.status(of: pid) {
+        case .exited(let code): return .exited(code)
+        case .running: return .running
+        case .gone: return .gone
         }
     }
 
     /// Blocks until `pid` exits and reaps it.
-    package static func waitUntilExited(_ pid: Int32) {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-    }
+    package static func waitUntilExited(_ pid: Int32) { ChildProcesses.waitUntilExited(pid) }
 
     /// Kills `pid` and its process group (spawned children lead their own session) with SIGKILL.
-    package static func killWithGroup(_ pid: Int32) {
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
-    }
+    package static func killWithGroup(_ pid: Int32) { ChildProcesses.killWithGroup(pid) }
 
     /// Asks `pid` to finish (SIGTERM), waking it first if it was stopped (SIGSTOP), so it can.
-    package static func terminate(_ pid: Int32) {
-        kill(pid, SIGTERM)
-        kill(pid, SIGCONT)
-    }
+    package static func terminate(_ pid: Int32) { ChildProcesses.terminate(pid) }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 import URLModel
 
 /// One offline block list (uBlock Origin / Adblock Plus filter syntax, or a hosts file), read on
@@ -22,7 +22,7 @@ public final class BlockList: Sendable {
     public let path: String
     private let givenName: String?
     private let read: @Sendable () -> [UInt8]?
-    private let loaded = Mutex<Loaded?>(nil)
+    private let loaded = Lock<Loaded?>(nil)
 
     /// The parsed list; a class so that a look-up shares it instead of copying its tables.
     private final class Loaded: Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 import URLModel
 
 /// Registrable domains under the Public Suffix List, as `URLModel.PublicSuffixList` decides them
@@ -14,7 +14,7 @@ final class SuffixIndex: Sendable {
     }
 
     private let text: [UInt8]?
-    private let rules = Mutex<Rules?>(nil)
+    private let rules = Lock<Rules?>(nil)
 
     /// An index of the list `text` (nil: URLModel's built-in fallback, which needs none).
     init(text: [UInt8]?) {

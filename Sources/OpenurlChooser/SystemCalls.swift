@@ -1,30 +1,30 @@
-import Glibc
+import Platform
 
-// The one file of the chooser that imports Glibc: what GTK's C side needs beside Platform
-// (stdio's flush of printed answers, setenv before GTK starts, C string arrays).
+// What GTK's C side needs beside the rest of Platform (stdio's flush of printed answers, setenv
+// before GTK starts, C string arrays), named as the chooser uses it.
 enum Sys {
     /// Flushes stdout: the daemon reads answers as the user gives them, not when the buffer fills.
-    static func flushStandardOutput() {
-        fflush(stdout)
-    }
+    static func flushStandardOutput() { StandardStream.flushPrinted() }
 
     /// `setenv` without overwriting, so a value the user set wins over the chooser's default.
     static func setEnvironmentDefault(_ name: String, _ value: String) {
-        setenv(name, value, 0)
+        Environment.set(name, value, overwriting: false)
     }
 
     /// One `read(2)` from stdin into `buffer`: the byte count (0 at end of file, negative on a
-    /// real error), or nil when interrupted or when nothing is there yet, so GLib calls again.
+    /// real error), or nil when nothing is there yet, so GLib calls again (an interrupted read
+    /// is retried).
     static func readStandardInput(into buffer: inout [UInt8]) -> Int? {
-        let count = read(0, &buffer, buffer.count)
-        if count < 0, errno == EINTR || errno == EAGAIN { return nil }
-        return count
+        switch Descriptor.read(StandardStream.input.rawValue, into: &buffer) {
+        case .bytes(let count): return count
+        case .endOfFile: return 0
+        case .wouldBlock: return nil
+        case .failed: return -1
+        }
     }
 
     /// Runs `body` with `strings` as a NULL-terminated array of C strings, as GTK's string-list constructors take.
     static func withCStringArray<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        let copies = strings.map { strdup($0) } + [nil]
-        defer { copies.forEach { free($0) } }
-        return body(copies.map { UnsafePointer($0) })
+        Platform.withCStringArray(strings, body)
     }
 }

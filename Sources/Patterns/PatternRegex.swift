@@ -1,8 +1,6 @@
 import CPCRE2
+import Platform
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A compiled PCRE2 regular expression (JIT-compiled where available), safe to share.
 ///
@@ -19,11 +17,11 @@ public final class PatternRegex: @unchecked Sendable {
     /// 0: not JIT-compiled yet; 1: JIT-compiled; 2: the JIT is unavailable (interpreted).
     private let jitState = Atomic<UInt8>(0)
     /// Held while JIT-compiling, so two threads never compile the same code at once.
-    private let jitLock: UnsafeMutablePointer<pthread_mutex_t>
+    private let jitLock = Lock()
     /// One match block kept for reuse: allocating one per match cost about as much as the
     /// match itself. A thread that finds it in use allocates its own.
     private let spareData: OpaquePointer?
-    private let spareLock: UnsafeMutablePointer<pthread_mutex_t>
+    private let spareLock = Lock()
 
     /// Why a pattern did not compile, with the 0-based offset in the pattern.
     public struct CompileError: Error, Sendable, CustomStringConvertible {
@@ -56,18 +54,10 @@ public final class PatternRegex: @unchecked Sendable {
         }
         code = compiled
         spareData = pcre2_match_data_create_from_pattern_8(code, nil)
-        spareLock = .allocate(capacity: 1)
-        pthread_mutex_init(spareLock, nil)
-        jitLock = .allocate(capacity: 1)
-        pthread_mutex_init(jitLock, nil)
     }
 
     deinit {
         if let spareData { pcre2_match_data_free_8(spareData) }
-        pthread_mutex_destroy(spareLock)
-        spareLock.deallocate()
-        pthread_mutex_destroy(jitLock)
-        jitLock.deallocate()
         pcre2_code_free_8(code)
     }
 
@@ -77,13 +67,13 @@ public final class PatternRegex: @unchecked Sendable {
         case 1: return true
         case 2: return false
         default:
-            pthread_mutex_lock(jitLock)
-            defer { pthread_mutex_unlock(jitLock) }
-            let state = jitState.load(ordering: .acquiring)
-            if state != 0 { return state == 1 }
-            let compiled = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
-            jitState.store(compiled ? 1 : 2, ordering: .releasing)
-            return compiled
+            return jitLock.withLock {
+                let state = jitState.load(ordering: .acquiring)
+                if state != 0 { return state == 1 }
+                let compiled = pcre2_jit_compile_8(code, UInt32(PCRE2_JIT_COMPLETE)) == 0
+                jitState.store(compiled ? 1 : 2, ordering: .releasing)
+                return compiled
+            }
         }
     }
 
@@ -97,9 +87,8 @@ public final class PatternRegex: @unchecked Sendable {
 
     /// Runs `body` with a match block: the spare one when free, else a fresh one.
     private func withMatchData<T>(_ body: (OpaquePointer) -> T) -> T? {
-        if let spareData, pthread_mutex_trylock(spareLock) == 0 {
-            defer { pthread_mutex_unlock(spareLock) }
-            return body(spareData)
+        if let spareData, let result = spareLock.withLockIfAvailable({ body(spareData) }) {
+            return result
         }
         guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return nil }
         defer { pcre2_match_data_free_8(data) }

@@ -10,6 +10,16 @@ public enum Environment {
     public static var processID: Int32 { Sys.processID() }
     /// Whether this process runs as root (effective user id 0).
     public static var isRoot: Bool { Sys.effectiveUserID() == 0 }
+    /// This process's real user id (getuid).
+    public static var userID: UInt32 { Sys.realUserID() }
+    /// This machine's host name (gethostname), empty when it cannot be read.
+    public static var hostName: String { Sys.hostName() }
+
+    /// Sets the variable `name` for this process and the children it starts after; with
+    /// `overwriting` false a value already set (by the user) wins.
+    public static func set(_ name: String, _ value: String, overwriting: Bool = true) {
+        Sys.setenv(name, value, overwriting: overwriting)
+    }
 
     /// `$HOME` when set and not empty, else the password database's home directory, else "/".
     public static func homeDirectory(_ environment: [String: String]? = nil) -> String {

@@ -20,6 +20,8 @@ public struct FileStatus: Equatable, Sendable {
     public var size: Int
     /// The inode number.
     public var inode: UInt64
+    /// The owner's user id.
+    public var owner: UInt32
     /// The last modification of the contents.
     public var modified: Timestamp
     /// The last change of the contents or the metadata.

@@ -22,6 +22,10 @@ public enum StandardStream: Int32, Sendable {
 
     /// Whether the stream is a terminal (isatty).
     public var isTerminal: Bool { Sys.isTerminal(rawValue) }
+
+    /// Flushes what Swift's `print` has buffered for stdout (stdio's buffer, which this type's
+    /// writes bypass), so a reader of a pipe sees each line as it is printed.
+    public static func flushPrinted() { Sys.flushStdioOutput() }
 }
 
 extension Environment {

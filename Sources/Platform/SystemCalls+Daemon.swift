@@ -34,6 +34,9 @@ extension Sys {
 
     static func isTerminal(_ fd: Int32) -> Bool { Glibc.isatty(fd) == 1 }
 
+    /// Flushes stdio's buffer of stdout, where Swift's `print` writes.
+    static func flushStdioOutput() { _ = fflush(stdout) }
+
     static func parentProcessID() -> Int32 { Glibc.getppid() }
 
     static func exit(_ status: Int32) -> Never { Glibc.exit(status) }

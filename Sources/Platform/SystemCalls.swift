@@ -1,7 +1,10 @@
 import Glibc
 
-// The one file of Platform that imports Glibc: thin wrappers over the raw calls, each turning a
-// failure into a SystemError that names the call and the path. The public API is built on these.
+// Thin wrappers over the raw calls, each turning a failure into a SystemError that names the call
+// and the path; the public API of files, clocks, the environment and threads is built on these.
+// Platform is the package's only module that imports Glibc (PlatformBoundaryTests): this file,
+// SystemCalls+Daemon.swift, and the files by concern that wrap one family of calls whole
+// (Lock, Descriptors, Processes, UnixSocket, CStrings, Memory).
 enum Sys {
     static func failure(_ operation: String, _ path: String?, code: Int32 = Glibc.errno) -> SystemError {
         SystemError(operation: operation, path: path, code: code)
@@ -95,7 +98,7 @@ enum Sys {
         default: kind = .other
         }
         return FileStatus(
-            kind: kind, permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size), inode: UInt64(info.st_ino),
+            kind: kind, permissions: UInt32(info.st_mode & 0o7777), size: Int(info.st_size), inode: UInt64(info.st_ino), owner: UInt32(info.st_uid),
             modified: Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)),
             changed: Timestamp(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec)))
     }
@@ -182,6 +185,17 @@ enum Sys {
 
     static func effectiveUserID() -> UInt32 { Glibc.geteuid() }
 
+    static func realUserID() -> UInt32 { Glibc.getuid() }
+
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(cString: buffer)
+    }
+
+    /// `setenv`; an existing value is kept unless `overwriting`.
+    static func setenv(_ name: String, _ value: String, overwriting: Bool) { _ = Glibc.setenv(name, value, overwriting ? 1 : 0) }
+
     static func passwordHome() -> String? {
         guard let entry = getpwuid(getuid()) else { return nil }
         return String(cString: entry.pointee.pw_dir)
@@ -213,20 +227,6 @@ enum Sys {
     }
 
     // MARK: threads
-
-    final class MutexStorage {
-        let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        init() {
-            mutex = .allocate(capacity: 1)
-            pthread_mutex_init(mutex, nil)
-        }
-        func lock() { pthread_mutex_lock(mutex) }
-        func unlock() { pthread_mutex_unlock(mutex) }
-        deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
-        }
-    }
 
     private final class ThreadBody {
         let run: () -> Void

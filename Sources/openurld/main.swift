@@ -1,12 +1,10 @@
 // The one binary behind openurld, openurl-tool and openurl-chooser: they share one copy of the
 // Swift runtime and of every module, and the name it was run by says which it is. `make install`
 // installs it as openurld, with openurl-tool and openurl-chooser as symlinks to it.
-#if canImport(Glibc)
-import Glibc
-#endif
 import OpenurlChooser
 import OpenurlDaemon
 import OpenurlTool
+import Platform
 
 /// What the binary does when run as `name`: nil for a name it does not answer to.
 enum Role: String, CaseIterable {
@@ -26,12 +24,12 @@ let path = arguments.first ?? ""
 let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
 guard let role = Role(programName: name) else {
     let names = Role.allCases.map(\.rawValue).joined(separator: ", ")
-    fputs("openurld: run as \"\(name)\", which is none of the names this binary answers to (\(names)); "
-          + "install it with `make install`, which links each name to it\n", stderr)
-    exit(2)
+    StandardStream.error.write("openurld: run as \"\(name)\", which is none of the names this binary answers to (\(names)); "
+                               + "install it with `make install`, which links each name to it\n")
+    exitProcess(2)
 }
 switch role {
 case .daemon: DaemonMain.run(arguments: arguments)
-case .tool: exit(ToolMain.run(arguments: arguments))
+case .tool: exitProcess(ToolMain.run(arguments: arguments))
 case .chooser: ChooserMain.run(arguments: arguments)
 }

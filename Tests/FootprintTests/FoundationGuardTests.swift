@@ -25,11 +25,11 @@ struct FoundationGuardTests {
     }
 
     /// The inspector does not mistake the system libicuuc (CIDNA, UTS 46) for Foundation's ICU,
-    /// and finds nothing in a binary that imports only Glibc.
+    /// and finds nothing in a binary that imports only Platform.
     @Test func systemICUIsAllowedAndAPlainBinaryIsClean() throws {
         let fakeBrowser = try #require(RecordingBrowser.locate(), "build openurl-fake-browser (swift build --build-tests)")
         let plain = try BinaryInspection.inspect(fakeBrowser)
-        #expect(!plain.linksFoundation, "openurl-fake-browser imports only Glibc, yet: \(plain.summary)")
+        #expect(!plain.linksFoundation, "openurl-fake-browser imports only Platform, yet: \(plain.summary)")
         let daemon = try BinaryInspection.inspect(try BuiltProduct.path("openurld"))
         #expect(!daemon.systemICU.isEmpty, "openurld links libicuuc through CIDNA, but the inspector did not see it")
         #expect(!daemon.foundationICU.contains { $0.contains("libicuuc") }, "system ICU counted as Foundation's: \(daemon.foundationICU)")
