@@ -81,6 +81,10 @@ public struct LayeredConfig: Sendable {
     public var systemError: String { sources.filter { $0.layer == .system }.compactMap(\.problem).joined(separator: "\n") }
     /// The user's config or remembered answers could not be used as they are.
     public var userFailure: ConfigFile.LoadError?
+    /// True when the user's failure is the remembered answers alone: `config.toml` (and what it
+    /// names) is in force, without them (a broken remembered.toml was once reported as "using
+    /// built-in defaults").
+    public var onlyRememberedFailed = false
     /// A file was empty and had just changed (an editor mid-save): load again in a moment.
     public var settling: String?
 }
@@ -105,8 +109,10 @@ extension ConfigFile {
             if text == nil {
                 switch readStable(path: file) {
                 case .success(let bytes?):
-                    text = String(validating: bytes, as: UTF8.self)
-                    if text == nil { problem = "\(file):1:1: the file is not valid UTF-8 text" }
+                    switch UTF8Position.decode(bytes, path: file) {
+                    case .success(let decoded): text = decoded
+                    case .failure(let bad): problem = bad.description
+                    }
                 case .success(nil):
                     if required { problem = "\(file): no such file" } else { return nil }
                 case .failure(let error):
@@ -146,8 +152,11 @@ extension ConfigFile {
         if let problem = load(path, .user, required: required) { userProblems.append(problem) }
         config = config.finishingLayers()
         let remembered = rememberedPath(besides: path)
+        let configProblems = userProblems.count
+        var rememberedProblem = false
         if let problem = loadRemembered(remembered, given: rememberedText, into: &config, memory: memory, result: &result) {
             userProblems.append(problem)
+            rememberedProblem = true
         }
         userProblems += result.sources.filter { $0.layer != .system && $0.siteList != nil }.compactMap(\.problem)
         if let (layer, file) = clearURLsSetBy, let problem = readClearURLs(&config, setIn: file, memory: memory, compiling: clearURLsPatterns) {
@@ -168,6 +177,7 @@ extension ConfigFile {
         }
         if !userProblems.isEmpty {
             result.userFailure = LoadError(description: userProblems.joined(separator: "\n"), isSettling: result.settling != nil)
+            result.onlyRememberedFailed = rememberedProblem && configProblems == 0 && userProblems.count == 1
         }
         // `describe` reads the entries the config names that discovery did not list (for their
         // names); those it does not find either are not installed (`Config.missingApps`).
@@ -189,8 +199,10 @@ extension ConfigFile {
         if text == nil {
             switch readStable(path: path) {
             case .success(let bytes?):
-                guard let decoded = String(validating: bytes, as: UTF8.self) else { return "\(path):1:1: the file is not valid UTF-8 text" }
-                text = decoded
+                switch UTF8Position.decode(bytes, path: path) {
+                case .success(let decoded): text = decoded
+                case .failure(let bad): return bad.description
+                }
             case .success(nil): return nil
             case .failure(let error):
                 if error.isSettling { result.settling = error.description }

@@ -20,6 +20,9 @@ public final class RulesInForce {
         case settling(String)
         /// It failed; `keptPrevious` when an earlier config stays in force (else the built-in defaults).
         case failed(String, keptPrevious: Bool)
+        /// The config loaded and is in force, but the remembered answers beside it did not (why):
+        /// their questions are asked again.
+        case loadedWithoutRemembered(Config, String)
     }
 
     /// The engine deciding now.
@@ -213,7 +216,11 @@ public final class RulesInForce {
         systemConfigError = layers.systemError
         clearURLsFailuresReported = 0
         let userHadLoaded = loadedOnce
-        if let failure = layers.userFailure {
+        if let failure = layers.userFailure, layers.onlyRememberedFailed {
+            loadedOnce = true
+            configError = failure.description
+            result = .loadedWithoutRemembered(layers.config, failure.description)
+        } else if let failure = layers.userFailure {
             configError = failure.description
             result = .failed(failure.description, keptPrevious: userHadLoaded && layers.sources.contains { $0.layer != .system && $0.usingLastGood })
         } else {

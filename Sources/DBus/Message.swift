@@ -43,9 +43,16 @@ final class Message {
     }
 
     /// The error reply for this call; an invalid error name degrades to `Failed`.
+    /// The longest error message sent whole.
+    static let maximumErrorBytes = 4096
+
     func errorReply(_ error: DBusError) -> Message? {
         let name = Names.isValidErrorName(error.name) ? error.name : DBusError.Name.failed
-        let text = (try? DBusValue.validateString(error.message)) == nil ? "(unprintable error message)" : error.message
+        var text = (try? DBusValue.validateString(error.message)) == nil ? "(unprintable error message)" : error.message
+        // A message quoting a 10 MB argument once came back 10 MB long: it is cut, and says so.
+        if text.utf8.count > Self.maximumErrorBytes {
+            text = String(decoding: text.utf8.prefix(Self.maximumErrorBytes / 2), as: UTF8.self) + "… (\(text.utf8.count) bytes in all)"
+        }
         return dbus_message_new_error(raw, name, text).map { Message(adopting: $0) }
     }
 

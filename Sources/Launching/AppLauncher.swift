@@ -114,7 +114,7 @@ public struct AppLauncher: Sendable {
             }
             if entry.isDBusActivatable {
                 var platformData: [String: String] = [:]
-                if let token = activationToken, !token.isEmpty {
+                if let token = ProcessLauncher.usableToken(activationToken) {
                     platformData = ["activation-token": token, "desktop-startup-id": token]
                 }
                 let request = DBusActivationRequest(busName: entry.busName, objectPath: entry.objectPath,

@@ -42,7 +42,7 @@ public struct ProcessLauncher: Sendable {
     /// a stale token from our own environment is never passed on.
     public static func environment(_ base: [String: String], activationToken: String?) -> [String: String] {
         var env = base
-        if let token = activationToken, !token.isEmpty {
+        if let token = usableToken(activationToken) {
             env["XDG_ACTIVATION_TOKEN"] = token
             env["DESKTOP_STARTUP_ID"] = token
         } else {
@@ -50,6 +50,21 @@ public struct ProcessLauncher: Sendable {
             env["DESKTOP_STARTUP_ID"] = nil
         }
         return env
+    }
+
+    /// Real activation tokens are a few dozen bytes; no app reads a longer one than this.
+    public static let maximumTokenBytes = 4096
+
+    /// The token as it may be passed on: nil for none, and for one so long (or holding a NUL)
+    /// that the launch itself would fail (over 128 KiB, `execve` refused it: E2BIG). Dropping
+    /// it costs only the window's focus; the link still opens.
+    public static func usableToken(_ token: String?) -> String? {
+        guard let token, !token.isEmpty else { return nil }
+        guard token.utf8.count <= maximumTokenBytes, !token.utf8.contains(0) else {
+            Log.warning("activation token of \(token.utf8.count) bytes dropped (at most \(maximumTokenBytes)): the app starts without it")
+            return nil
+        }
+        return token
     }
 
     /// Resolves `program` against the `PATH` in `environment` (not our own `PATH`), as `execvp` would.

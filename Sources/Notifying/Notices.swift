@@ -207,6 +207,15 @@ public final class Notices {
         show(NotificationText.configReloadFailed("\n" + diagnostic, usingDefaults: usingDefaults), kind: .config)
     }
 
+    /// The config loaded, but the remembered answers beside it did not (`diagnostic`): the
+    /// config (`config`, its path) is in force without them, and their questions are asked again.
+    public func rememberedFailed(_ diagnostic: String, config: String) {
+        for line in diagnostic.split(separator: "\n") where !line.isEmpty {
+            Log.error("remembered answers not loaded, \(config) is in force without them: " + line)
+        }
+        show(NotificationText.rememberedFailed(diagnostic, config: config), kind: .config)
+    }
+
     /// The system configuration failed to load as it is (its last good rules stay): said once
     /// per new problem, as "ask your administrator", since the user cannot fix it.
     public func systemConfigFailed(_ diagnostic: String) {

@@ -111,6 +111,14 @@ public enum NotificationText {
             urgency: .critical, icon: NotificationClient.Icon.error)
     }
 
+    /// The remembered answers did not load; the config is in force without them.
+    public static func rememberedFailed(_ diagnostic: String, config: String) -> NotificationRequest {
+        NotificationRequest(
+            summary: "openurld: remembered answers not loaded",
+            body: "\(diagnostic)\nThe rules of \(config) are in force; questions a remembered answer would settle are asked again. Check with: openurl check",
+            urgency: .critical, icon: NotificationClient.Icon.error)
+    }
+
     /// The system configuration (the administrator's) has an error: the user cannot fix it.
     public static func systemConfigFailed(_ diagnostic: String) -> NotificationRequest {
         NotificationRequest(

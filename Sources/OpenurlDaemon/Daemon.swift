@@ -124,7 +124,7 @@ final class Daemon {
     private static func report(_ result: RulesInForce.Reload, recent: RecentLinks, notices: Notices, signals: RouterSignals, network: NetworkWatcher,
                                reported: ReportedLoad) {
         switch result {
-        case .loaded(let config):
+        case .loaded(let config), .loadedWithoutRemembered(let config, _):
             recent.capacity = config.settings.recent
             // The system bus is joined only once a rule looks at the network; then it is watched for good.
             if RuleEngine.needs(of: config).contains(.network) { network.start() }
@@ -141,6 +141,11 @@ final class Daemon {
                 notices.close(.config)
             }
             reported.missing = described
+            if case .loadedWithoutRemembered(_, let why) = result {
+                // Said after the rest: this replaces a notice of missing targets, if one was shown.
+                notices.rememberedFailed(why, config: config.path.flatMap { FileSystem.exists($0) ? $0 : nil } ?? "the built-in defaults")
+                return signals.reloaded(error: why)
+            }
             signals.reloaded(error: "")
         case .settling(let why):
             // An empty file that just changed: it is loaded again once it has settled, quietly.
@@ -171,7 +176,7 @@ final class Daemon {
     private static func problem(of result: RulesInForce.Reload) -> String? {
         switch result {
         case .loaded: return nil
-        case .settling(let why), .failed(let why, _): return why
+        case .settling(let why), .failed(let why, _), .loadedWithoutRemembered(_, let why): return why
         }
     }
 
@@ -184,7 +189,7 @@ final class Daemon {
         executor.route(request) { routed in
             switch routed {
             case .failure(let error):
-                completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
+                completion(.failure(DBusError.invalidArgs("\(Text.shortened(url)): \(error.message)")))
             case .success(let routed):
                 var extra: [(String, DBusValue)] = [(Router1.Result.outcome, .string(routed.outcome.description))]
                 if let id = routed.id { extra.append((Router1.Result.id, .uint32(id))) }

@@ -294,7 +294,7 @@ extension Daemon {
                 completion(.success(()))
             }
         } catch {
-            completion(.failure(DBusError.invalidArgs("\(url): \(error.message)")))
+            completion(.failure(DBusError.invalidArgs("\(Text.shortened(url)): \(error.message)")))
         }
     }
 }

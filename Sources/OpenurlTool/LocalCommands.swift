@@ -188,7 +188,7 @@ extension Client {
 
     /// The `openurl` handler beside this executable, as XFCE's helper entries should run it.
     static var handlerPath: String {
-        let exe = (try? FileSystem.symbolicLinkTarget("/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe = (try? FileSystem.symbolicLinkTarget("/proc/self/exe")) ?? ProcessArguments.current.first ?? "openurl-tool"
         let beside = Path.parent(exe) + "/openurl"
         return FileSystem.isExecutable(beside) ? beside : "openurl"
     }

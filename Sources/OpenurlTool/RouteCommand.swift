@@ -34,12 +34,18 @@ extension Client {
         // A broken config must not lose the click: route with the built-in defaults (the handler
         // that was the default before openurld) and say why, as the daemon does.
         let config: Config
-        switch loadConfig(path: nil) {
-        case .success(let loaded): config = loaded
-        case .failure(let error):
+        let layers = loadLayers(path: nil)
+        if let error = layers.userFailure, layers.onlyRememberedFailed {
+            // The config itself loaded: it routes the click, without the remembered answers.
+            config = layers.config
+            _ = fail("remembered answers not loaded; the rules of the config are in force without them:\n\(error.description)",
+                     code: ExitCode.config, summary: "openurl: remembered answers not loaded")
+        } else if let error = layers.userFailure {
             config = Config()
             _ = fail("config error, using built-in defaults (links go to the previous default handler):\n\(error.description)",
                      code: ExitCode.config, summary: "openurl: config error, using built-in defaults")
+        } else {
+            config = layers.config
         }
         // Targets that are not installed: the rest of the config is used; say once which.
         let missing = config.missingApps.filter { !$0.remembered }

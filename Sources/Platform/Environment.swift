@@ -28,3 +28,18 @@ public enum Environment {
         return Sys.passwordHome() ?? "/"
     }
 }
+
+/// The process's command line.
+public enum ProcessArguments {
+    /// argv, program name first. Swift's `CommandLine.arguments` comes out empty under some
+    /// `LD_PRELOAD` libraries (libfaketime: the binary then said it was run as ""), so the
+    /// kernel's copy in `/proc/self/cmdline` stands in for it.
+    public static var current: [String] {
+        let given = CommandLine.arguments
+        if let first = given.first, !first.isEmpty { return given }
+        guard let bytes = FileSystem.contents("/proc/self/cmdline"), !bytes.isEmpty else { return given }
+        var fields = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if fields.last == "" { fields.removeLast() }
+        return fields.isEmpty ? given : fields
+    }
+}

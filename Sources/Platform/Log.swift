@@ -96,8 +96,7 @@ public enum Log {
     public static func shown(_ url: String) -> String {
         var shown = url
         if !verbose, url.prefix(7).lowercased() == "mailto:", let question = url.firstIndex(of: "?") { shown = String(url[..<question]) + "?…" }
-        guard shown.utf8.count > 1024 else { return shown }
-        return String(decoding: shown.utf8.prefix(256), as: UTF8.self) + "… (\(url.utf8.count) bytes)"
+        return Text.shortened(shown)
     }
 
     /// Copied text as the log shows it: its length only, unless `--verbose`.

@@ -8,6 +8,12 @@ public enum Text {
         return sign + String(repeating: "0", count: padding) + digits
     }
 
+    /// `text` as a message quotes it: whole up to 1 KiB, else its first 256 bytes and its length.
+    public static func shortened(_ text: String) -> String {
+        guard text.utf8.count > 1024 else { return text }
+        return String(decoding: text.utf8.prefix(256), as: UTF8.self) + "… (\(text.utf8.count) bytes)"
+    }
+
     /// Whether `byte` is ASCII whitespace: space, tab, newline, vertical tab, form feed, return.
     public static func isASCIIWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 }

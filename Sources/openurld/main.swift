@@ -19,7 +19,7 @@ enum Role: String, CaseIterable {
     }
 }
 
-let arguments = CommandLine.arguments
+let arguments = ProcessArguments.current
 let path = arguments.first ?? ""
 let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
 guard let role = Role(programName: name) else {
