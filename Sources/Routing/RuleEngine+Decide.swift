@@ -42,13 +42,8 @@ struct Deciding {
     /// The link as the phases so far have made it.
     var current: ParsedURL
     var decision: Decision
-    /// What the rules match on: the link after the rewrites (before a rule's `clean = false`
-    /// redo), built once; set by `checkSchemeAndAddress`.
-    var subject: MatchSubject?
     /// The locked rule that decided, when one did (tried before the user's rewrites).
     var locked: Rule?
-    /// The rule that decided, locked or not; nil for `[default]`.
-    var matched: Rule?
     var action: Intent
     var notify: Bool?
     var appLinks: AppLinkSetting
@@ -88,9 +83,11 @@ extension RuleEngine {
         // the end: copying the input or the decision out per phase cost ~4k instructions a click.
         if depth == 0, let blocked = clean(&state) { return blocked }
         rewrite(&state)
-        if checkSchemeAndAddress(&state) {
-            chooseRule(&state)
-            takeRememberedAnswer(&state)
+        // What the rules match on: the link after the rewrites (before a rule's `clean = false`
+        // redo), built once and lent to the phases that match.
+        if let subject = checkSchemeAndAddress(&state) {
+            chooseRule(&state, subject)
+            takeRememberedAnswer(&state, subject)
             makeEffect(&state)
         }
         return state.decision
@@ -127,38 +124,37 @@ extension RuleEngine {
     }
 
     /// Refuses a scheme no rule routes, and an address holding a line break or another control:
-    /// no rule (nor a forced ask) may hand either on. False when the decision is that refusal.
-    private func checkSchemeAndAddress(_ state: inout Deciding) -> Bool {
+    /// no rule (nor a forced ask) may hand either on. The subject the rules match, or nil when
+    /// the decision is that refusal.
+    private func checkSchemeAndAddress(_ state: inout Deciding) -> MatchSubject? {
         let scheme = state.current.scheme
         guard routedSchemes.contains(scheme) else {
             let reason = "scheme \"\(scheme)\" is not routed; to allow it, add a rule with match.scheme = \"\(scheme)\""
             state.decision.effect = .refused(reason)
             state.decision.trace.append(.refused(reason))
             if state.depth == 0 { state.decision.safety = judge(state.current, context: state.input.context, policy: config.settings.safety) }
-            return false
+            return nil
         }
         let subject = MatchSubject(url: state.current, opener: state.input.opener, moment: state.input.moment)
         if let problem = subject.mailto?.problem {
             refuse(problem, decision: &state.decision)
-            return false
+            return nil
         }
-        state.subject = subject
-        return true
+        return subject
     }
 
     /// The first matching rule (a locked one already found stands), Shift's forced ask, and
     /// what the rule sets: its action, notification, app links and safety policy, and a
     /// less-cleaned link when it keeps tracking parameters or wrappers.
-    private func chooseRule(_ state: inout Deciding) {
-        guard let subject = state.subject else { return }
-        state.matched = state.locked ?? firstMatchingRule(subject, explain: state.input.explain, in: lockedCount..<config.rules.count,
-                                                          trace: &state.decision.trace)
+    private func chooseRule(_ state: inout Deciding, _ subject: borrowing MatchSubject) {
+        let matched = state.locked ?? firstMatchingRule(subject, explain: state.input.explain, in: lockedCount..<config.rules.count,
+                                                        trace: &state.decision.trace)
         // Shift asks, except when a locked rule decided: the system's choice is not asked about.
-        if state.depth == 0, !state.input.forceAsk, state.locked == nil, shiftAsks(state.input.moment, rule: state.matched) {
+        if state.depth == 0, !state.input.forceAsk, state.locked == nil, shiftAsks(state.input.moment, rule: matched) {
             state.input.forceAsk = true
             state.decision.trace.append(.moment("shift is held and [settings] shift_asks = true: asking"))
         }
-        guard let rule = state.matched else { return state.decision.trace.append(.defaultAction) }
+        guard let rule = matched else { return state.decision.trace.append(.defaultAction) }
         state.action = rule.action
         state.notify = rule.notify
         state.appLinks = rule.appLinks ?? state.appLinks
@@ -188,9 +184,8 @@ extension RuleEngine {
     /// A remembered answer is the answer to a question: it applies only where the decision
     /// would have been to ask (the asking rule, `[default] ask`, a forced ask), never before
     /// another rule. A rule the system configuration locked is never answered for the user.
-    private func takeRememberedAnswer(_ state: inout Deciding) {
-        guard state.locked == nil, state.action.kind == .ask || state.input.forceAsk, let subject = state.subject,
-              let answer = rememberedAnswer(for: subject) else { return }
+    private func takeRememberedAnswer(_ state: inout Deciding, _ subject: borrowing MatchSubject) {
+        guard state.locked == nil, state.action.kind == .ask || state.input.forceAsk, let answer = rememberedAnswer(for: subject) else { return }
         let location = "\(config.rememberedPath ?? RememberedRules.fileName):\(answer.position.line)"
         state.decision.trace.append(.remembered(rule: answer.label, location: location, asked: state.decision.rule))
         state.action = answer.action
