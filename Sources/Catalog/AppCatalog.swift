@@ -88,7 +88,10 @@ public struct AppCatalog: Sendable, Equatable {
             return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
         }
         let names = browser.profiles.map(\.name) + ["private"] + (known.appArgument != nil ? ["app"] : [])
-        return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names)
+        // A Chromium profile is also named by its directory (`chromium:Work` for `--profile-directory=Work`,
+        // whose display name may be "Your Chromium"), so the directories are suggested too.
+        let directories = browser.profiles.map(\.directory).filter { !$0.contains("/") && !names.contains($0) }
+        return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names + directories)
             + " (profiles: \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"))
     }
 

@@ -7,6 +7,9 @@ public struct Decision: Sendable, Equatable {
         case open, copy, ask, discard, system
         /// Held by the safety policy (`[settings] safety`, a block list), with Open anyway.
         case held
+        /// The rule's target is not installed: refused with a notification that offers others
+        /// (it was called `discard`, which read as if the rule dropped the link).
+        case unavailable
     }
 
     /// What happens to the link.
@@ -81,7 +84,8 @@ public struct Decision: Sendable, Equatable {
         case .open: return .open
         case .copy: return .copy
         case .ask: return .ask
-        case .discard, .refused, .unavailable, .blocked: return .discard
+        case .discard, .refused, .blocked: return .discard
+        case .unavailable: return .unavailable
         case .held: return .held
         }
     }

@@ -304,3 +304,26 @@ let testCatalog: AppCatalog = {
         #expect(all.filter { plain.contains($0) } == plain)
     }
 }
+
+/// A misspelt profile gets the nearest name, its directory's name included: a Chromium profile
+/// made with `--profile-directory=Work` is called "Your Chromium" in `Local State`.
+@Suite struct ProfileSuggestionTests {
+    static let catalog = AppCatalog(browsers: [
+        Browser(desktopID: "chromium.desktop", name: "Chromium", known: KnownBrowser.table.first { $0.key == "chromium" },
+                profiles: [ProfileRecord(name: "Your Chromium", directory: "Work"), ProfileRecord(name: "Person 1", directory: "Default")]),
+    ])
+
+    @Test(arguments: [("Wrok", "; did you mean \"Work\"?"), ("Your Chromiun", "; did you mean \"Your Chromium\"?"), ("Defualt", "; did you mean \"Default\"?")])
+    func directoriesAreSuggestedToo(profile: String, hint: String) {
+        guard case .failure(let error) = Self.catalog.resolve(browser: "chromium", profile: profile) else {
+            Issue.record("chromium:\(profile) resolved")
+            return
+        }
+        #expect(error.message.contains(hint), "\(error.message)")
+    }
+
+    @Test func aDirectoryNameResolves() throws {
+        let target = try Self.catalog.resolve(browser: "chromium", profile: "Work").get()
+        #expect(target.arguments == ["--profile-directory=Work"])
+    }
+}

@@ -87,9 +87,9 @@ enum DebianDesktop {
 
     @Test(arguments: [
         ("https://paste.example.org/x", "copy", nil as String?),
-        ("https://work.example/", "discard", "brave:Work"),
-        ("https://chat.example/", "discard", "google-chrome.desktop"),
-        ("https://elsewhere.example/", "discard", "firefox.desktop"),
+        ("https://work.example/", "unavailable", "brave:Work"),
+        ("https://chat.example/", "unavailable", "google-chrome.desktop"),
+        ("https://elsewhere.example/", "unavailable", "firefox.desktop"),
     ])
     func linksToMissingAppsAreRefusedWithWhyAndTheOthersAreRouted(url: String, kind: String, missing: String?) throws {
         let decision = try RuleEngine(config: try loaded()).decide(url, explain: true)
