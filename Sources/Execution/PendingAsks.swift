@@ -34,7 +34,8 @@ public struct PendingAsk: Sendable {
 /// notification, and one when it is answered; the file is removed once none waits. A daemon that
 /// stops (killed, crashed, stopped) leaves them there, and the next one asks them again (see
 /// `DecisionExecutor.resumePendingAsks`). Lines are written as `RecordFile` writes them: each at
-/// once, none torn, retried when the disk is full.
+/// once, none torn, retried when the disk is full, never through a link planted in its place
+/// (the questions then wait in memory).
 public final class PendingAsks {
     /// The file's name in the state directory.
     public static let fileName = "pending-asks.jsonl"
@@ -50,7 +51,7 @@ public final class PendingAsks {
 
     /// Questions recorded in `path`, retried on `loop` when the disk refuses them; `reported`
     /// hears when writing starts failing (why) and works again (nil).
-    public init(path: String, loop: EventLoop?, reported: @escaping (String?) -> Void = { _ in }) {
+    public init(path: String, loop: EventLoop?, reported: @escaping (SystemError?) -> Void = { _ in }) {
         self.path = path
         file = RecordFile(path: path, loop: loop, reported: reported)
     }
@@ -80,7 +81,7 @@ public final class PendingAsks {
         guard waiting.removeValue(forKey: id) != nil else { return }
         guard waiting.isEmpty else { return write(.object([("done", .number(Int(id)))])) }
         file.discardUnwritten()
-        try? FileSystem.remove(path)
+        file.removeFile()
         linesWritten = 0
     }
 
@@ -88,7 +89,7 @@ public final class PendingAsks {
     /// returns them, oldest first. `choice` resolves a choice's key (`firefox.desktop`, `copy`)
     /// against the rules now in force; a choice that no longer resolves is left out.
     public func load(choice: (String) -> Choice.Action?) -> [PendingAsk] {
-        guard let data = FileSystem.contents(path) else { return [] }
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return [] }
         var found: [UInt32: PendingAsk] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let value = try? JSONValue(parsing: Array(line)) else { continue }  // a torn line
@@ -116,16 +117,14 @@ public final class PendingAsks {
         linesWritten = waiting.count
         guard !waiting.isEmpty else {
             file.discardUnwritten()
-            try? FileSystem.remove(path)
+            file.removeFile()
             return
         }
         guard file.flush() != nil else { return }  // a full disk: keep appending to what is there
         let text = all.map { ask in
             Self.line(ask).text + "\n" + (ask.notification.map { JSONValue.object([("shown", .number(Int(ask.id))), ("notification", .number(Int($0)))]).text + "\n" } ?? "")
         }.joined()
-        do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp") } catch {
-            Log.warning("cannot rewrite \(path): \(error)")
-        }
+        file.replace(with: text)
     }
 
     /// A question's line.

@@ -12,8 +12,9 @@ import RoutingCore
 /// URL is cut at `maximumURLBytes`, the list keeps at most `capacity` decisions and `maximumBytes`
 /// of text (a question still waiting for its answer is kept beside them, never dropped), and once the file is twice
 /// that it is rewritten with the list alone. It is read on first use, not at start, and created
-/// 0600. When the disk is full the lines wait in memory (and `Recent` still shows them) and are
-/// written when space returns.
+/// 0600. When the disk is full, or a link or a file not openurld's own is in its place, the
+/// lines wait in memory (and `Recent` still shows them) and are written when the file can be
+/// written again.
 public final class RecentLinks {
     /// One remembered decision.
     public struct Entry: Sendable {
@@ -61,7 +62,7 @@ public final class RecentLinks {
     /// Remembers links in `path` (nil: in memory only), each line written at once and, when the
     /// disk refuses it, again every few seconds on `loop`; `reported` hears when writing starts
     /// failing (why) and when it works again (nil). Nothing is read until first use.
-    public init(path: String?, loop: EventLoop? = nil, reported: @escaping (String?) -> Void = { _ in }) {
+    public init(path: String?, loop: EventLoop? = nil, reported: @escaping (SystemError?) -> Void = { _ in }) {
         self.path = path
         file = path.map { RecordFile(path: $0, loop: loop, reported: reported) }
     }
@@ -138,7 +139,7 @@ public final class RecentLinks {
         added = []
         totalBytes = 0
         file?.discardUnwritten()
-        if let path { try? FileSystem.remove(path) }
+        file?.removeFile()
     }
 
     /// Writes any lines still waiting (a full disk); true when none wait.
@@ -146,10 +147,10 @@ public final class RecentLinks {
     public func save() -> Bool { file?.flush() != nil || file == nil }
 
     private func append(_ entry: Entry) {
-        guard let file, let path, let size = file.append(Self.line(entry)) else { return }
+        guard let file, let size = file.append(Self.line(entry)) else { return }
         guard size > 2 * Self.maximumBytes else { return }
         if loaded == nil { _ = load() }
-        rewrite(path)
+        file.replace(with: (loaded ?? []).map(Self.line).joined())
     }
 
     /// Drops the oldest entries beyond `capacity` or the byte bound, keeping every question still
@@ -186,23 +187,15 @@ public final class RecentLinks {
         }
     }
 
-    /// Writes the kept entries to a temporary file (0600) and renames it over the old one.
-    private func rewrite(_ path: String) {
-        let text = (loaded ?? []).map(Self.line).joined()
-        do {
-            try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp")
-        } catch {
-            Log.warning("cannot rewrite \(path): \(error)")
-        }
-    }
-
     /// Reads the file (and the lines still waiting to be written), keeps the bounds, and from
-    /// then on works on the full list. A last line without its newline (torn) is left out.
+    /// then on works on the full list. A last line without its newline (torn) is left out. A
+    /// link or a file not openurld's own in its place is not read: the list is what this
+    /// process still holds to write.
     private func load() -> [Entry] {
         file?.flush()
         var list: [Entry] = []
         if capacity > 0, let path {
-            var data = FileSystem.contents(path) ?? []
+            var data = ((try? FileSystem.ownContents(path)) ?? nil) ?? []
             if let last = data.lastIndex(of: UInt8(ascii: "\n")) { data.removeSubrange((last + 1)...) } else { data = [] }
             for line in file?.unwritten ?? [] { data += Array(line.utf8) }
             var byID: [UInt32: Int] = [:]
