@@ -127,6 +127,18 @@ public final class PendingAsks {
         file.replace(with: text)
     }
 
+    /// The highest question id in the pending file at `path` (0 without one), for the id counter
+    /// to start above; not read through a link.
+    public static func highestID(inFile path: String) -> UInt64 {
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return 0 }
+        var highest: UInt64 = 0
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let value = try? JSONValue(parsing: Array(line)), let id = value["ask"]?.integer, id > 0 else { continue }
+            highest = max(highest, UInt64(id))
+        }
+        return highest
+    }
+
     /// A question's line.
     static func line(_ ask: PendingAsk) -> JSONValue {
         var members: [(String, JSONValue)] = [

@@ -7,14 +7,15 @@ import RoutingCore
 ///
 /// The file is a log: each new link and each later outcome (an ask answered) is one appended
 /// line, written (one `write`, see `RecordFile`) before the click's reply is sent, and a line for
-/// an id replaces the earlier one when read. An id names its link for good: ids are never given
-/// twice, because each one is on disk before anyone hears of it. It is bounded in bytes: a stored
+/// an id replaces the earlier one when read. An id names its link for good: ids come from their
+/// own counter (`IDCounter`, `next-id`), which no clear resets and no file's tail decides, so
+/// an id is never given twice. It is bounded in bytes: a stored
 /// URL is cut at `maximumURLBytes`, the list keeps at most `capacity` decisions and `maximumBytes`
 /// of text (a question still waiting for its answer is kept beside them, never dropped), and once the file is twice
-/// that it is rewritten with the list alone. It is read on first use, not at start, and created
-/// 0600. When the disk is full, or a link or a file not openurld's own is in its place, the
-/// lines wait in memory (and `Recent` still shows them) and are written when the file can be
-/// written again.
+/// that it is rewritten with the list alone. It is read on first use (at start only its ids are
+/// scanned, for the counter), and created 0600. When the disk is full, or a link or a file not
+/// openurld's own is in its place, the lines wait in memory (and `Recent` still shows them) and
+/// are written when the file can be written again.
 public final class RecentLinks {
     /// One remembered decision.
     public struct Entry: Sendable {
@@ -52,8 +53,8 @@ public final class RecentLinks {
     private var loaded: [Entry]?
     /// Entries added since start while the file is still unread: a click never waits for it.
     private var added: [Entry] = []
-    /// The next id; nil until the file's end has been looked at.
-    private var nextID: UInt32?
+    /// Where ids come from.
+    public let ids: IDCounter
     private var totalBytes = 0
     private let path: String?
     /// The file's lines, written as they come (nil: in memory only).
@@ -61,10 +62,14 @@ public final class RecentLinks {
 
     /// Remembers links in `path` (nil: in memory only), each line written at once and, when the
     /// disk refuses it, again every few seconds on `loop`; `reported` hears when writing starts
-    /// failing (why) and when it works again (nil). Nothing is read until first use.
-    public init(path: String?, loop: EventLoop? = nil, reported: @escaping (SystemError?) -> Void = { _ in }) {
+    /// failing (why) and when it works again (nil). Ids come from `ids`; without one, from a
+    /// counter in memory that starts above the highest id in the file. Nothing is read until
+    /// first use.
+    public init(path: String?, ids: IDCounter? = nil, loop: EventLoop? = nil, reported: @escaping (SystemError?) -> Void = { _ in }) {
         self.path = path
         file = path.map { RecordFile(path: $0, loop: loop, reported: reported) }
+        self.ids = ids ?? IDCounter(path: nil) { path.map(Self.highestID(inFile:)) ?? 0 }
+        if ids == nil { self.ids.inUse = { [weak self] id in self?.holds(id) ?? false } }
     }
 
     /// Why the file cannot be written now, nil while it can.
@@ -76,13 +81,12 @@ public final class RecentLinks {
         return load()
     }
 
-    /// Remembers a decision, writes its line, and returns its id (0 when `recent = 0`). Reads at
-    /// most the file's last 64 KiB (for the next id), never the whole file.
+    /// Remembers a decision, writes its line, and returns its id (0 when `recent = 0`). Never
+    /// reads the file.
     @discardableResult
     public func add(_ decision: Decision, opener: Opener?, outcome: Outcome) -> UInt32 {
         guard capacity > 0 else { return 0 }
-        let id = nextID ?? lastIDInFile() &+ 1
-        nextID = id &+ 1
+        let id = ids.take()
         let entry = Entry(
             id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",
@@ -133,7 +137,11 @@ public final class RecentLinks {
     /// The entry with `id`, if still kept.
     public func entry(id: UInt32) -> Entry? { entries.first { $0.id == id } }
 
-    /// Forgets every entry and removes the file.
+    /// Whether an entry holds `id` (reads the file if not read yet): an id the counter must not
+    /// give again once it wraps.
+    public func holds(_ id: UInt32) -> Bool { added.contains { $0.id == id } || entries.contains { $0.id == id } }
+
+    /// Forgets every entry and removes the file; the id counter goes on (ids are never given twice).
     public func clear() {
         loaded = []
         added = []
@@ -207,7 +215,6 @@ public final class RecentLinks {
             list = added
         }
         added = []
-        if nextID == nil { nextID = (list.map(\.id).max() ?? 0) &+ 1 }
         totalBytes = list.reduce(0) { $0 + $1.bytes }
         loaded = list
         trim()
@@ -224,20 +231,15 @@ public final class RecentLinks {
                      target: fields[5], rule: fields[6], opener: fields[7], outcome: Outcome(recorded: fields[8]))
     }
 
-    /// The highest id in the file's last 64 KiB (which holds at least three whole lines: a line
-    /// is at most ~17 KiB), 0 without one. The highest, not the last: an answer's line for an
-    /// older id may come after newer links. Lines still waiting to be written count too.
-    private func lastIDInFile() -> UInt32 {
-        var highest: UInt32 = 0
-        var lines: [[UInt8]] = (file?.unwritten ?? []).map { Array($0.utf8) }
-        if let path, let tail = FileSystem.tail(path, maximum: 65536), !tail.isEmpty {
-            // The first line read may be cut; every later one starts with its id.
-            let split = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            lines += split.dropFirst(tail.count < 65536 ? 0 : 1).map(Array.init)
-        }
-        for line in lines {
+    /// The highest id in the file at `path` (0 without one), every line read: its tail alone may
+    /// hold no id (one huge line), and an answer's line for an older id may come last. Read as
+    /// 64-bit, so an id at the top of the 32-bit range is seen as such. Not read through a link.
+    public static func highestID(inFile path: String) -> UInt64 {
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return 0 }
+        var highest: UInt64 = 0
+        for line in data.split(separator: UInt8(ascii: "\n")) {
             let field = line.prefix { $0 != UInt8(ascii: "\t") }
-            if field.count < line.count, let id = UInt32(String(decoding: field, as: UTF8.self)) { highest = max(highest, id) }
+            if field.count < line.count, let id = UInt64(String(decoding: field, as: UTF8.self)) { highest = max(highest, id) }
         }
         return highest
     }
