@@ -3,7 +3,7 @@ import Platform
 /// Where the ids of links come from (`recent`, `reopen N`, the pending questions, `Routed`):
 /// a counter of its own, kept in `$XDG_STATE_HOME/openurld/next-id` (0600), so that no id is
 /// given twice, whatever happened to the other files:
-/// - `openurl recent --clear` empties the history, never the counter;
+/// - `openurl recent --clear` (or `recent = 0`) empties the history, never the counter;
 /// - it starts above the highest of the counter file, every id in `recent.tsv` and every id in
 ///   the pending questions, not above a file's tail alone (a tail may hold no id);
 /// - each id is written (one `pwrite`, no fsync, as the record's lines are) before it is given,

@@ -35,7 +35,8 @@ public struct PendingAsk: Sendable {
 /// stops (killed, crashed, stopped) leaves them there, and the next one asks them again (see
 /// `DecisionExecutor.resumePendingAsks`). Lines are written as `RecordFile` writes them: each at
 /// once, none torn, retried when the disk is full, never through a link planted in its place
-/// (the questions then wait in memory).
+/// (the questions then wait in memory). They are kept whatever `recent` says: `recent = 0`
+/// keeps no history, but a question is never lost.
 public final class PendingAsks {
     /// The file's name in the state directory.
     public static let fileName = "pending-asks.jsonl"

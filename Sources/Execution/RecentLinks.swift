@@ -53,7 +53,7 @@ public final class RecentLinks {
     private var loaded: [Entry]?
     /// Entries added since start while the file is still unread: a click never waits for it.
     private var added: [Entry] = []
-    /// Where ids come from.
+    /// Where ids come from (also when `recent = 0`: a question needs its id to be kept pending).
     public let ids: IDCounter
     private var totalBytes = 0
     private let path: String?
@@ -81,12 +81,12 @@ public final class RecentLinks {
         return load()
     }
 
-    /// Remembers a decision, writes its line, and returns its id (0 when `recent = 0`). Never
-    /// reads the file.
+    /// Remembers a decision, writes its line, and returns its id; with `recent = 0` only the id
+    /// is given (a question is kept pending under it), nothing is remembered. Never reads the file.
     @discardableResult
     public func add(_ decision: Decision, opener: Opener?, outcome: Outcome) -> UInt32 {
-        guard capacity > 0 else { return 0 }
         let id = ids.take()
+        guard capacity > 0 else { return id }
         let entry = Entry(
             id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",

@@ -4,8 +4,9 @@ import Platform
 import RoutingCore
 import Testing
 
-/// Issue 31, case 3: ids come from a counter of their own (`next-id`) that no clear
-/// resets, no file's tail decides and that never gives 0 nor an id still in use.
+/// Issue 31, cases 3 and 4: ids come from a counter of their own (`next-id`) that no clear
+/// resets, no file's tail decides and that never gives 0 nor an id still in use; with
+/// `recent = 0` ids are still given, so a question can be kept pending.
 @Suite struct IDCounterTests {
     func directory(_ name: String) throws -> String {
         let directory = NSTemporaryDirectory() + "openurld-ids-\(name)-\(getpid())"
@@ -62,5 +63,16 @@ import Testing
         #expect(ids.take() == 4)
         // Persisted as the 64-bit count: the next daemon goes on from there.
         #expect(counter(directory).take() == 5)
+    }
+
+    @Test func recentZeroStillGivesIdsAndKeepsNoHistory() throws {
+        let directory = try directory("zero")
+        let recent = RecentLinks(path: directory + "/recent.tsv", ids: counter(directory))
+        recent.capacity = 0
+        let first = recent.add(copied, opener: nil, outcome: .asking)
+        let second = recent.add(copied, opener: nil, outcome: .done)
+        #expect(first != 0 && second == first + 1)
+        #expect(recent.entries.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/recent.tsv"))
     }
 }
