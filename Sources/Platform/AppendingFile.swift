@@ -24,7 +24,7 @@ public final class AppendingFile {
     /// Sets the permission bits exactly (fchmod), whatever the umask was; only on this user's own
     /// regular file with one link (another's file reached by a link is never chmod'ed).
     public func setPermissions(_ mode: UInt32) throws(SystemError) {
-        if let why = Sys.notOwn(fd) { throw SystemError.refused(path, why) }
+        if let why = Sys.notOwn(fd) { throw SystemError.refused(path, why, code: Sys.notPermitted) }
         guard (try? status())?.permissions != mode else { return }
         try Sys.fchmod(fd, mode: mode, path: path)
     }

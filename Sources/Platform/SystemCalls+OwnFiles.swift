@@ -49,7 +49,7 @@ extension Sys {
     static func checkOwn(_ fd: Int32, _ path: String) throws(SystemError) {
         if let why = notOwn(fd) {
             Glibc.close(fd)
-            throw SystemError.refused(path, why)
+            throw SystemError.refused(path, why, code: EPERM)
         }
     }
 

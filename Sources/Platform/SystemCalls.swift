@@ -14,6 +14,7 @@ enum Sys {
     static let exists = EEXIST
     static let loop = ELOOP
     static let permissionDenied = EACCES
+    static let notPermitted = EPERM
     static let isADirectory = EISDIR
 
     // MARK: descriptors

@@ -18,9 +18,10 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         self.refusal = refusal
     }
 
-    /// An own file refused: "PATH is a symbolic link; ...".
-    public static func refused(_ path: String, _ why: String) -> SystemError {
-        SystemError(operation: "open", path: path, code: Sys.loop, refusal: why)
+    /// An own file refused: "PATH is a symbolic link; ..." (ELOOP, as O_NOFOLLOW says it), or
+    /// with `code` (EPERM: not a regular file of this user's with one link).
+    public static func refused(_ path: String, _ why: String, code: Int32? = nil) -> SystemError {
+        SystemError(operation: "open", path: path, code: code ?? Sys.loop, refusal: why)
     }
 
     /// The system's text for `code` ("No such file or directory"), or why the file was refused.

@@ -65,6 +65,21 @@ import Testing
         #expect(counter(directory).take() == 5)
     }
 
+    @Test func aLinkedCounterFileIsNeitherReadNorWrittenAndTheIdsGoOnInMemory() throws {
+        let directory = try directory("linkedcounter")
+        let canary = directory + "/canary"
+        try "1000\n".write(toFile: canary, atomically: true, encoding: .utf8)
+        #expect(chmod(canary, 0o644) == 0)
+        #expect(symlink(canary, directory + "/next-id") == 0)
+        var reports: [SystemError?] = []
+        let ids = IDCounter(path: directory + "/next-id", reported: { reports.append($0) }) { 6 }
+        #expect((0..<3).map { _ in ids.take() } == [7, 8, 9], "the link's target decided the ids")
+        #expect(try String(contentsOfFile: canary, encoding: .utf8) == "1000\n")
+        var info = stat()
+        #expect(stat(canary, &info) == 0 && info.st_mode & 0o777 == 0o644)
+        #expect(reports.count == 1 && reports.first??.isRefused == true, "\(reports)")
+    }
+
     @Test func recentZeroStillGivesIdsAndKeepsNoHistory() throws {
         let directory = try directory("zero")
         let recent = RecentLinks(path: directory + "/recent.tsv", ids: counter(directory))
