@@ -35,7 +35,9 @@ public struct PendingAsk: Sendable {
 /// notification, and one when it is answered; the file is removed once none waits. A daemon that
 /// stops (killed, crashed, stopped) leaves them there, and the next one asks them again (see
 /// `DecisionExecutor.resumePendingAsks`). Lines are written as `RecordFile` writes them: each at
-/// once, none torn, retried when the disk is full.
+/// once, none torn, retried when the disk is full, never through a link planted in its place
+/// (the questions then wait in memory). They are kept whatever `recent` says: `recent = 0`
+/// keeps no history, but a question is never lost.
 public final class PendingAsks {
     /// The file's name in the state directory.
     public static let fileName = "pending-asks.jsonl"
@@ -51,7 +53,7 @@ public final class PendingAsks {
 
     /// Questions recorded in `path`, retried on `loop` when the disk refuses them; `reported`
     /// hears when writing starts failing (why) and works again (nil).
-    public init(path: String, loop: EventLoop?, reported: @escaping (String?) -> Void = { _ in }) {
+    public init(path: String, loop: EventLoop?, reported: @escaping (SystemError?) -> Void = { _ in }) {
         self.path = path
         file = RecordFile(path: path, loop: loop, reported: reported)
     }
@@ -81,7 +83,7 @@ public final class PendingAsks {
         guard waiting.removeValue(forKey: id) != nil else { return }
         guard waiting.isEmpty else { return write(PendingAskLine.done(id: id).json) }
         file.discardUnwritten()
-        try? FileSystem.remove(path)
+        file.removeFile()
         linesWritten = 0
     }
 
@@ -89,7 +91,7 @@ public final class PendingAsks {
     /// returns them, oldest first. `choice` resolves a choice's key (`firefox.desktop`, `copy`)
     /// against the rules now in force; a choice that no longer resolves is left out.
     public func load(choice: (String) -> Choice.Action?) -> [PendingAsk] {
-        guard let data = FileSystem.contents(path) else { return [] }
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return [] }
         var found: [UInt32: PendingAsk] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             // A torn line (or another program's) is skipped.
@@ -116,16 +118,26 @@ public final class PendingAsks {
         linesWritten = waiting.count
         guard !waiting.isEmpty else {
             file.discardUnwritten()
-            try? FileSystem.remove(path)
+            file.removeFile()
             return
         }
         guard file.flush() != nil else { return }  // a full disk: keep appending to what is there
         let text = all.map { ask in
             Self.line(ask).text + "\n" + (ask.notification.map { PendingAskLine.shown(id: ask.id, notification: $0).json.text + "\n" } ?? "")
         }.joined()
-        do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp") } catch {
-            Log.warning("cannot rewrite \(path): \(error)")
+        file.replace(with: text)
+    }
+
+    /// The highest question id in the pending file at `path` (0 without one), for the id counter
+    /// to start above; not read through a link.
+    public static func highestID(inFile path: String) -> UInt64 {
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return 0 }
+        var highest: UInt64 = 0
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let value = try? JSONValue(parsing: Array(line)), let id = value["ask"]?.integer, id > 0 else { continue }
+            highest = max(highest, UInt64(id))
         }
+        return highest
     }
 
     /// A question's line.

@@ -7,7 +7,7 @@ extension RecentLinks {
     /// `system`, outcome `done`), oldest first, each once: the sites the user visits, for the
     /// known domains. A pure read of the file (any thread); nothing when it is missing.
     public static func openedHosts(inFile path: String) -> [String] {
-        guard let data = FileSystem.contents(path) else { return [] }
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return [] }
         var seen = Set<String>()
         var hosts: [String] = []
         Lines.forEach(in: data) { range in

@@ -7,13 +7,15 @@ import RoutingCore
 ///
 /// The file is a log: each new link and each later outcome (an ask answered) is one appended
 /// line, written (one `write`, see `RecordFile`) before the click's reply is sent, and a line for
-/// an id replaces the earlier one when read. An id names its link for good: ids are never given
-/// twice, because each one is on disk before anyone hears of it. It is bounded in bytes: a stored
+/// an id replaces the earlier one when read. An id names its link for good: ids come from their
+/// own counter (`IDCounter`, `next-id`), which no clear resets and no file's tail decides, so
+/// an id is never given twice. It is bounded in bytes: a stored
 /// URL is cut at `maximumURLBytes`, the list keeps at most `capacity` decisions and `maximumBytes`
 /// of text (a question still waiting for its answer is kept beside them, never dropped), and once the file is twice
-/// that it is rewritten with the list alone. It is read on first use, not at start, and created
-/// 0600. When the disk is full the lines wait in memory (and `Recent` still shows them) and are
-/// written when space returns.
+/// that it is rewritten with the list alone. It is read on first use (at start only its ids are
+/// scanned, for the counter), and created 0600. When the disk is full, or a link or a file not
+/// openurld's own is in its place, the lines wait in memory (and `Recent` still shows them) and
+/// are written when the file can be written again.
 public final class RecentLinks {
     /// One remembered decision.
     public struct Entry: Sendable {
@@ -55,8 +57,8 @@ public final class RecentLinks {
     private var loaded: [Entry]?
     /// Entries added since start while the file is still unread: a click never waits for it.
     private var added: [Entry] = []
-    /// The next id; nil until the file's end has been looked at.
-    private var nextID: UInt32?
+    /// Where ids come from (also when `recent = 0`: a question needs its id to be kept pending).
+    public let ids: IDCounter
     private var totalBytes = 0
     private let path: String?
     /// The file's lines, written as they come (nil: in memory only).
@@ -67,11 +69,15 @@ public final class RecentLinks {
 
     /// Remembers links in `path` (nil: in memory only), each line written at once and, when the
     /// disk refuses it, again every few seconds on `loop`; `reported` hears when writing starts
-    /// failing (why) and when it works again (nil). Nothing is read until first use.
-    public init(path: String?, loop: EventLoop? = nil, reported: @escaping (String?) -> Void = { _ in }) {
+    /// failing (why) and when it works again (nil). Ids come from `ids`; without one, from a
+    /// counter in memory that starts above the highest id in the file. Nothing is read until
+    /// first use.
+    public init(path: String?, ids: IDCounter? = nil, loop: EventLoop? = nil, reported: @escaping (SystemError?) -> Void = { _ in }) {
         self.path = path
         self.loop = loop
         file = path.map { RecordFile(path: $0, loop: loop, reported: reported) }
+        self.ids = ids ?? IDCounter(path: nil) { path.map(Self.highestID(inFile:)) ?? 0 }
+        if ids == nil { self.ids.inUse = { [weak self] id in self?.holds(id) ?? false } }
     }
 
     /// Why the file cannot be written now, nil while it can.
@@ -83,13 +89,12 @@ public final class RecentLinks {
         return load()
     }
 
-    /// Remembers a decision, writes its line, and returns its id (0 when `recent = 0`). Reads at
-    /// most the file's last 64 KiB (for the next id), never the whole file.
+    /// Remembers a decision, writes its line, and returns its id; with `recent = 0` only the id
+    /// is given (a question is kept pending under it), nothing is remembered. Never reads the file.
     @discardableResult
     public func add(_ decision: Decision, opener: Opener?, outcome: Outcome) -> UInt32 {
-        guard capacity > 0 else { return 0 }
-        let id = nextID ?? lastIDInFile() &+ 1
-        nextID = id &+ 1
+        let id = ids.take()
+        guard capacity > 0 else { return id }
         let entry = Entry(
             id: id, time: WallClock.secondsSinceEpoch(), url: Self.bounded(decision.url), finalURL: Self.bounded(decision.finalURL),
             decision: decision.kind.rawValue, target: decision.target?.description ?? "",
@@ -140,13 +145,17 @@ public final class RecentLinks {
     /// The entry with `id`, if still kept.
     public func entry(id: UInt32) -> Entry? { entries.first { $0.id == id } }
 
-    /// Forgets every entry and removes the file.
+    /// Whether an entry holds `id` (reads the file if not read yet): an id the counter must not
+    /// give again once it wraps.
+    public func holds(_ id: UInt32) -> Bool { added.contains { $0.id == id } || entries.contains { $0.id == id } }
+
+    /// Forgets every entry and removes the file; the id counter goes on (ids are never given twice).
     public func clear() {
         loaded = []
         added = []
         totalBytes = 0
         file?.discardUnwritten()
-        if let path { try? FileSystem.remove(path) }
+        file?.removeFile()
     }
 
     /// Writes any lines still waiting (a full disk); true when none wait.
@@ -154,22 +163,22 @@ public final class RecentLinks {
     public func save() -> Bool { file?.flush() != nil || file == nil }
 
     private func append(_ entry: Entry) {
-        guard let file, let path, let size = file.append(Self.line(entry)) else { return }
+        guard let file, let size = file.append(Self.line(entry)) else { return }
         guard size > 2 * Self.maximumBytes, !compactionDue else { return }
         // Reading a big file back is slow (~46 ms a MB): on the loop it waits until the click in
         // hand is launched and answered, so a client never gives up and opens the link too.
-        guard let loop else { return compact(path) }
+        guard let loop else { return compact(file) }
         compactionDue = true
         _ = loop.addTimer(after: Self.compactionDelay) { [weak self] in
             self?.compactionDue = false
-            self?.compact(path)
+            self?.compact(file)
         }
     }
 
     /// Rewrites the file with the kept entries alone.
-    private func compact(_ path: String) {
+    private func compact(_ file: RecordFile) {
         if loaded == nil { _ = load() }
-        rewrite(path)
+        file.replace(with: (loaded ?? []).map(Self.line).joined())
     }
 
     /// Drops the oldest entries beyond `capacity` or the byte bound, keeping every question still
@@ -206,23 +215,15 @@ public final class RecentLinks {
         }
     }
 
-    /// Writes the kept entries to a temporary file (0600) and renames it over the old one.
-    private func rewrite(_ path: String) {
-        let text = (loaded ?? []).map(Self.line).joined()
-        do {
-            try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp")
-        } catch {
-            Log.warning("cannot rewrite \(path): \(error)")
-        }
-    }
-
     /// Reads the file (and the lines still waiting to be written), keeps the bounds, and from
-    /// then on works on the full list. A last line without its newline (torn) is left out.
+    /// then on works on the full list. A last line without its newline (torn) is left out. A
+    /// link or a file not openurld's own in its place is not read: the list is what this
+    /// process still holds to write.
     private func load() -> [Entry] {
         file?.flush()
         var list: [Entry] = []
         if capacity > 0, let path {
-            var data = FileSystem.contents(path) ?? []
+            var data = ((try? FileSystem.ownContents(path)) ?? nil) ?? []
             if let last = data.lastIndex(of: UInt8(ascii: "\n")) { data.removeSubrange((last + 1)...) } else { data = [] }
             for line in file?.unwritten ?? [] { data += Array(line.utf8) }
             var byID: [UInt32: Int] = [:]
@@ -238,7 +239,6 @@ public final class RecentLinks {
             list = added
         }
         added = []
-        if nextID == nil { nextID = (list.map(\.id).max() ?? 0) &+ 1 }
         totalBytes = list.reduce(0) { $0 + $1.bytes }
         loaded = list
         trim()
@@ -255,20 +255,18 @@ public final class RecentLinks {
                      target: fields[5], rule: fields[6], opener: fields[7], outcome: Outcome(recorded: fields[8]))
     }
 
-    /// The highest id in the file's last 64 KiB (which holds at least three whole lines: a line
-    /// is at most ~17 KiB), 0 without one. The highest, not the last: an answer's line for an
-    /// older id may come after newer links. Lines still waiting to be written count too.
-    private func lastIDInFile() -> UInt32 {
-        var highest: UInt32 = 0
-        var lines: [[UInt8]] = (file?.unwritten ?? []).map { Array($0.utf8) }
-        if let path, let tail = FileSystem.tail(path, maximum: 65536), !tail.isEmpty {
-            // The first line read may be cut; every later one starts with its id.
-            let split = tail.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            lines += split.dropFirst(tail.count < 65536 ? 0 : 1).map(Array.init)
-        }
-        for line in lines {
+    /// The highest id in the file at `path` (0 without one), every line read: its tail alone may
+    /// hold no id (one huge line), and an answer's line for an older id may come last. Read as
+    /// 64-bit, so an id at the top of the 32-bit range is seen as such. Not read through a link.
+    public static func highestID(inFile path: String) -> UInt64 {
+        guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return 0 }
+        var highest: UInt64 = 0
+        Lines.forEach(in: data) { range in
+            // A line longer than any we write is not ours (and would be slow to look into).
+            guard range.count <= maximumLineBytes else { return }
+            let line = data[range]
             let field = line.prefix { $0 != UInt8(ascii: "\t") }
-            if field.count < line.count, let id = UInt32(String(decoding: field, as: UTF8.self)) { highest = max(highest, id) }
+            if field.count < line.count, let id = UInt64(String(decoding: field, as: UTF8.self)) { highest = max(highest, id) }
         }
         return highest
     }

@@ -12,6 +12,9 @@ import Platform
 /// - lines that could not be written are kept, in order, and tried again before the next line
 ///   and every `retrySeconds` on the loop; `reported` hears once that writing fails (with why)
 ///   and once (nil) that it works again.
+/// - it is opened as openurld's own file (`AppendingFile(own:)`): a symbolic link, another
+///   user's file or a second name of a file in its place is never written through, chmod'ed,
+///   replaced or removed; its lines wait in memory as on a full disk, and `reported` hears why.
 final class RecordFile {
     /// Seconds between attempts while lines wait to be written.
     static let retrySeconds = 2.0
@@ -23,14 +26,16 @@ final class RecordFile {
     /// Why the last write failed; nil while writes work.
     private(set) var failure: String?
     private let loop: EventLoop?
-    private let reported: (String?) -> Void
+    private let reported: (SystemError?) -> Void
     private var retryTimer: EventLoopToken?
     /// True once this process's own whole write ended the file: its last byte need not be read again.
     private var endsWhole = false
+    /// The refusal already logged and reported (the same is not said again).
+    private var refusalSaid: String?
 
     /// A record at `path` (created 0600, its directory 0700, on the first line), retried on
     /// `loop` (without one, only before the next line).
-    init(path: String, loop: EventLoop?, reported: @escaping (String?) -> Void = { _ in }) {
+    init(path: String, loop: EventLoop?, reported: @escaping (SystemError?) -> Void = { _ in }) {
         self.path = path
         self.loop = loop
         self.reported = reported
@@ -47,10 +52,10 @@ final class RecordFile {
     /// Writes the waiting lines in one write; the file's size after it, nil when they still wait.
     @discardableResult
     func flush() -> Int? {
-        guard !unwritten.isEmpty else { return (try? FileSystem.status(path).size) ?? 0 }
+        guard !unwritten.isEmpty else { return (try? FileSystem.status(path, followingSymlinks: false).size) ?? 0 }
         do {
             try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
-            let file = try AppendingFile(path, mode: 0o600)
+            let file = try AppendingFile(own: path)
             try? file.setPermissions(0o600)
             let size = try file.status().size
             var text = unwritten.joined()
@@ -62,33 +67,57 @@ final class RecordFile {
             recovered()
             return size + text.utf8.count
         } catch {
-            failed(error.description)
+            failed(error)
             return nil
+        }
+    }
+
+    /// Why the name is not a file this record may write, replace or remove (a link planted in
+    /// its place, another user's file); nil when it is, or when nothing is there.
+    var refusal: SystemError? { FileSystem.ownFileProblem(path) }
+
+    /// Removes the file (the record was emptied), unless something not openurld's own is in its
+    /// place: that is left as it is, and said once.
+    func removeFile() {
+        if let refusal { return failed(refusal, retrying: false) }
+        try? FileSystem.remove(path)
+    }
+
+    /// Replaces the file whole with `text` (a compaction), unless something not openurld's own
+    /// is in its place. The temporary is created exclusively, so a link planted at its name is
+    /// not followed either.
+    func replace(with text: String) {
+        if let refusal { return failed(refusal, retrying: false) }
+        do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp") } catch {
+            Log.warning("cannot rewrite \(path): \(error)")
         }
     }
 
     /// Forgets the lines still waiting (the record was cleared).
     func discardUnwritten() {
         unwritten = []
-        recovered()
+        recovered(quietly: true)
     }
 
-    private func failed(_ why: String) {
+    private func failed(_ error: SystemError, retrying: Bool = true) {
+        // A refusal is said once for the process, however often the record is emptied and refilled.
+        if error.isRefused, error.refusal == refusalSaid, failure == nil { failure = error.description }
         if failure == nil {
-            failure = why
-            Log.warning("cannot write \(path) (\(why)); \(unwritten.count) line(s) kept in memory, tried again every \(Int(Self.retrySeconds)) s")
-            reported(why)
+            if error.isRefused { refusalSaid = error.refusal }
+            failure = error.description
+            Log.warning("cannot write \(path) (\(error.description)); \(unwritten.count) line(s) kept in memory, tried again every \(Int(Self.retrySeconds)) s")
+            reported(error)
         }
-        guard let loop, retryTimer == nil else { return }
+        guard retrying, let loop, retryTimer == nil else { return }
         retryTimer = loop.addTimer(after: Self.retrySeconds, repeating: Self.retrySeconds) { [weak self] in self?.flush() }
     }
 
-    private func recovered() {
+    private func recovered(quietly: Bool = false) {
         if let retryTimer { loop?.remove(retryTimer) }
         retryTimer = nil
         guard failure != nil else { return }
         failure = nil
-        Log.info("\(path) is written again")
+        if !quietly { Log.info("\(path) is written again") }
         reported(nil)
     }
 }

@@ -10,7 +10,7 @@ import RoutingCore
 public final class Notices {
     /// What a notification is about: each kind replaces its own previous notification, so
     /// repeated errors do not pile up and an error never hides a pending copy confirmation.
-    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, systemConfig, confirmation, defaults, safety, unanswered, history }
+    public enum Kind: CaseIterable, Sendable { case copied, blocked, failure, config, systemConfig, confirmation, defaults, safety, unanswered, history, stateFile }
 
     /// The session bus, for notifications; nil without one.
     let bus: DBusConnection?
@@ -30,6 +30,9 @@ public final class Notices {
     private var closeWhenShown: Set<Kind> = []
     /// Record files that cannot be written now, with why.
     private var failingRecords: [String: String] = [:]
+    /// State files found refused (a link or a file not openurld's own in their place), with
+    /// why, in the order found: each said once.
+    private var refusedFiles: [(path: String, why: String)] = []
 
     /// A notification to show, with its handlers.
     private struct Shown {
@@ -197,6 +200,18 @@ public final class Notices {
         failingRecords[path] = why
         guard let (failing, reason) = failingRecords.sorted(by: { $0.key < $1.key }).first else { return close(.history) }
         if why != nil { show(NotificationText.historyUnwritable(path: failing, why: reason), kind: .history) }
+    }
+
+    /// A state file or record (`recent.tsv`, the pending questions, `next-id`, `log`) cannot be
+    /// written (`error`), or (nil) can again. A refusal (a link or a file not openurld's own in
+    /// its place) is said once per file for the daemon's life, naming it (one notification names
+    /// every file refused so far); other failures (a full disk) as `history` says them.
+    public func stateFile(_ error: SystemError?, path: String) {
+        guard let error, error.isRefused else { return history(error?.description, path: path) }
+        guard staysForAnswers, !refusedFiles.contains(where: { $0.path == path }) else { return }
+        refusedFiles.append((path, error.message))
+        Log.error("\(error.description); what it would hold is kept in memory")
+        show(NotificationText.stateFilesRefused(refusedFiles), kind: .stateFile)
     }
 
     /// The config failed to (re)load; `usingDefaults` when none had loaded yet.

@@ -175,6 +175,16 @@ public enum NotificationText {
                             icon: NotificationClient.Icon.error)
     }
 
+    /// State files refused (`files`: path and why): a link, or a file not openurld's own, is
+    /// where each should be. The summary names them, the body says why, each on its line.
+    public static func stateFilesRefused(_ files: [(path: String, why: String)]) -> NotificationRequest {
+        let names = files.map { $0.path.split(separator: "/").last.map(String.init) ?? $0.path }
+        let lines = files.map { "\($0.path) \(shortened($0.why))." }
+        return NotificationRequest(summary: "openurld: not writing \(names.joined(separator: ", "))",
+                                   body: (lines + ["Links still open; openurl recent keeps them in memory. Remove the link to let openurld write its own file there again."]).joined(separator: "\n"),
+                                   icon: NotificationClient.Icon.error)
+    }
+
     /// The ask prompt: host and link in the body, one action per choice, keyed by the choice as
     /// written in the config (`firefox.desktop`, `work`, `copy`) and labelled as the window labels it.
     /// With a verdict (`safety`), the host is shown in ASCII and what was found comes first.

@@ -57,9 +57,8 @@ final class Daemon {
         let executorSession = Session(bus: connection, loop: loop, environment: environment, paths: paths, staysForAnswers: true)
         let notices = Notices(session: executorSession)
         let reported = ReportedLoad()
-        let recentPath = paths.stateDirectory + "recent.tsv", pendingPath = paths.stateDirectory + PendingAsks.fileName
-        let recent = RecentLinks(path: recentPath, loop: loop) { notices.history($0, path: recentPath) }
-        let pending = PendingAsks(path: pendingPath, loop: loop) { notices.history($0, path: pendingPath) }
+        let state = StateFiles(directory: paths.stateDirectory, loop: loop, notices: notices)
+        let recent = state.recent, pending = state.pending
         let systemReport = SystemConfigReport(notices: notices)
         let places = ReloadPlaces(offLoop: { work in BackgroundThread.start(name: "openurld-reload", work) }, onLoop: loop.perform,
                                   after: { delay, work in _ = loop.addTimer(after: delay, work) })

@@ -51,7 +51,7 @@ public enum DaemonMain {
             }
         }
         if Log.file == nil, !Log.toJournal, !StandardStream.error.isTerminal {
-            Log.useFile(XDGPaths(environment: Environment.current()).stateDirectory + "log", alsoStderr: true)
+            Log.useFile(XDGPaths(environment: Environment.current()).stateDirectory + "log", alsoStderr: true, own: true)
         }
         do {
             try start(replace: replace)

@@ -11,10 +11,23 @@ public final class AppendingFile {
         fd = try Sys.openForAppending(path, mode: mode)
     }
 
+    /// Opens `path` as one of openurld's own files (its state: see `Sys.openOwn`): never through
+    /// a symbolic link, created with O_EXCL and `mode` when missing; a link, another user's file
+    /// or a file with a second name in its place is refused (`SystemError.isRefused`).
+    public init(own path: String, mode: UInt32 = 0o600) throws(SystemError) {
+        self.path = path
+        fd = try Sys.openOwn(path, .append, create: true, mode: mode)
+    }
+
     deinit { Sys.close(fd) }
 
-    /// Sets the permission bits exactly (fchmod), whatever the umask was.
-    public func setPermissions(_ mode: UInt32) throws(SystemError) { try Sys.fchmod(fd, mode: mode, path: path) }
+    /// Sets the permission bits exactly (fchmod), whatever the umask was; only on this user's own
+    /// regular file with one link (another's file reached by a link is never chmod'ed).
+    public func setPermissions(_ mode: UInt32) throws(SystemError) {
+        if let why = Sys.notOwn(fd) { throw SystemError.refused(path, why, code: Sys.notPermitted) }
+        guard (try? status())?.permissions != mode else { return }
+        try Sys.fchmod(fd, mode: mode, path: path)
+    }
 
     /// Appends `text`, resuming after short writes.
     public func write(_ text: String) throws(SystemError) { try Sys.writeAll(fd, Array(text.utf8), path: path) }
@@ -43,6 +56,48 @@ extension FileSystem {
     /// The last `maximum` bytes of the file at `path` (all of a shorter one), without reading
     /// the rest; nil when it cannot be read.
     public static func tail(_ path: String, maximum: Int) -> [UInt8]? { try? Sys.readTail(path, maximum: maximum) }
+
+    /// The whole of one of openurld's own files (see `AppendingFile(own:)`); nil when nothing is
+    /// there; throws a refusal for a link or a file not its own, which is never read.
+    public static func ownContents(_ path: String) throws(SystemError) -> [UInt8]? {
+        let fd: Int32
+        do { fd = try Sys.openOwn(path, .read, create: false) } catch {
+            if error.isNotFound { return nil }
+            throw error
+        }
+        defer { Sys.close(fd) }
+        return Sys.readToEnd(fd)
+    }
+
+    /// Why the name `path` is not one of openurld's own files (a symbolic link, another user's
+    /// file, a second name of a file); nil when it is, or when nothing is there.
+    public static func ownFileProblem(_ path: String) -> SystemError? { Sys.ownProblem(path).map { SystemError.refused(path, $0) } }
+}
+
+/// One of openurld's own files holding one short value replaced in place (the id counter): read
+/// and rewritten through one descriptor, opened as `AppendingFile(own:)` opens.
+public final class OwnValueFile {
+    private let fd: Int32
+    /// The path it was opened from.
+    public let path: String
+
+    /// Opens (or creates, 0600) `path`; refuses a link or a file not openurld's own.
+    public init(_ path: String) throws(SystemError) {
+        self.path = path
+        fd = try Sys.openOwn(path, .readWrite, create: true)
+    }
+
+    deinit { Sys.close(fd) }
+
+    /// Everything in it.
+    public func read() -> [UInt8] {
+        guard Sys.seekToStart(fd) else { return [] }
+        return Sys.readToEnd(fd)
+    }
+
+    /// Replaces its contents with `bytes`: one pwrite(2) at the start, then the rest cut off.
+    /// A value that only grows (a counter in decimal) is never seen half written.
+    public func replace(with bytes: [UInt8]) throws(SystemError) { try Sys.overwrite(fd, bytes, path: path) }
 }
 
 /// An exclusive lock on a path (`flock`), held until released or the process ends (a killed

@@ -37,7 +37,9 @@ public enum FileSystem {
                                        temporary: String? = nil) throws(SystemError) {
         let temporary = temporary ?? path + ".new"
         let finalMode = mode ?? (try? Sys.status(path, followingSymlinks: true))?.permissions
-        // A temporary left by a crash is replaced, so the new one gets exactly the mode asked for.
+        // A temporary left by a crash is replaced, so the new one gets exactly the mode asked for;
+        // unlink removes a link planted there, never its target, and the exclusive open below
+        // fails on one planted meanwhile rather than follow it.
         try? Sys.unlink(temporary)
         do {
             let fd = try Sys.openForWriting(temporary, mode: finalMode ?? 0o666, exclusive: true)

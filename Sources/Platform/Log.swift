@@ -18,16 +18,27 @@ public enum Log {
     /// twice this. 1 MiB holds some 10,000 clicks.
     nonisolated(unsafe) public static var maximumFileBytes = 1 << 20
 
+    /// Whether the file is openurld's own (the state directory's `log`), opened as
+    /// `AppendingFile(own:)` opens: never through a link, never another user's file.
+    nonisolated(unsafe) private static var fileIsOwn = false
+    /// Why the own log file was refused (a link or a file not openurld's own in its place), for
+    /// the daemon to say in a notification; the lines then go to stderr alone.
+    nonisolated(unsafe) public private(set) static var refusedFile: SystemError?
+
     /// Sends log lines to `path` (its directory is created); `alsoStderr` keeps stderr too.
-    public static func useFile(_ path: String, alsoStderr: Bool = false) {
+    /// `own`: the file is openurld's own (see `fileIsOwn`); a file named by `--log` is the
+    /// user's choice and is followed.
+    public static func useFile(_ path: String, alsoStderr: Bool = false, own: Bool = false) {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try? FileSystem.createDirectory(String(path[..<slash]), mode: 0o700, intermediates: true)
         }
         do {
-            let opened = try AppendingFile(path, mode: 0o600)
+            let opened = own ? try AppendingFile(own: path) : try AppendingFile(path, mode: 0o600)
             file = opened
+            fileIsOwn = own
             fileBytes = (try? opened.status().size) ?? 0
         } catch {
+            if error.isRefused { refusedFile = error }
             StandardStream.error.write("openurld: cannot open log file \(path): \(error.message); logging to stderr\n")
             return
         }
@@ -37,6 +48,7 @@ public enum Log {
     /// Sends log lines to stderr alone again (the file, if any, is no longer written).
     public static func useStandardError() {
         file = nil
+        fileIsOwn = false
         fileBytes = 0
         toStderr = true
     }
@@ -50,7 +62,7 @@ public enum Log {
             // Cannot rename (a read-only directory): keep writing, and try again a file's worth later.
             guard (try? FileSystem.rename(path, to: path + ".1")) != nil else { fileBytes = 0; return }
         }
-        guard let next = try? AppendingFile(path, mode: 0o600) else { fileBytes = 0; return }
+        guard let next = try? (fileIsOwn ? AppendingFile(own: path) : AppendingFile(path, mode: 0o600)) else { fileBytes = 0; return }
         try? next.setPermissions(0o600)
         file = next
         fileBytes = (try? next.status().size) ?? 0

@@ -17,6 +17,7 @@ enum Sys {
     static let exists = EEXIST
     static let loop = ELOOP
     static let permissionDenied = EACCES
+    static let notPermitted = EPERM
     static let isADirectory = EISDIR
 
     // MARK: descriptors
@@ -29,9 +30,10 @@ enum Sys {
         }
     }
 
-    /// Creates (or truncates) `path` with `mode` for writing; `exclusive` fails when it exists.
+    /// Creates (or truncates) `path` with `mode` for writing; `exclusive` fails when it exists,
+    /// a symbolic link (dangling or not) included: it is never followed.
     static func openForWriting(_ path: String, mode: UInt32, exclusive: Bool) throws(SystemError) -> Int32 {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC)
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL | O_NOFOLLOW : O_TRUNC)
         while true {
             let fd = Glibc.open(path, flags, mode_t(mode))
             if fd >= 0 { return fd }
