@@ -50,6 +50,8 @@ public final class PendingAsks {
     /// The waiting questions by id.
     private var waiting: [UInt32: PendingAsk] = [:]
     private var linesWritten = 0
+    /// How many lines the last `load` could not read (each logged, once).
+    public private(set) var unreadableLines = 0
 
     /// Questions recorded in `path`, retried on `loop` when the disk refuses them; `reported`
     /// hears when writing starts failing (why) and works again (nil).
@@ -93,15 +95,27 @@ public final class PendingAsks {
     public func load(choice: (String) -> Choice.Action?) -> [PendingAsk] {
         guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return [] }
         var found: [UInt32: PendingAsk] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            // A torn line (or another program's) is skipped.
-            guard let value = try? JSONValue(parsing: Array(line)), let record = PendingAskLine(json: value) else { continue }
+        var unreadable: [Int] = []
+        var number = 0
+        for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            number += 1
+            guard !line.isEmpty else { continue }
+            // A torn line, one damaged on disk (a bad byte), or another program's: skipped, and said.
+            guard let value = try? JSONValue(parsing: Array(line)), let record = PendingAskLine(json: value) else {
+                unreadable.append(number)
+                continue
+            }
             switch record {
             case .done(let id): found[id] = nil
             case .shown(let id, let notification): found[id]?.notification = notification
             case .question(let question): found[question.id] = Self.ask(question, choice: choice)
             }
         }
+        if !unreadable.isEmpty {
+            Log.warning("\(path): \(unreadable.count) line\(unreadable.count == 1 ? "" : "s") could not be read and \(unreadable.count == 1 ? "is" : "are") dropped "
+                + "(line \(unreadable.prefix(10).map(String.init).joined(separator: ", "))\(unreadable.count > 10 ? ", …" : "")): a question on \(unreadable.count == 1 ? "it" : "them") is not asked again")
+        }
+        unreadableLines = unreadable.count
         waiting = found
         compact()
         return all

@@ -77,3 +77,19 @@ import Testing
         }
     }
 }
+
+extension TruthfulWordsTests {
+    /// A pending question whose line has one bad byte was dropped without a word; now the log
+    /// names the line (a question on it cannot be asked again: its link may be wrong).
+    @Test func anUnreadablePendingLineIsReported() throws {
+        let harness = try DaemonHarness(config: Self.config, name: "badpending")
+        let directory = harness.desktop.stateHome + "/openurld"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let good = #"{"done":7}"#
+        let bad = Array(#"{"ask":8,"time":1764000000.5,"url":"https://e.org/"#.utf8) + [0xFF] + Array(#"","final_url":"https://e.org/","choices":[],"environment":{}}"#.utf8)
+        try Data(Array(good.utf8) + [0x0A] + bad + [0x0A]).write(to: URL(fileURLWithPath: directory + "/pending-asks.jsonl"))
+        try harness.warmUp()
+        let said = eventually(timeout: 10) { Fault.log(harness).contains("pending-asks.jsonl: 1 line could not be read and is dropped (line 2)") }
+        #expect(said, "\(Fault.log(harness).suffix(2000))")
+    }
+}
