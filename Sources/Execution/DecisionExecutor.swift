@@ -205,7 +205,11 @@ public final class DecisionExecutor {
                 completion(.done)
             } catch {
                 let message = "could not open \(decision.finalURL) with \(decision.target?.description ?? "the system handler"): \(error)"
-                notices.failed(message, decision: decision, label: label(decision))
+                if session.staysForAnswers {
+                    offerAfterFailedLaunch(decision, message: message, click: click, id: id)
+                } else {
+                    notices.failed(message, decision: decision, label: label(decision))
+                }
                 completion(.failed(message))
             }
         case .copy(let text, let leftOutBcc):

@@ -62,10 +62,11 @@ public enum NotificationText {
     }
 
     /// A launch that failed: which target, why, and the link (so it is not lost).
-    public static func launchFailed(target: String, url: String, error: String) -> NotificationRequest {
+    public static func launchFailed(target: String, url: String, error: String, choices: [Choice] = []) -> NotificationRequest {
         NotificationRequest(
-            summary: "Could not open link in \(target)", body: "\(error)\n\(shortened(url))",
-            urgency: .critical, icon: NotificationClient.Icon.error)
+            summary: "Could not open link in \(target)", body: "\(error)\n\(shortened(url))" + (choices.isEmpty ? "" : "\nOpen it with:"),
+            actions: choices.map { (key: $0.key, label: $0.label) }, urgency: .critical, timeout: choices.isEmpty ? -1 : 0,
+            icon: NotificationClient.Icon.error)
     }
 
     /// A copy that failed: why, and the link (so it is not lost).

@@ -158,3 +158,22 @@ import Testing
         #expect(!body.contains("&amp;lt;"), "escaped twice: \(body)")
     }
 }
+
+extension NotificationTruthTests {
+    /// A target that fails at the click (uninstalled or broken since the config loaded) offers
+    /// what a target missing at load offers (issue 36, case 5): a button per installed app, and
+    /// the one picked opens the link under the click's own entry in `recent`.
+    @Test func aFailedLaunchOffersTheInstalledApps() throws {
+        let (harness, server) = try harness("launchoffer")
+        let result = try harness.run([harness.openurl, "https://broken.example/offer"])
+        #expect(result.status == 4, "\(result)")
+        let offered = eventually(timeout: 10) { (try? server.displayedCount()) ?? 0 >= 1 }
+        #expect(offered)
+        // The recording browser is also the handler from before openurld: its button is `system`.
+        try server.chooseAction(key: "system")
+        #expect(harness.browser.waitForRecords(1) == [["https://broken.example/offer"]], "\(server.lastMenu)")
+        #expect(server.lastMenu.contains { $0.contains("Recording Browser") && $0.contains("Could not open link in Broken App") }, "\(server.lastMenu)")
+        let settled = eventually(timeout: 10) { (try? harness.outcomes(of: "https://broken.example/offer")) == ["done"] }
+        #expect(settled, "\((try? harness.outcomes(of: "https://broken.example/offer")) ?? [])")
+    }
+}
