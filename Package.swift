@@ -111,11 +111,14 @@ let package = Package(
         // What the user is told: desktop notifications (org.freedesktop.Notifications), their
         // texts, and the log or the terminal, as the session allows.
         .target(name: "Notifying", dependencies: ["Platform", "URLModel", "RoutingCore", "TOML", "ConfigLanguage", "DBus", "RouterContract"]),
+        // What is kept on disk of each click: the recent links, the questions still waiting, the
+        // id counter; each file written whole, never through a link.
+        .target(name: "Records", dependencies: ["Platform", "JSON", "URLModel", "RoutingCore", "DBus", "RouterContract"]),
         // Carrying decisions out: launch, copy, notify, ask.
-        .target(name: "Execution", dependencies: ["Platform", "Notifying", "JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"]),
+        .target(name: "Execution", dependencies: ["Platform", "Notifying", "Records", "JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution"]),
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Records", "Execution"]),
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
         .systemLibrary(name: "COpenurl"),
@@ -166,7 +169,7 @@ let package = Package(
         // In-process tests of Launching, DesktopDefaults and Execution: browser discovery, spawned
         // processes and their time limits, the click record, clipboard, notifications, default
         // handlers and their takeover, the session clock.
-        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Notifying", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
+        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Notifying", "Records", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
         .testTarget(name: "ConfigFilesTests", dependencies: ["RoutingCore", "ConfigLanguage", "ConfigFiles"]),
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.

@@ -1,3 +1,4 @@
+import Records
 import ConfigFiles
 import DBus
 import Notifying

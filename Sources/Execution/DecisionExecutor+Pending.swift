@@ -1,3 +1,4 @@
+import Records
 import Platform
 import Notifying
 import RoutingCore

@@ -1,3 +1,4 @@
+import Records
 import RouterContract
 import ConfigFiles
 import DBus

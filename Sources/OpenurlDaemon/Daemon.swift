@@ -1,3 +1,4 @@
+import Records
 import URLModel
 import ConfigFiles
 import DBus

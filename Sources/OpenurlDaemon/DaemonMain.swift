@@ -1,4 +1,5 @@
 // openurld: the link-routing daemon. Owns io.github.openurld on the session bus.
+import Records
 import RouterContract
 import ConfigFiles
 import Execution

@@ -1,3 +1,4 @@
+import Records
 import Notifying
 import Platform
 import ConfigFiles

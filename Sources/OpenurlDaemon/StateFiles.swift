@@ -1,3 +1,4 @@
+import Records
 import DBus
 import Execution
 import Notifying

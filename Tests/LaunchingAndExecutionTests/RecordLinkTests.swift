@@ -1,3 +1,4 @@
+import Records
 import Execution
 import Foundation
 import Platform

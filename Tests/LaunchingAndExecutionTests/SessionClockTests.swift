@@ -1,3 +1,4 @@
+import Records
 import ConfigFiles
 import ConfigLanguage
 import Execution
