@@ -140,6 +140,11 @@ extension RuleEngine {
             refuse(problem, decision: &state.decision)
             return nil
         }
+        if let repeated = subject.mailto?.repeatedFields, !repeated.isEmpty {
+            // Said, so a mail that arrives with two bodies joined (or one subject of two) is no surprise.
+            let said = repeated.map { $0 == "body" ? "the body= fields are joined, one per line" : "of the subject= fields the last stands" }
+            state.decision.trace.append(.note("mailto gives " + repeated.map { "\($0)=" }.joined(separator: " and ") + " more than once: " + said.joined(separator: "; ")))
+        }
         return subject
     }
 

@@ -17,6 +17,10 @@ public struct MailtoURL: Sendable, Equatable {
     public var body: String?
     /// Other header fields, in order, names lowercased.
     public var otherFields: [Field]
+    /// `subject` and `body` when the link gave them more than once, in that order: the bodies
+    /// are joined (one per line, CRLF between, as RFC 6068 writes line breaks and Thunderbird
+    /// joins them), the last subject stands (as in Thunderbird), and the trace says so.
+    public var repeatedFields: [String]
     /// Every recipient in both forms, with the field it came from, in order.
     public var addresses: [Address]
     /// Why the link must not be acted on, or nil: a recipient that holds CR, LF, NUL or another
@@ -64,6 +68,7 @@ public struct MailtoURL: Sendable, Equatable {
         subject = nil
         body = nil
         otherFields = []
+        repeatedFields = []
         addresses = []
         problem = nil
         add(Substring(url.path), as: .to)
@@ -77,8 +82,17 @@ public struct MailtoURL: Sendable, Equatable {
             case "to": add(rawValue, as: .to)
             case "cc": add(rawValue, as: .cc)
             case "bcc": add(rawValue, as: .bcc)
-            case "subject": subject = Self.decode(rawValue)
-            case "body": body = Self.decode(rawValue)
+            case "subject":
+                if subject != nil, !repeatedFields.contains("subject") { repeatedFields.append("subject") }
+                subject = Self.decode(rawValue)
+            case "body":
+                let text = Self.decode(rawValue)
+                if let earlier = body {
+                    if !repeatedFields.contains("body") { repeatedFields.append("body") }
+                    body = earlier + "\r\n" + text
+                } else {
+                    body = text
+                }
             default: otherFields.append(Field(name: name, value: Self.decode(rawValue)))
             }
         }

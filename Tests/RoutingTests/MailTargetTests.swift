@@ -170,3 +170,14 @@ import Foundation
         #expect(try engine.decide("mailto:a@x.org?bcc=s@x.org").copyLeftOutBcc)
     }
 }
+
+extension MailTargetTests {
+    /// A mail with two bodies reaches the mailer with both, and the trace says why.
+    @Test func repeatedBodiesAreJoinedAndTheTraceSaysSo() throws {
+        let decision = try Self.engine("[default]\nopen = \"thunderbird\"\n").decide("mailto:a@b.com?body=one&body=two&subject=x&subject=y", explain: true)
+        #expect(decision.trace.contains(.note("mailto gives body= and subject= more than once: the body= fields are joined, one per line; of the subject= fields the last stands")),
+                "\(decision.trace)")
+        guard case .open(_, let launch) = decision.effect else { Issue.record("not opened: \(decision.effect)"); return }
+        #expect("\(launch)".contains("body=one%0D%0Atwo") && "\(launch)".contains("subject=y"), "\(launch)")
+    }
+}

@@ -93,3 +93,26 @@ import Testing
         #expect(MailtoURL.withoutBcc(try ParsedURL(url)) == expected)
     }
 }
+
+/// Fields given more than once (RFC 6068 lets `to`, `cc` and `bcc` repeat; Thunderbird joins
+/// repeated bodies): read as a mailer reads them, and handed on whole.
+@Suite struct MailtoRepeatedFieldTests {
+    @Test(arguments: [
+        ("mailto:a@b.com?body=one&body=two", "one\r\ntwo", nil as String?, ["body"]),
+        ("mailto:a@b.com?body=one&body=two&body=three", "one\r\ntwo\r\nthree", nil, ["body"]),
+        ("mailto:a@b.com?subject=first&subject=second&body=x", "x", "second", ["subject"]),
+        ("mailto:a@b.com?subject=s&body=b", "b", "s", []),
+    ] as [(String, String, String?, [String])])
+    func repeatedBodiesAreJoinedAndTheLastSubjectStands(url: String, body: String, subject: String?, repeated: [String]) throws {
+        let mailto = MailtoURL(try ParsedURL(url))
+        #expect(mailto.body == body)
+        #expect(mailto.subject == subject)
+        #expect(mailto.repeatedFields == repeated)
+    }
+
+    @Test func aMailerGetsEveryBodyAndEveryRecipient() throws {
+        let mailto = MailtoURL(try ParsedURL("mailto:a@b.com?to=c@d.org&cc=e@f.org&cc=g@h.org&body=one&body=two"))
+        #expect(mailto.to == ["a@b.com", "c@d.org"] && mailto.cc == ["e@f.org", "g@h.org"])
+        #expect(mailto.forMailer.contains("body=one%0D%0Atwo"), "\(mailto.forMailer)")
+    }
+}
