@@ -9,9 +9,22 @@ extension RuleEngine {
     /// The verdict on `url` with what to show of its host; `policy` is the one in force.
     func judge(_ url: ParsedURL, context: LinkContext?, policy: SafetyPolicy) -> DecisionSafety {
         let verdict = safety.verdict(for: url, linkText: context?.linkText)
-        return DecisionSafety(verdict: verdict, policy: policy,
-                              shownHost: url.host.isEmpty ? nil : safety.shownHost(of: url, verdict: verdict),
+        var shown = url.host.isEmpty ? nil : safety.shownHost(of: url, verdict: verdict)
+        if verdict != .safe, url.scheme == "mailto" { shown = warnedAddresses(of: url) }
+        return DecisionSafety(verdict: verdict, policy: policy, shownHost: shown,
                               showsUnicode: safety.checks.idn && verdict == .safe, context: context)
+    }
+
+    /// The recipients of a mailto the checks warn about, in ASCII form, so every mail warning
+    /// names the address ("billing@paypa1.com: looks like paypal.com"); each is judged alone,
+    /// which costs only when the link is warned about. Nil when none is found alone (the
+    /// verdict came from the link as a whole).
+    private func warnedAddresses(of url: ParsedURL) -> String? {
+        let named = MailtoURL(url).addresses.filter { address in
+            guard let single = try? ParsedURL("mailto:" + PercentEncoding.encode(address.ascii)) else { return false }
+            return safety.verdict(for: single, linkText: nil) != .safe
+        }.map(\.ascii)
+        return named.isEmpty ? nil : named.joined(separator: ", ")
     }
 
     /// The verdict on `finalURL` as shown with a question asked again (after a restart): judged

@@ -329,3 +329,16 @@ extension RuleEngine {
         (try? decide(choice: .copy, for: url).safety) ?? .unchecked
     }
 }
+
+extension SafetyDecisionTests {
+    /// A mail warning names the address it is about (it said only "looks like paypal.com").
+    @Test(arguments: [
+        ("mailto:billing@paypa1.com", "billing@paypa1.com: looks like paypal.com"),
+        ("mailto:ok@example.org?cc=billing@paypa1.com", "billing@paypa1.com: looks like paypal.com"),
+        ("mailto:a@paypa1.com,b@paypa1.com", "a@paypa1.com, b@paypa1.com: looks like paypal.com"),
+    ])
+    func aMailWarningNamesTheAddress(url: String, summary: String) throws {
+        let decision = try Self.engine().decide(url)
+        #expect(decision.safety.summary?.hasPrefix(summary) == true, "\(decision.safety.summary ?? "safe")")
+    }
+}
