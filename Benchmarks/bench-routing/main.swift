@@ -15,8 +15,10 @@ import Routing
 #endif
 
 /// A realistic mix: 80% domain rules (a tenth with a path), 8% path-only, 2% regex, 5% mailto `to`, 5% opener.
-func makeConfig(rules: Int, hygiene: Bool = true, front: String = "") -> String {
-    var text = (hygiene ? "" : "[settings]\nclean = false\nunwrap = false\n") + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n" + front
+/// `settings` are more lines of the one `[settings]` table (two tables would not load).
+func makeConfig(rules: Int, hygiene: Bool = true, front: String = "", settings: String = "") -> String {
+    let table = (hygiene ? "" : "clean = false\nunwrap = false\n") + settings
+    var text = (table.isEmpty ? "" : "[settings]\n" + table) + "[default]\nopen = \"firefox.desktop\"\n[apps.work]\nexec = [\"chrome\", \"{url}\"]\n" + front
     for i in 0..<rules {
         text += "[[rules]]\nname = \"rule \(i)\"\n"
         switch i % 100 {
@@ -53,9 +55,17 @@ func corpus(rules: Int) -> [String] {
 // Public Suffix List, read before the decisions.
 let profileRules = getenv("OPENURL_BENCH_RULES").flatMap { Int(String(cString: $0)) } ?? 10
 let profileSafety = getenv("OPENURL_BENCH_SAFETY").map { String(cString: $0) } ?? ""
-if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)),
-   var config = try? ConfigLoader.load(text: (profileSafety == "off" ? "[settings]\nsafety = \"off\"\n" : "")
-                                       + makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil), path: "p") {
+if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)) {
+    // A config that does not load must stop the benchmark, loudly: it once ran the full
+    // benchmark instead, and its figures were taken for the profile's.
+    var config: Config
+    do {
+        config = try ConfigLoader.load(text: makeConfig(rules: profileRules, hygiene: getenv("OPENURL_BENCH_NO_HYGIENE") == nil,
+                                                        settings: profileSafety == "off" ? "safety = \"off\"\n" : ""), path: "p")
+    } catch {
+        print("bench-routing: the profile's config does not load: \(error)")
+        exit(1)
+    }
     if profileSafety == "lists" {
         config.publicSuffixes = readFile(PublicSuffixList.debianPath)
         config.blockLists = BlockListDiscovery.auto(isFile: isFile).map { location in BlockList(path: location.path, name: location.name) { readFile(location.path) } }
@@ -237,8 +247,10 @@ func rate(_ engine: RuleEngine, _ urls: [String], context: LinkContext? = nil) -
     if sink == 42 { print("") }
     return Double(decided) / (now() - start)
 }
-if var withList = try? ConfigLoader.load(text: "[[sitelist]]\npath = \"sites.xml\"\nformat = \"emie-v2\"\nopen = \"work\"\n" + makeConfig(rules: 1_000), path: "bench.toml"),
-   let without = try? ConfigLoader.load(text: makeConfig(rules: 1_000), path: "bench.toml") {
+do {
+    // A config that fails stops the run (this row was once left out without a word).
+    guard var withList = try? ConfigLoader.load(text: "[[sitelist]]\npath = \"sites.xml\"\nformat = \"emie-v2\"\nopen = \"work\"\n" + makeConfig(rules: 1_000), path: "bench.toml"),
+          let without = try? ConfigLoader.load(text: makeConfig(rules: 1_000), path: "bench.toml") else { fatalError("the site-list config does not load") }
     withList.siteLists[0].list = parsed
     let listed = RuleEngine(config: withList.finishingLayers()), plain = RuleEngine(config: without)
     let urls = corpus(rules: 1_000) + (0..<200).map { "https://app\($0 * 7).legacy\(($0 * 7) % 97).example/x" }
