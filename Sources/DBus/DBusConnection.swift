@@ -13,6 +13,8 @@ public final class DBusConnection: @unchecked Sendable {
     private var signalHandlers: [Int: SignalHandler] = [:]
     private var nextHandlerID = 1
     private var disconnectHandler: (() -> Void)?
+    /// Hears of each method call served, with its arguments' size (see `onMethodCall`).
+    var callObserver: ((Int) -> Void)?
 
     private struct SignalHandler {
         var interface: String?
@@ -87,6 +89,13 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Whether the connection is still open.
     public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+
+    /// Calls `observer` on the dispatching thread for each method call an exported object
+    /// serves, with roughly how many bytes its arguments hold (strings, arrays, dictionaries as
+    /// read): the daemon gives freed memory back once a burst of calls is over.
+    public func onMethodCall(_ observer: @escaping (Int) -> Void) {
+        state.withLock { callObserver = observer }
+    }
 
     /// Runs `handler` (from `dispatch()`) once the bus connection is lost.
     public func onDisconnect(_ handler: @escaping () -> Void) {

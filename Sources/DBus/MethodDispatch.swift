@@ -92,6 +92,7 @@ extension DBusConnection {
             do { arguments = try context.message.arguments() } catch {
                 throw DBusError.invalidArgs("\(method.name): cannot read arguments: \(error)")
             }
+            if let observer = state.withLock({ callObserver }) { observer(arguments.reduce(0) { $0 + $1.payloadSize }) }
             return try method.handler(arguments, context)
         }, method.outputSignature)
     }
