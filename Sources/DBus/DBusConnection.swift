@@ -13,8 +13,8 @@ public final class DBusConnection: @unchecked Sendable {
     private var signalHandlers: [Int: SignalHandler] = [:]
     private var nextHandlerID = 1
     private var disconnectHandler: (() -> Void)?
-    /// Hears of each method call served, with its arguments' size (see `onMethodCall`).
-    var callObserver: ((Int) -> Void)?
+    /// Hears of each method call served and answered (see `onMethodCall`).
+    var callObserver: ((MethodCallEvent) -> Void)?
 
     private struct SignalHandler {
         var interface: String?
@@ -90,10 +90,10 @@ public final class DBusConnection: @unchecked Sendable {
     /// Whether the connection is still open.
     public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
 
-    /// Calls `observer` on the dispatching thread for each method call an exported object
-    /// serves, with roughly how many bytes its arguments hold (strings, arrays, dictionaries as
-    /// read): the daemon gives freed memory back once a burst of calls is over.
-    public func onMethodCall(_ observer: @escaping (Int) -> Void) {
+    /// Calls `observer` when an exported object starts serving a method call (on the
+    /// dispatching thread) and when its reply goes out (from whichever thread sends it, for a
+    /// deferred reply): the daemon gives freed memory back once a burst of calls is over.
+    public func onMethodCall(_ observer: @escaping (MethodCallEvent) -> Void) {
         state.withLock { callObserver = observer }
     }
 
@@ -296,4 +296,12 @@ public struct DBusSignal: Sendable {
 /// A handle for `DBusConnection.cancel(_:)`.
 public struct DBusSignalSubscription: Hashable, Sendable {
     let id: Int
+}
+
+/// What `DBusConnection.onMethodCall` hears.
+public enum MethodCallEvent: Sendable {
+    /// A call is being served; its arguments hold about this many bytes (`DBusValue.payloadSize`).
+    case served(argumentBytes: Int)
+    /// A call's reply went out (or none was expected).
+    case answered
 }
