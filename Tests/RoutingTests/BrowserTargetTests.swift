@@ -54,6 +54,9 @@ let testCatalog: AppCatalog = {
             ProfileRecord(name: "Work Stuff", directory: "/h/.mozilla/firefox/b.work", isDefault: true),
             ProfileRecord(name: "Ünïcödé", directory: "/elsewhere/u", isDefault: false),
         ])
+        // CRLF line ends, blanks around keys and values, comments and a key before any section.
+        #expect(ProfileFiles.firefoxProfiles(ini: "Stray=1\r\n; note\r\n[Profile0]\r\n  Name = Caf\u{E9} \r\nPath=c\r\n\r\n", base: "/b")
+                == [ProfileRecord(name: "Caf\u{E9}", directory: "/b/c", isDefault: false)])
         // Without an [Install…] section, Default=1 marks the default.
         #expect(ProfileFiles.firefoxProfiles(ini: "[Profile0]\nName=a\nPath=x\nDefault=1\n", base: "/b").first?.isDefault == true)
     }
