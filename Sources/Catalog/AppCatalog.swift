@@ -19,6 +19,9 @@ public struct AppCatalog: Sendable, Equatable {
     /// Installed web apps: desktop entries a Chromium-family browser wrote with `--app-id=`.
     public var webApps: [WebApp] = []
 
+    /// What discovery left out, one sentence each (a browser's profiles past the limit).
+    public var warnings: [String] { browsers.compactMap(\.skippedProfilesWarning) }
+
     /// Creates a catalogue; the empty one knows no apps.
     public init(entries: [AppEntry] = [], browsers: [Browser] = []) {
         self.entries = entries
@@ -85,14 +88,21 @@ public struct AppCatalog: Sendable, Equatable {
             return .failure(BrowserLookupError(message: "\(name): openurld does not know where \(browser.name) keeps its profiles (known: \(KnownBrowser.table.filter { $0.family != .unlisted }.map(\.key).joined(separator: ", ")))", isMissing: false))
         }
         if let stale = browser.staleProfiles.first(where: { $0.name == profile || $0.directory == profile }) {
-            return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(browser.profiles.map { "\"\($0.name)\"" }.joined(separator: ", "))"))
+            return .failure(BrowserLookupError(message: "\(name): profile \"\(profile)\" is listed by the browser but its directory \(stale.directory) is gone (a deleted profile); pick another: \(Self.quoted(browser.profiles.map(\.name)))"))
         }
         let names = browser.profiles.map(\.name) + ["private"] + (known.appArgument != nil ? ["app"] : [])
         // A Chromium profile is also named by its directory (`chromium:Work` for `--profile-directory=Work`,
         // whose display name may be "Your Chromium"), so the directories are suggested too.
         let directories = browser.profiles.map(\.directory).filter { !$0.contains("/") && !names.contains($0) }
+        let skipped = browser.skippedProfiles > 0 ? "; only the first \(Browser.maximumProfiles) profiles its list names are read, \(browser.skippedProfiles) were skipped" : ""
         return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names + directories)
-            + " (profiles: \(names.map { "\"\($0)\"" }.joined(separator: ", ")))"))
+            + " (profiles: \(Self.quoted(names)))" + skipped))
+    }
+
+    /// `"a", "b", "c"`: at most 20 names, then how many more (a message is read, not searched).
+    private static func quoted(_ names: [String]) -> String {
+        let shown = names.prefix(20).map { "\"\($0)\"" }.joined(separator: ", ")
+        return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
     }
 
     /// A private or app-mode window of `browser` (in a profile when `profileArguments` say so).
@@ -199,6 +209,22 @@ public struct Browser: Sendable, Equatable {
     public var profiles: [ProfileRecord]
     /// Profiles its list names whose directory is gone: not offered, only named in errors.
     public var staleProfiles: [ProfileRecord]
+    /// How many profiles its list names past `Browser.maximumProfiles`: not read further.
+    public var skippedProfiles = 0
+
+    /// The most profiles read from one browser's list, in the list's order. Each is a target,
+    /// a choice in every question and a line of `openurl apps`; a `Local State` of 100,000 took
+    /// the daemon seconds to start and every question seconds to put.
+    public static let maximumProfiles = 1000
+
+    /// What `openurl check` and the daemon's log say when the list was cut short; nil when it was not.
+    public var skippedProfilesWarning: String? {
+        guard skippedProfiles > 0 else { return nil }
+        let file = known?.family == .firefox ? "profiles.ini" : "Local State"
+        let place = profileDirectory.map { $0 + "/" + file } ?? file
+        return "\(desktopID): \(place) lists \(skippedProfiles + profiles.count + staleProfiles.count) profiles; "
+            + "the first \(Self.maximumProfiles) (in the file's order) are used and the other \(skippedProfiles) skipped"
+    }
 
     /// Creates a browser.
     public init(desktopID: String, name: String, known: KnownBrowser?, packaging: KnownBrowser.Packaging = .native,

@@ -23,19 +23,34 @@ public enum ProfileFiles {
     /// The profiles of a Firefox-family `profiles.ini` in `base` (its directory), in file order.
     /// `[ProfileN]` sections give `Name`, `Path` and `IsRelative`; the default is the one an
     /// `[Install…]` section's `Default=` names, else the one with `Default=1`.
+    /// Read as bytes, line by line (Characters cost ~20 µs a profile in a debug build: a list of
+    /// 100,000 took 2 s).
     public static func firefoxProfiles(ini text: String, base: String) -> [ProfileRecord] {
+        let bytes = Array(text.utf8)
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        /// The text of `bytes[low..<high]` without blanks at either end.
+        func trimmed(_ low: Int, _ high: Int) -> String {
+            var low = low, high = high
+            while low < high, isBlank(bytes[low]) { low += 1 }
+            while high > low, isBlank(bytes[high - 1]) { high -= 1 }
+            return String(decoding: bytes[low..<high], as: UTF8.self)
+        }
         var sections: [(name: String, values: [String: String])] = []
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingBlanks
-            if line.isEmpty || line.hasPrefix(";") || line.hasPrefix("#") { continue }
-            if line.hasPrefix("["), line.hasSuffix("]") {
-                sections.append((String(line.dropFirst().dropLast()), [:]))
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            var low = start, high = end
+            start = end + 1
+            while low < high, isBlank(bytes[low]) { low += 1 }
+            while high > low, isBlank(bytes[high - 1]) { high -= 1 }
+            guard low < high, bytes[low] != UInt8(ascii: ";"), bytes[low] != UInt8(ascii: "#") else { continue }
+            if bytes[low] == UInt8(ascii: "["), high - low >= 2, bytes[high - 1] == UInt8(ascii: "]") {
+                sections.append((String(decoding: bytes[(low + 1)..<(high - 1)], as: UTF8.self), [:]))
                 continue
             }
-            guard let equals = line.firstIndex(of: "="), !sections.isEmpty else { continue }
-            let key = String(line[..<equals].trimmingBlanks)
-            let value = String(line[line.index(after: equals)...].trimmingBlanks)
-            sections[sections.count - 1].values[key] = value
+            guard !sections.isEmpty, let equals = bytes[low..<high].firstIndex(of: UInt8(ascii: "=")) else { continue }
+            sections[sections.count - 1].values[trimmed(low, equals)] = trimmed(equals + 1, high)
         }
         let installDefaults = Set(sections.filter { $0.name.hasPrefix("Install") }.compactMap { $0.values["Default"] })
         var records: [ProfileRecord] = []
@@ -52,26 +67,25 @@ public enum ProfileFiles {
     /// The profiles of a Chromium-family `Local State` file: `profile.info_cache` maps each
     /// directory name to its details (`name`). Ordered as `profile.profiles_order` says, then by
     /// directory; `profile.last_used` is the default. Nil when the text is not such a file.
+    /// One pass over the members (a duplicate directory's last member wins, as JavaScript reads
+    /// it): a `Local State` of 100,000 profiles once took minutes here, each looked up by a scan.
     public static func chromiumProfiles(localState bytes: [UInt8]) -> [ProfileRecord]? {
         guard let root = try? JSONValue(parsing: bytes), let profile = root["profile"],
               let cache = profile["info_cache"], let entries = cache.members else { return nil }
-        let order = profile["profiles_order"]?.items?.compactMap(\.string) ?? []
+        var details: [String: JSONValue] = [:]
+        var inFileOrder: [String] = []
+        for (directory, info) in entries where details.updateValue(info, forKey: directory) == nil { inFileOrder.append(directory) }
+        var placed = Set<String>()
+        var directories: [String] = []
+        for item in profile["profiles_order"]?.items ?? [] {
+            guard let directory = item.string, details[directory] != nil, placed.insert(directory).inserted else { continue }
+            directories.append(directory)
+        }
+        directories += inFileOrder.filter { !placed.contains($0) }.sorted()
         let lastUsed = profile["last_used"]?.string ?? "Default"
-        let keys = Set(entries.map(\.0))
-        let directories = order.filter { keys.contains($0) } + keys.filter { !order.contains($0) }.sorted()
         return directories.map { directory in
-            let info = cache[directory]
-            let name = info?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? directory
+            let name = details[directory]?["name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? directory
             return ProfileRecord(name: name, directory: directory, isDefault: directory == lastUsed)
         }
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs (and a CR left by CRLF line ends) at either end.
-    fileprivate var trimmingBlanks: Substring {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return self[endIndex...] }
-        return self[first...last]
     }
 }

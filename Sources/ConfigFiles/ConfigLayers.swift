@@ -65,6 +65,8 @@ public struct SiteListSummary: Sendable {
     public var version: String?
     /// How many entries are in force.
     public var entries: Int
+    /// What was left out past the entry limit (`SiteList.skippedNote`), if anything.
+    public var skipped: String? = nil
     /// `greylist = true`.
     public var greylist: Bool
     /// The config file that names it, with the line.

@@ -1,4 +1,5 @@
 import Hygiene
+import Catalog
 import Platform
 import SiteLists
 import ConfigLanguage
@@ -52,8 +53,17 @@ extension ConfigFile {
         }
         status.problem = problem
         status.siteList = SiteListSummary(label: source.label, format: source.format.rawValue, version: source.list.version,
-                                          entries: source.list.entries.count, greylist: source.greylist, namedAt: namedAt)
+                                          entries: source.list.entries.count, skipped: source.list.skippedNote, greylist: source.greylist, namedAt: namedAt)
         return status
+    }
+
+    /// What the load left out to stay within its limits, one sentence each, for `openurl check`
+    /// and the daemon's log: a browser's profiles past the first 1,000, a site list's entries
+    /// past the first 200,000.
+    public static func skipped(in config: Config) -> [String] {
+        config.catalog.warnings + config.siteLists.compactMap { source in
+            source.list.skippedNote.map { "\(source.resolvedPath ?? source.path): \($0) (the [[sitelist]] at \(source.source.file):\(source.position.line))" }
+        }
     }
 
     /// Reads the ClearURLs file `[settings] clearurls` names (set in `configFile`) into

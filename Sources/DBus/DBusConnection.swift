@@ -13,6 +13,8 @@ public final class DBusConnection: @unchecked Sendable {
     private var signalHandlers: [Int: SignalHandler] = [:]
     private var nextHandlerID = 1
     private var disconnectHandler: (() -> Void)?
+    /// Hears of each method call served and answered (see `onMethodCall`).
+    var callObserver: ((MethodCallEvent) -> Void)?
 
     private struct SignalHandler {
         var interface: String?
@@ -87,6 +89,13 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Whether the connection is still open.
     public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+
+    /// Calls `observer` when an exported object starts serving a method call (on the
+    /// dispatching thread) and when its reply goes out (from whichever thread sends it, for a
+    /// deferred reply): the daemon gives freed memory back once a burst of calls is over.
+    public func onMethodCall(_ observer: @escaping (MethodCallEvent) -> Void) {
+        state.withLock { callObserver = observer }
+    }
 
     /// Runs `handler` (from `dispatch()`) once the bus connection is lost.
     public func onDisconnect(_ handler: @escaping () -> Void) {
@@ -287,4 +296,12 @@ public struct DBusSignal: Sendable {
 /// A handle for `DBusConnection.cancel(_:)`.
 public struct DBusSignalSubscription: Hashable, Sendable {
     let id: Int
+}
+
+/// What `DBusConnection.onMethodCall` hears.
+public enum MethodCallEvent: Sendable {
+    /// A call is being served; its arguments hold about this many bytes (`DBusValue.payloadSize`).
+    case served(argumentBytes: Int)
+    /// A call's reply went out (or none was expected).
+    case answered
 }

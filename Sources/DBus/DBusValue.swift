@@ -36,6 +36,18 @@ public indirect enum DBusValue: Equatable, Sendable {
     /// `(…)` — a struct of at least one field.
     case structure([DBusValue])
 
+    /// Roughly the bytes this value holds in memory: its strings' UTF-8 and 8 a number.
+    public var payloadSize: Int {
+        switch self {
+        case .string(let text), .objectPath(let text), .signature(let text): return text.utf8.count
+        case .variant(let value): return value.payloadSize
+        case .array(_, let items): return items.reduce(8) { $0 + $1.payloadSize }
+        case .dictionary(_, _, let entries): return entries.reduce(8) { $0 + $1.key.payloadSize + $1.value.payloadSize }
+        case .structure(let fields): return fields.reduce(0) { $0 + $1.payloadSize }
+        default: return 8
+        }
+    }
+
     /// The D-Bus signature of this value, e.g. `a{sv}`.
     public var signature: String {
         switch self {

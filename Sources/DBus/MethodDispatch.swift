@@ -92,6 +92,7 @@ extension DBusConnection {
             do { arguments = try context.message.arguments() } catch {
                 throw DBusError.invalidArgs("\(method.name): cannot read arguments: \(error)")
             }
+            if let observer = state.withLock({ callObserver }) { observer(.served(argumentBytes: arguments.reduce(0) { $0 + $1.payloadSize })) }
             return try method.handler(arguments, context)
         }, method.outputSignature)
     }
@@ -105,6 +106,7 @@ extension DBusConnection {
 
     /// Sends the reply for `outcome`, checking the handler kept to its declared output signature.
     func reply(to call: Message, with outcome: Result<[DBusValue], Error>, expecting expected: String?) {
+        if let observer = state.withLock({ callObserver }) { observer(.answered) }
         guard !call.noReplyExpected else { return }
         var reply: Message?
         switch outcome {

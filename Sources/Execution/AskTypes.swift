@@ -13,8 +13,9 @@ public struct AskRequest {
     /// The click's display variables (`DISPLAY`, `WAYLAND_DISPLAY`, …) for a daemon started
     /// without them: the chooser window and the picker need a display too.
     public var environment: [String: String]
-    /// When the question stops waiting for an answer (seconds since the epoch: the click plus
-    /// `ask_timeout`); nil never. Every way of asking counts to it, queued or shown.
+    /// When the question stops waiting for an answer, on the session's monotonic clock
+    /// (`Clock.elapsed`: the click's arrival plus `ask_timeout`); nil never. Every way of
+    /// asking counts to it, queued or shown; setting the wall clock moves it not.
     public var expires: Double?
     /// The clock `expires` is read on: the session's.
     public var clock: Clock
@@ -31,7 +32,7 @@ public struct AskRequest {
     }
 
     /// Seconds left until it expires (never below 0); nil without a limit.
-    public var remainingSeconds: Double? { expires.map { max(0, $0 - clock.now()) } }
+    public var remainingSeconds: Double? { expires.map { max(0, $0 - clock.elapsed()) } }
 
     /// The choices offered.
     public var choices: [Choice] { decision.choices }

@@ -14,8 +14,10 @@ import Routing
 /// answer, so a daemon that stops does not lose it.
 extension DecisionExecutor {
     /// Puts `decision`'s choices to the user; answers are carried out as they come. The time
-    /// to answer (`ask_timeout`) counts from `click.time`.
+    /// to answer (`ask_timeout`) counts from the click's arrival on the monotonic clock (for a
+    /// click from before a restart, its wall time's age, a time in the future being now).
     func ask(_ decision: Decision, click: Click, id: UInt32?) {
+        let click = click.stamped(on: session.clock)
         let settings = engine.config.settings
         // The window and the picker go on the click's display when this process has none.
         var environment = session.environment
@@ -25,7 +27,7 @@ extension DecisionExecutor {
         let asker = Asker(notifications: session.staysForAnswers ? notices.notifications : nil, picker: picker, chooser: chooser,
                           order: settings.askOrder, environment: environment, loop: session.loop) { Log.warning($0) }
         let request = AskRequest(decision: decision, activationToken: click.activationToken, opener: click.opener?.names.first,
-                                 environment: click.environment, expires: click.time + Double(settings.askTimeout), clock: session.clock)
+                                 environment: click.environment, expires: (click.arrived ?? session.clock.elapsed()) + Double(settings.askTimeout), clock: session.clock)
         let pendingID = session.staysForAnswers ? id.flatMap { $0 == 0 ? nil : $0 } : nil
         if let pendingID {
             pending?.add(PendingAsk(id: pendingID, time: click.time, decision: decision, opener: click.opener?.names.first,

@@ -16,7 +16,10 @@ extension DecisionExecutor {
     public func resumePendingAsks() {
         guard session.staysForAnswers, let pending else { return }
         let config = engine.config
-        let asks = pending.load { key in Self.choice(key, in: config) }
+        // A click the wall clock puts in the future (it was set back since) counts as now: its
+        // question gets `ask_timeout` from this resume, not the hour the clock went back.
+        let now = session.clock.now()
+        let asks = pending.load(now: now) { key in Self.choice(key, in: config) }
         guard !asks.isEmpty else { return }
         let timeout = Double(config.settings.askTimeout)
         for var ask in asks {
@@ -30,7 +33,7 @@ extension DecisionExecutor {
                 recordAnswer(ask.decision, outcome: .failed("none of its choices resolves with the rules in force"), id: ask.id, click: click, followUp: false)
                 continue
             }
-            if session.clock.now() >= ask.time + timeout {
+            if session.clock.age(ofWallTime: ask.time) >= timeout {
                 pending.resolve(id: ask.id)
                 settle(ask.decision, .interrupted, click: click, id: ask.id, event: "ask interrupted (openurld stopped before it was answered, \(Int(timeout)) s ago or more)")
                 tellUnanswered(ask.decision, click: click, id: ask.id, reason: .interrupted, show: false)

@@ -89,10 +89,12 @@ public final class DecisionExecutor {
     /// outcome (at once, but for a copy, whose tool runs beside the loop; without a loop it is
     /// called before this returns).
     public func carryOut(_ decision: Decision, click: Click, completion: @escaping (CarriedOut) -> Void) {
+        let click = click.stamped(on: session.clock)
         if isPastDeadline(click, decision) {
             return completion(CarriedOut(id: settle(decision, .abandoned, click: click, id: nil, event: "abandoned"), outcome: .abandoned))
         }
-        let now = session.clock.now()
+        // The monotonic clock: a wall clock set back an hour once made every link a duplicate for an hour.
+        let now = session.clock.elapsed()
         let window = Double(engine.config.settings.dedupeMilliseconds) / 1000
         lastRouted = lastRouted.filter { now - $0.value < max(window, 0.001) }
         let forcedAsk: Bool

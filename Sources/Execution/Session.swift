@@ -48,8 +48,13 @@ public struct Click {
     public var deadline: UInt64?
     /// Asked for again on purpose (`openurl reopen`): never a duplicate of the click it repeats.
     public var isRepeat: Bool
-    /// When it reached openurld, in seconds since the epoch: `ask_timeout` counts from here.
+    /// When it reached openurld, in seconds since the epoch: what is recorded, and what a
+    /// question's age is judged by across a restart (`ask_timeout` counts from here).
     public var time: Double
+    /// When it reached openurld on the session's monotonic clock (`Clock.elapsed`), once the
+    /// executor took it: every time limit while running counts from here, so a wall clock set
+    /// back or forward moves none. Nil until then.
+    public var arrived: Double?
 
     /// A click; `time` nil is now.
     public init(activationToken: String? = nil, opener: Opener? = nil, environment: [String: String] = [:], deadline: UInt64? = nil,
@@ -60,6 +65,15 @@ public struct Click {
         self.deadline = deadline
         self.isRepeat = isRepeat
         self.time = time ?? WallClock.secondsSinceEpoch()
+    }
+
+    /// The click with `arrived` set, if it was not, from its wall time's age on `clock` (a wall
+    /// time in the future, from before the clock was set back, is now): once, when it is taken.
+    public func stamped(on clock: Clock) -> Click {
+        guard arrived == nil else { return self }
+        var click = self
+        click.arrived = clock.elapsed() - clock.age(ofWallTime: time)
+        return click
     }
 }
 

@@ -89,12 +89,18 @@ public struct AppDiscovery: AppDiscovering {
             return Browser(desktopID: entry.id, name: entry.name, known: nil, packaging: packaging)
         }
         let directory = profileDirectory(of: known, packaging: packaging)
-        let listed = Self.profiles(of: known.family, in: directory)
-        let exists = { (record: ProfileRecord) in
-            Self.isDirectory(known.family == .firefox ? record.directory : directory + "/" + record.directory)
+        let all = Self.profiles(of: known.family, in: directory)
+        // Only the first profiles are looked at (their directories checked, offered as targets).
+        let listed = all.prefix(Browser.maximumProfiles)
+        var present: [ProfileRecord] = [], stale: [ProfileRecord] = []
+        for record in listed {
+            let exists = Self.isDirectory(known.family == .firefox ? record.directory : directory + "/" + record.directory)
+            if exists { present.append(record) } else { stale.append(record) }
         }
-        return Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging, profileDirectory: directory,
-                       profiles: listed.filter(exists), staleProfiles: listed.filter { !exists($0) })
+        var browser = Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging, profileDirectory: directory,
+                              profiles: present, staleProfiles: stale)
+        browser.skippedProfiles = all.count - listed.count
+        return browser
     }
 
     /// Where `known` keeps its profiles, as the browser itself decides: for the Firefox family the

@@ -116,6 +116,8 @@ final class Daemon {
     /// What the last load told the user about apps that are not installed, so it is said once.
     final class ReportedLoad {
         var missing: [String] = []
+        /// What the load left out to stay in its limits (profiles, site-list entries), logged when it changes.
+        var skipped: [String] = []
     }
 
     /// Logs a reload, keeps `recent` at the configured size, tells the user when it failed (and,
@@ -141,6 +143,9 @@ final class Daemon {
                 notices.close(.config)
             }
             reported.missing = described
+            let skipped = ConfigFile.skipped(in: config)
+            if skipped != reported.skipped { for warning in skipped { Log.warning(warning) } }
+            reported.skipped = skipped
             if case .loadedWithoutRemembered(_, let why) = result {
                 // Said after the rest: this replaces a notice of missing targets, if one was shown.
                 notices.rememberedFailed(why, config: config.path.flatMap { FileSystem.exists($0) ? $0 : nil } ?? "the built-in defaults")

@@ -86,6 +86,8 @@ func start(replace: Bool) throws -> Never {
     }
     if replace { Log.info("took over \(Router1.busName)") }
     try loop.add(connection)
+    let burstTrim = BurstTrim(loop: loop)
+    connection.onMethodCall { event in burstTrim.note(event) }
     // Losing the bus is a failure (exit 1), so systemd's Restart=on-failure brings us back.
     nonisolated(unsafe) var lostBus = false
     connection.onDisconnect {

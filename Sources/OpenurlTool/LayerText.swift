@@ -18,6 +18,7 @@ enum LayerText {
         if let list = source.siteList {
             text += ", \(list.format) list" + (list.version.map { " version \($0)" } ?? "") + ", \(list.entries) entries"
             text += (list.greylist ? ", a greylist" : "") + " (\(list.label), named at \(list.namedAt))"
+            if let skipped = list.skipped { text += "; " + skipped }
         } else {
             let mine = rules.filter { $0.source.file == source.path && $0.source.layer == source.layer }
             text += ", \(source.rules) rules"

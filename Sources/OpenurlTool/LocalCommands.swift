@@ -65,7 +65,8 @@ extension Client {
 
     /// Problems that do not stop the config from loading but will bite at click time.
     static func warnings(for config: Config, environment: [String: String]) -> [String] {
-        var warnings = config.warnings.map(\.description)
+        // What a load left out to stay in its limits (profiles, site-list entries) is said, not dropped silently.
+        var warnings = config.warnings.map(\.description) + ConfigFile.skipped(in: config)
         // A mail program named by a rule that is not installed refuses its links.
         var named: [String] = []
         for action in [config.defaultAction] + config.rules.map(\.action) {

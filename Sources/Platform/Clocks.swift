@@ -113,15 +113,29 @@ public struct CalendarTime: Equatable, Sendable {
     public func isSameDay(as other: CalendarTime) -> Bool { (year, month, day) == (other.year, other.month, other.day) }
 }
 
-/// The time a session's clicks are judged at (duplicates, `ask_timeout`, a pending question's
-/// expiry): the system's wall clock, or one a test moves by hand.
+/// The time a session's clicks are judged at: the wall clock for what is recorded and for a
+/// click's age across a restart, the monotonic clock for every time limit while running
+/// (duplicates, `ask_timeout`), so that setting the clock back or forward moves no limit. The
+/// system's clocks, or ones a test moves by hand.
 public struct Clock: Sendable {
-    /// Now, in seconds since the epoch.
+    /// Now, in seconds since the epoch (CLOCK_REALTIME: may jump).
     public let now: @Sendable () -> Double
+    /// Seconds on a clock that never jumps (CLOCK_MONOTONIC: an arbitrary start, only differences mean anything).
+    public let elapsed: @Sendable () -> Double
 
-    /// A clock reading `now`.
-    public init(_ now: @escaping @Sendable () -> Double) { self.now = now }
+    /// A clock reading `now` for the wall and `elapsed` for time limits.
+    public init(now: @escaping @Sendable () -> Double, elapsed: @escaping @Sendable () -> Double) {
+        self.now = now
+        self.elapsed = elapsed
+    }
 
-    /// The system's wall clock.
-    public static let system = Clock { WallClock.secondsSinceEpoch() }
+    /// The system's wall and monotonic clocks.
+    public static let system = Clock(now: { WallClock.secondsSinceEpoch() }, elapsed: { MonotonicClock.seconds() })
+
+    /// How long ago, in seconds, a moment the wall clock read as `wallTime` was: never less than
+    /// 0 (a time in the future, from before the clock was set back, counts as now).
+    public func age(ofWallTime wallTime: Double) -> Double {
+        let age = now() - wallTime
+        return age.isFinite ? max(0, age) : 0
+    }
 }

@@ -91,8 +91,10 @@ public final class PendingAsks {
 
     /// Reads the questions a previous daemon left, rewrites the file with them alone, and
     /// returns them, oldest first. `choice` resolves a choice's key (`firefox.desktop`, `copy`)
-    /// against the rules now in force; a choice that no longer resolves is left out.
-    public func load(choice: (String) -> Choice.Action?) -> [PendingAsk] {
+    /// against the rules now in force; a choice that no longer resolves is left out. A click
+    /// time later than `now` (the wall clock was set back since) is taken as `now`, and so
+    /// written: a second restart does not give its question the hour again.
+    public func load(now: Double = .infinity, choice: (String) -> Choice.Action?) -> [PendingAsk] {
         guard let data = (try? FileSystem.ownContents(path)) ?? nil else { return [] }
         var found: [UInt32: PendingAsk] = [:]
         var unreadable: [Int] = []
@@ -110,6 +112,10 @@ public final class PendingAsks {
             case .shown(let id, let notification): found[id]?.notification = notification
             case .question(let question): found[question.id] = Self.ask(question, choice: choice)
             }
+        }
+        for (id, ask) in found where ask.time > now {
+            Log.info("question #\(id) was clicked \(Int(ask.time - now)) s after now by the wall clock (it was set back); its ask_timeout counts from now")
+            found[id]?.time = now
         }
         if !unreadable.isEmpty {
             Log.warning("\(path): \(unreadable.count) line\(unreadable.count == 1 ? "" : "s") could not be read and \(unreadable.count == 1 ? "is" : "are") dropped "

@@ -67,14 +67,20 @@ public struct SiteList: Sendable {
     public let version: String?
     /// The entries in file order.
     public let entries: [SiteListEntry]
+    /// Entries the file holds past `maximumEntries`: counted, not read, not in force.
+    public let skipped: Int
+    /// The line of the first entry skipped, when any was.
+    public let firstSkippedLine: Int?
     private let byHost: [String: [Int]]
     private let wildcards: [Int]
 
-    /// A list of `entries`.
-    public init(format: SiteListFormat, version: String?, entries: [SiteListEntry]) {
+    /// A list of `entries`; `skipped` more were left out from `firstSkippedLine` on.
+    public init(format: SiteListFormat, version: String?, entries: [SiteListEntry], skipped: Int = 0, firstSkippedLine: Int? = nil) {
         self.format = format
         self.version = version
         self.entries = entries
+        self.skipped = skipped
+        self.firstSkippedLine = firstSkippedLine
         var byHost: [String: [Int]] = [:]
         var wildcards: [Int] = []
         for (position, entry) in entries.enumerated() {
@@ -82,6 +88,12 @@ public struct SiteList: Sendable {
         }
         self.byHost = byHost
         self.wildcards = wildcards
+    }
+
+    /// What was left out, for `openurl check` and the log: nil when nothing was.
+    public var skippedNote: String? {
+        guard skipped > 0 else { return nil }
+        return "\(skipped) entr\(skipped == 1 ? "y" : "ies") past the first \(Self.maximumEntries) skipped (from line \(firstSkippedLine ?? 0) on); the first \(Self.maximumEntries) are in force"
     }
 
     /// An empty list (a site list not read yet).

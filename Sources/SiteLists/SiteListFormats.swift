@@ -1,6 +1,7 @@
 /// Reading the three formats: each error names the line (and column) it is at.
 extension SiteList {
-    /// The most entries a list may hold (Microsoft's manager and Chrome handle lists of tens of thousands).
+    /// The most entries read from a list (Microsoft's manager and Chrome handle lists of tens of
+    /// thousands); those past it are counted and said (`skipped`), the first ones stay in force.
     public static let maximumEntries = 200_000
     /// The largest file read, in bytes.
     public static let maximumBytes = 32 << 20
@@ -40,14 +41,18 @@ extension SiteList {
             throw SiteListError(line: 1, message: "the file is not valid UTF-8 text")
         }
         var entries: [SiteListEntry] = []
+        var skipped = Skipped()
         for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = trimmed(String(raw))
             if line.isEmpty || line.hasPrefix("#") { continue }
+            guard entries.count < maximumEntries else {
+                skipped.count(line: offset + 1)
+                continue
+            }
             let found = try pattern(line, line: offset + 1, column: 1 + raw.prefix { $0 == " " || $0 == "\t" }.count)
             entries.append(SiteListEntry(pattern: found, kind: found.inverted ? .exception : .site, line: offset + 1))
-            guard entries.count <= maximumEntries else { throw SiteListError(line: offset + 1, message: "more than \(maximumEntries) entries") }
         }
-        return SiteList(format: .lines, version: nil, entries: entries)
+        return SiteList(format: .lines, version: nil, entries: entries, skipped: skipped.entries, firstSkippedLine: skipped.firstLine)
     }
 
     /// Enterprise Mode schema v.2. `<open-in>IE11` switches; `MSEdge` (or `Chrome`) is an
@@ -58,7 +63,12 @@ extension SiteList {
             throw SiteListError(line: root.line, column: root.column, message: wrongRoot(root.name, expected: "site-list", format: .emieV2))
         }
         var entries: [SiteListEntry] = []
+        var skipped = Skipped()
         for site in root.children(named: "site") {
+            guard entries.count < maximumEntries else {
+                skipped.count(line: site.line)
+                continue
+            }
             guard let url = site.attribute("url").map(trimmed), !url.isEmpty else {
                 throw SiteListError(line: site.line, column: site.column, message: "<site> needs a url attribute (<site url=\"contoso.com\">)")
             }
@@ -77,9 +87,9 @@ extension SiteList {
                 throw SiteListError(line: site.line, column: site.column, message: "\"\(url)\": \"!\" is not part of the v.2 schema; use <open-in>MSEdge</open-in> for an exception")
             }
             entries.append(SiteListEntry(pattern: found, kind: kind, line: site.line))
-            guard entries.count <= maximumEntries else { throw SiteListError(line: site.line, message: "more than \(maximumEntries) entries") }
         }
-        return SiteList(format: .emieV2, version: root.attribute("version").map(trimmed), entries: entries)
+        return SiteList(format: .emieV2, version: root.attribute("version").map(trimmed), entries: entries,
+                        skipped: skipped.entries, firstSkippedLine: skipped.firstLine)
     }
 
     /// Enterprise Mode schema v.1: every `<domain>` of `<emie>` and `<docMode>` switches unless
@@ -91,9 +101,14 @@ extension SiteList {
             throw SiteListError(line: root.line, column: root.column, message: wrongRoot(root.name, expected: "rules", format: .emieV1))
         }
         var entries: [SiteListEntry] = []
+        var skipped = Skipped()
         func flag(_ element: XMLElement, _ name: String) -> Bool { element.attribute(name).map(trimmed)?.lowercased() == "true" }
         for section in root.children where section.name == "emie" || section.name == "docMode" {
             for domain in section.children(named: "domain") {
+                guard entries.count < maximumEntries else {
+                    skipped.count(line: domain.line, entries: 1 + domain.children(named: "path").count)
+                    continue
+                }
                 let host = trimmed(domain.text)
                 guard !host.isEmpty else {
                     throw SiteListError(line: domain.line, column: domain.column, message: "<domain> holds no domain (<domain>contoso.com</domain>)")
@@ -116,10 +131,28 @@ extension SiteList {
                     let kind: SiteListEntry.Kind = excluded ? .exception : (flag(path, "doNotTransition") ? .greylist : .site)
                     entries.append(SiteListEntry(pattern: combined, kind: kind, line: path.line))
                 }
-                guard entries.count <= maximumEntries else { throw SiteListError(line: domain.line, message: "more than \(maximumEntries) entries") }
             }
         }
-        return SiteList(format: .emieV1, version: root.attribute("version").map(trimmed), entries: entries)
+        // A domain read whole may go past the limit by its paths: those are cut too.
+        if entries.count > maximumEntries {
+            skipped.count(line: entries[maximumEntries].line, entries: entries.count - maximumEntries, first: true)
+            entries.removeLast(entries.count - maximumEntries)
+        }
+        return SiteList(format: .emieV1, version: root.attribute("version").map(trimmed), entries: entries,
+                        skipped: skipped.entries, firstSkippedLine: skipped.firstLine)
+    }
+
+    /// The entries past the limit: how many, and the line of the first.
+    struct Skipped {
+        var entries = 0
+        var firstLine: Int?
+
+        /// Counts `entries` more at `line`; `first` when they come before any counted so far.
+        mutating func count(line: Int, entries more: Int = 1, first: Bool = false) {
+            guard more > 0 else { return }
+            entries += more
+            if firstLine == nil || first { firstLine = line }
+        }
     }
 
     static func wrongRoot(_ found: String, expected: String, format: SiteListFormat) -> String {

@@ -171,3 +171,35 @@ struct HarnessFailure: Error, CustomStringConvertible {
         #expect(ExecLine.expand(words, url: "https://x.org/") == ["firefox", "--profile", "/home/u/100%u", "https://x.org/"])
     }
 }
+
+/// Issue 31 case 6: a profile list past `Browser.maximumProfiles` keeps the first profiles in
+/// the file's order, checks only their directories, and says how many it skipped.
+@Suite struct ProfileLimitTests {
+    @Test func aFirefoxListPastTheLimitKeepsTheFirstAndCountsTheRest() throws {
+        let fixture = try DiscoveryFixture(name: "profile-limit")
+        let mozilla = fixture.desktop.home + "/.mozilla/firefox"
+        let count = Browser.maximumProfiles + 250
+        let ini = (0..<count).map { "[Profile\($0)]\nName=P\($0)\nIsRelative=1\nPath=p\($0)\n\n" }.joined()
+        try ini.write(toFile: mozilla + "/profiles.ini", atomically: true, encoding: .utf8)
+        for index in [0, 1, Browser.maximumProfiles - 1, Browser.maximumProfiles] {
+            try FileManager.default.createDirectory(atPath: mozilla + "/p\(index)", withIntermediateDirectories: true)
+        }
+        let firefox = try #require(fixture.catalog().browser(named: "firefox"))
+        #expect(firefox.profiles.map(\.name) == ["P0", "P1", "P\(Browser.maximumProfiles - 1)"])
+        #expect(firefox.profiles.count + firefox.staleProfiles.count == Browser.maximumProfiles)
+        #expect(firefox.skippedProfiles == 250)
+        #expect(firefox.skippedProfilesWarning == "firefox.desktop: \(mozilla)/profiles.ini lists \(count) profiles; the first 1000 (in the file's order) are used and the other 250 skipped")
+        #expect(fixture.catalog().warnings == [firefox.skippedProfilesWarning].compactMap { $0 })
+        // The profile just past the limit exists but is not a target, and the error says why.
+        guard case .failure(let error) = fixture.catalog().resolve(browser: "firefox", profile: "P\(Browser.maximumProfiles)") else {
+            Issue.record("a profile past the limit resolved")
+            return
+        }
+        #expect(error.message.contains("only the first 1000 profiles its list names are read, 250 were skipped"), "\(error.message)")
+    }
+
+    @Test func aListWithinTheLimitSaysNothing() throws {
+        let fixture = try DiscoveryFixture(name: "profile-within")
+        #expect(fixture.catalog().warnings.isEmpty)
+    }
+}

@@ -65,7 +65,7 @@ import Testing
     @Test(arguments: [(elapsed: 29.0, remaining: 1.0), (elapsed: 30.0, remaining: 0.0), (elapsed: 3600.0, remaining: 0.0)])
     func aQuestionsTimeLeftIsReadOnTheSessionsClock(elapsed: Double, remaining: Double) {
         let request = AskRequest(decision: Decision(url: "https://example.org/", finalURL: "https://example.org/", effect: .discard),
-                                 expires: clock.now + 30, clock: clock.clock)
+                                 expires: clock.elapsed + 30, clock: clock.clock)
         clock.advance(by: elapsed)
         #expect(request.remainingSeconds == remaining)
     }
@@ -94,5 +94,43 @@ import Testing
         executor.resumePendingAsks()
         let outcome = record.entry(id: id)?.outcome
         #expect((outcome == .interrupted) == interrupted, "\(String(describing: outcome))")
+    }
+
+    /// Issue 31 case 10: time limits run on the monotonic clock while running.
+    @Test(arguments: [-3600.0, 3600.0])
+    func settingTheWallClockMovesNoDuplicateWindow(by jump: Double) throws {
+        let executor = try executor("dedupe_ms = 1000")
+        let url = "https://example.org/jump"
+        #expect(try carryOut(executor, url) == .done)
+        // Set back an hour, the link clicked again 1.1 s later is no duplicate (it was, for an hour).
+        clock.setWall(by: jump)
+        clock.advance(by: 0.5)
+        #expect(try carryOut(executor, url, clickedAt: clock.now) == .duplicate)
+        clock.advance(by: 0.6)
+        #expect(try carryOut(executor, url, clickedAt: clock.now) == .done)
+    }
+
+    @Test func aClickTimeInTheFutureCountsAsNow() {
+        let future = Click(time: clock.now + 3600).stamped(on: clock.clock)
+        #expect(future.arrived == clock.elapsed)
+        let past = Click(time: clock.now - 10).stamped(on: clock.clock)
+        #expect(past.arrived == clock.elapsed - 10)
+        // Stamped once: a later wall clock change moves it not.
+        clock.setWall(by: -3600)
+        #expect(past.stamped(on: clock.clock).arrived == past.arrived)
+    }
+
+    /// A question left by a daemon whose click the wall clock now puts an hour ahead is read
+    /// with the resume's time, and so rewritten: a second restart gives it no more than
+    /// `ask_timeout` either.
+    @Test func aPendingQuestionFromTheFutureIsReadWithTheTimeOfTheResume() throws {
+        let pendingPath = desktop.stateHome + "/pending-future.json"
+        let decision = Decision(url: "https://example.org/future", finalURL: "https://example.org/future", effect: .ask([], forced: true))
+        PendingAsks(path: pendingPath, loop: nil).add(PendingAsk(id: 7, time: clock.now, decision: decision, opener: nil, environment: [:]))
+        let resumedAt = clock.now - 3600
+        #expect(PendingAsks(path: pendingPath, loop: nil).load(now: resumedAt) { _ in .copy }.map(\.time) == [resumedAt])
+        #expect(PendingAsks(path: pendingPath, loop: nil).load { _ in .copy }.map(\.time) == [resumedAt])
+        // One from the past keeps its time.
+        #expect(PendingAsks(path: pendingPath, loop: nil).load(now: resumedAt + 10) { _ in .copy }.map(\.time) == [resumedAt])
     }
 }

@@ -54,6 +54,9 @@ let testCatalog: AppCatalog = {
             ProfileRecord(name: "Work Stuff", directory: "/h/.mozilla/firefox/b.work", isDefault: true),
             ProfileRecord(name: "Ünïcödé", directory: "/elsewhere/u", isDefault: false),
         ])
+        // CRLF line ends, blanks around keys and values, comments and a key before any section.
+        #expect(ProfileFiles.firefoxProfiles(ini: "Stray=1\r\n; note\r\n[Profile0]\r\n  Name = Caf\u{E9} \r\nPath=c\r\n\r\n", base: "/b")
+                == [ProfileRecord(name: "Caf\u{E9}", directory: "/b/c", isDefault: false)])
         // Without an [Install…] section, Default=1 marks the default.
         #expect(ProfileFiles.firefoxProfiles(ini: "[Profile0]\nName=a\nPath=x\nDefault=1\n", base: "/b").first?.isDefault == true)
     }
@@ -66,8 +69,30 @@ let testCatalog: AppCatalog = {
             ProfileRecord(name: "Z", directory: "Profile 2"),
             ProfileRecord(name: "Profile 3", directory: "Profile 3"),
         ])
+        // A directory given twice keeps its last details (as JavaScript reads it) and its first place.
+        let twice = #"{"profile":{"info_cache":{"B":{"name":"b1"},"A":{"name":"a"},"B":{"name":"b2"}},"profiles_order":["B","X","B"]}}"#
+        #expect(ProfileFiles.chromiumProfiles(localState: Array(twice.utf8)) == [
+            ProfileRecord(name: "b2", directory: "B"), ProfileRecord(name: "a", directory: "A"),
+        ])
         #expect(ProfileFiles.chromiumProfiles(localState: Array("not json".utf8)) == nil)
         #expect(ProfileFiles.chromiumProfiles(localState: Array(#"{"profile":{}}"#.utf8)) == nil)
+    }
+}
+
+/// Issue 31 case 6: 100,000 profiles once took minutes (each looked up by a scan of the others).
+@Suite struct LargeProfileListTests {
+    @Test func aHundredThousandProfileLocalStateIsReadInOnePass() throws {
+        let count = 100_000
+        let members = (0..<count).map { #""Profile \#($0)":{"name":"P\#($0)","avatar_icon":"x"}"# }.joined(separator: ",")
+        let order = (0..<count).reversed().map { #""Profile \#($0)""# }.joined(separator: ",")
+        let text = #"{"profile":{"info_cache":{"# + members + #"},"profiles_order":["# + order + "]}}"
+        let started = ContinuousClock.now
+        let records = try #require(ProfileFiles.chromiumProfiles(localState: Array(text.utf8)))
+        let took = ContinuousClock.now - started
+        #expect(records.count == count)
+        #expect(records.first?.directory == "Profile 99999" && records.last?.name == "P0")
+        // Minutes before; about a second in a debug build on a busy machine now.
+        #expect(took < .seconds(20), "\(took)")
     }
 }
 

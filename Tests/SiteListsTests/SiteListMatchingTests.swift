@@ -82,4 +82,24 @@ struct SiteListMatchingTests {
             (error as? SiteListError)?.line == 3 && (error as? SiteListError)?.column == 4
         }
     }
+
+    /// Issue 31 case 6: a list past `maximumEntries` once was refused whole; now its first
+    /// entries are in force and those past the limit counted, with the line of the first.
+    @Test func entriesPastTheLimitAreSkippedAndCounted() throws {
+        let limit = SiteList.maximumEntries
+        let list = try Self.list("# header\n" + (0..<(limit + 3)).map { "s\($0).example\n" }.joined())
+        #expect(list.entries.count == limit)
+        #expect(list.skipped == 3 && list.firstSkippedLine == limit + 2)
+        #expect(list.skippedNote == "3 entries past the first \(limit) skipped (from line \(limit + 2) on); the first \(limit) are in force")
+        #expect(try Self.switches(list, "https://s\(limit - 1).example/"))
+        #expect(try !Self.switches(list, "https://s\(limit).example/"))
+        #expect(try Self.list("a.example\n").skippedNote == nil)
+    }
+
+    @Test func anEnterpriseModeListPastTheLimitIsCutToo() throws {
+        let limit = SiteList.maximumEntries
+        let sites = (0..<(limit + 2)).map { "<site url=\"s\($0).example\"><open-in>IE11</open-in></site>\n" }.joined()
+        let list = try SiteList.parse(Array(("<site-list version=\"1\">\n" + sites + "</site-list>\n").utf8), format: .emieV2)
+        #expect(list.entries.count == limit && list.skipped == 2 && list.firstSkippedLine == limit + 2)
+    }
 }
