@@ -193,7 +193,8 @@ public final class ChooserLauncher: @unchecked Sendable {
         let env = ProcessLauncher.environment(environment, activationToken: nil)
         let pid: Int32
         do {
-            pid = try ProcessLauncher().spawnRedirected([executable, "--serve"], environment: env, stdin: inPipe[0], stdout: outPipe[1])
+            // Spawned on the loop's thread, which lives as long as the daemon: tied to it (see QuestionChildren).
+            pid = try QuestionChildren.shared.spawn([executable, "--serve"], environment: env, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
             (inPipe + outPipe).forEach(ChildIO.close)
             throw error
@@ -274,8 +275,9 @@ public final class ChooserLauncher: @unchecked Sendable {
     }
 
     private func serverEnded(_ id: Int) {
-        if server?.id == id {
-            ChildIO.close(server?.input ?? -1)
+        if let ended = server, ended.id == id {
+            ChildIO.close(ended.input)
+            QuestionChildren.shared.ended(ended.pid)
             server = nil
         }
         guard let active, active.serverID == id else { return }
@@ -304,6 +306,7 @@ public final class ChooserLauncher: @unchecked Sendable {
         guard let server else { return }
         self.server = nil
         ChildIO.close(server.input)
+        QuestionChildren.shared.ended(server.pid)
         if kill { ChildIO.killWithGroup(server.pid) } else { ChildIO.terminate(server.pid) }
     }
 
