@@ -21,7 +21,9 @@ import RouterContract
 /// `showDeadline`, or, while a window is up, does not answer a ping within `pingDeadline`
 /// (frozen: `SIGSTOP`, a hang). A chooser that does not answer is killed (`SIGKILL`, which a
 /// stopped process cannot ignore) before anything else is shown, so one question never has two
-/// windows.
+/// windows. The heartbeat outlasts a question whose time ran out: its close is followed by a ping,
+/// and a chooser that does not answer it is killed, so a frozen window cannot stay on screen
+/// while no other question needs the chooser.
 public final class ChooserLauncher: @unchecked Sendable {
     /// The program name.
     public static let programName = "openurl-chooser"
@@ -43,6 +45,8 @@ public final class ChooserLauncher: @unchecked Sendable {
     private var server: Server?
     private var active: Active?
     private var waiting: [Queued] = []
+    /// A window closed unanswered (its time ran out) whose chooser has yet to confirm it is gone.
+    private var closing: Closing?
     private var idleTimer: EventLoopToken?
     private var nextServerID = 0
     private var nextQuestionID = 0
@@ -69,6 +73,14 @@ public final class ChooserLauncher: @unchecked Sendable {
         var ping: EventLoopToken?
     }
 
+    /// The heartbeat after a close: the chooser must answer the ping sent behind `{"close":ID}`
+    /// (it reads lines in order, so the pong says the window is down) within `pingDeadline`.
+    private struct Closing {
+        var serverID: Int
+        var questionID: Int
+        var watchdog: EventLoopToken
+    }
+
     /// A question waiting for the window.
     private final class Queued {
         let request: AskRequest
@@ -91,20 +103,6 @@ public final class ChooserLauncher: @unchecked Sendable {
     }
 
     deinit { stopServer(kill: false) }
-
-    /// The chooser beside the running executable (an install or a build directory), else on `PATH`.
-    public static func locate(environment: [String: String]) -> String? {
-        if let own = try? FileSystem.symbolicLinkTarget("/proc/self/exe") {
-            let beside = Path.parent(own) + "/" + programName
-            if FileSystem.isExecutable(beside) { return beside }
-        }
-        return ProcessLauncher.resolve(programName, environment: environment)
-    }
-
-    /// True when `environment` has a display the window can appear on.
-    public static func hasDisplay(_ environment: [String: String]) -> Bool {
-        !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
-    }
 
     /// The questions waiting for the window (not counting the one shown).
     public var queuedCount: Int { waiting.count }
@@ -136,7 +134,7 @@ public final class ChooserLauncher: @unchecked Sendable {
         waiting = []
         if let active { cancelTimers(active) }
         active = nil
-        stopServer(kill: true)
+        stopServer(kill: true)  // and the closing watchdog
     }
 
     private func begin(_ request: AskRequest, environment: [String: String], answer: @escaping (AskAnswer) -> Void) {
@@ -193,7 +191,8 @@ public final class ChooserLauncher: @unchecked Sendable {
         let env = ProcessLauncher.environment(environment, activationToken: nil)
         let pid: Int32
         do {
-            pid = try ProcessLauncher().spawnRedirected([executable, "--serve"], environment: env, stdin: inPipe[0], stdout: outPipe[1])
+            // Spawned on the loop's thread, which lives as long as the daemon: tied to it (see QuestionChildren).
+            pid = try QuestionChildren.shared.spawn([executable, "--serve"], environment: env, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
             (inPipe + outPipe).forEach(ChildIO.close)
             throw error
@@ -220,6 +219,11 @@ public final class ChooserLauncher: @unchecked Sendable {
     }
 
     private func received(_ line: String, from serverID: Int) {
+        if let closing, closing.serverID == serverID, case .pong(closing.questionID)? = Self.read(line, choices: []) {
+            loop.remove(closing.watchdog)
+            self.closing = nil
+            return
+        }
         guard let active, active.serverID == serverID, let read = Self.read(line, choices: active.choices) else { return }
         switch read {
         case .shown(let id) where id == nil || id == active.questionID:
@@ -258,11 +262,31 @@ public final class ChooserLauncher: @unchecked Sendable {
         }
     }
 
-    /// The question's time ran out: its window goes, the chooser stays for the next one.
+    /// The question's time ran out: its window goes, the chooser stays for the next one, if it
+    /// confirms the close. The heartbeat goes on after the question: a chooser frozen with the
+    /// window up would otherwise keep it on screen until another question needed the chooser.
     private func expire(_ questionID: Int) {
         guard let active, active.questionID == questionID else { return }
-        if let server, server.id == active.serverID { send(Self.command(.close(questionID)), to: server) }
+        if let server, server.id == active.serverID {
+            send(Self.command(.close(questionID)) + Self.command(.ping(questionID)), to: server)
+            if let closing { loop.remove(closing.watchdog) }
+            let serverID = server.id
+            let watchdog = loop.addTimer(after: pingDeadline) { [weak self] in self?.closeUnconfirmed(serverID: serverID) }
+            closing = Closing(serverID: server.id, questionID: questionID, watchdog: watchdog)
+        }
         complete(.expired)
+    }
+
+    /// The chooser did not confirm a close within `pingDeadline`: frozen with the window up. It is
+    /// killed (`SIGKILL`: the window goes with it) and a question it has since been given moves on.
+    private func closeUnconfirmed(serverID: Int) {
+        guard let closing, closing.serverID == serverID else { return }
+        self.closing = nil
+        let why = "stopped answering (no reply within \(Self.seconds(pingDeadline)) after question \(closing.questionID)'s time ran out; frozen or stopped)"
+        if let active, active.serverID == serverID { return unresponsive(active.questionID, why) }
+        guard let server, server.id == serverID else { return }
+        Log.warning("the chooser window \(why); killed it (pid \(server.pid))")
+        stopServer(kill: true)
     }
 
     /// The chooser did not do what it must in time: kill it for good, and ask another way.
@@ -274,8 +298,9 @@ public final class ChooserLauncher: @unchecked Sendable {
     }
 
     private func serverEnded(_ id: Int) {
-        if server?.id == id {
-            ChildIO.close(server?.input ?? -1)
+        if let ended = server, ended.id == id {
+            ChildIO.close(ended.input)
+            QuestionChildren.shared.ended(ended.pid)
             server = nil
         }
         guard let active, active.serverID == id else { return }
@@ -301,13 +326,12 @@ public final class ChooserLauncher: @unchecked Sendable {
     private func stopServer(kill: Bool) {
         if let idleTimer { loop.remove(idleTimer) }
         idleTimer = nil
+        if let closing { loop.remove(closing.watchdog) }
+        closing = nil
         guard let server else { return }
         self.server = nil
         ChildIO.close(server.input)
+        QuestionChildren.shared.ended(server.pid)
         if kill { ChildIO.killWithGroup(server.pid) } else { ChildIO.terminate(server.pid) }
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -69,11 +69,13 @@ public struct Picker: Sendable {
         do { try ProcessLauncher.makePipe(&outPipe) } catch { inPipe.forEach(ChildIO.close); throw error }
         let pid: Int32
         do {
-            pid = try ProcessLauncher().spawnRedirected(argv, environment: environment, stdin: inPipe[0], stdout: outPipe[1])
+            // Tied to the daemon (this thread waits for it): a picker never outlives the daemon.
+            pid = try QuestionChildren.shared.spawn(argv, environment: environment, stdin: inPipe[0], stdout: outPipe[1])
         } catch {
             (inPipe + outPipe).forEach(ChildIO.close)
             throw error
         }
+        defer { QuestionChildren.shared.ended(pid) }
         ChildIO.close(inPipe[0])
         ChildIO.close(outPipe[1])
         // A dmenu reads all its input before showing anything, so the labels fit in one pass.

@@ -115,13 +115,16 @@ public struct ProcessLauncher: Sendable {
 
     /// Spawns with the given descriptors as the child's stdin/stdout/stderr (nil: `/dev/null`
     /// for stdin, inherited for stdout and stderr). The caller keeps and closes its descriptors.
+    /// With `tiedThrough` (this binary), the child runs through `ParentDeath`'s wrapper, so the
+    /// kernel kills it when this process dies.
     package func spawnRedirected(_ argv: [String], environment: [String: String], stdin: Int32? = nil,
-                         stdout: Int32? = nil, stderr: Int32? = nil) throws -> Int32 {
+                         stdout: Int32? = nil, stderr: Int32? = nil, tiedThrough wrapper: String? = nil) throws -> Int32 {
         guard let program = argv.first, !program.isEmpty else { throw SpawnError.emptyArgv }
         guard let path = Self.resolve(program, environment: environment) else { throw SpawnError.notFound(program) }
         ProcessSpawn.ignoreBrokenPipes()
+        let spawned = wrapper.map { ParentDeath.tiedArgv(argv, path: path, executable: $0) } ?? (path: path, argv: argv)
         do {
-            return try ProcessSpawn.spawn(path: path, argv: argv, environment: environment, stdin: stdin, stdout: stdout,
+            return try ProcessSpawn.spawn(path: spawned.path, argv: spawned.argv, environment: environment, stdin: stdin, stdout: stdout,
                                           stderr: stderr, workingDirectory: workingDirectory)
         } catch {
             throw SpawnError.system(call: "posix_spawn \(program)", errno: error.code)

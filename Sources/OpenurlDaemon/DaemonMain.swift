@@ -27,6 +27,8 @@ let usage = """
 public enum DaemonMain {
     /// Parses `arguments` (argv, program name first), serves the bus until told to stop, and exits.
     public static func run(arguments: [String]) -> Never {
+        // The wrapper that ties a question's child to the daemon (see ParentDeath); not a daemon.
+        if arguments.dropFirst().first == ParentDeath.flag { ParentDeath.runTied(Array(arguments.dropFirst(2))) }
         var replace = false
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
@@ -67,6 +69,8 @@ func start(replace: Bool) throws -> Never {
     let environment = Environment.current()
     Memory.shareOneHeap()
     _ = ChildReaper.becomeSubreaper()
+    // Pickers and the chooser are spawned through this binary so the kernel ends them with us.
+    QuestionChildren.shared.tie()
     let loop = try EventLoop()
     let connection = try DBusConnection.session()
     let daemon = try Daemon(connection: connection, loop: loop, environment: environment)
@@ -120,6 +124,10 @@ func start(replace: Bool) throws -> Never {
     // Whatever stopped us (SIGTERM, a replacement, a lost bus), the record says what became of
     // each question: interrupted, and the pending file keeps it for the next daemon.
     daemon.executor.interruptPendingAsks()
+    // A picker still asking would be answered for nobody, and the next daemon asks again.
+    let leftOver = QuestionChildren.shared.running
+    if !leftOver.isEmpty { Log.info("ending the question's programs still running (pid \(leftOver.map(String.init).joined(separator: ", ")))") }
+    QuestionChildren.shared.endAll()
     daemon.recent.save()
     if (try? connection.processID(of: Router1.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Router1.busName) }
     connection.flush()
