@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import RoutingCore
 import Catalog
+import Platform
 
 /// Time limits of minutes, tried in no time on a loop whose clock the test moves.
 @Suite struct TimeLimitTests {
@@ -36,8 +37,9 @@ import Catalog
         let choices = ChoiceLabels(catalog: AppCatalog()).choices([.copy, .discard])
         let decision = Decision(url: "https://e.org/", finalURL: "https://e.org/", effect: .ask(choices, forced: false))
         let answers = Locked<[AskAnswer]>([])
+        // `expires` is on the monotonic clock (the wall clock may be set back while a question waits).
         serving.loop.perform {
-            chooser.show(AskRequest(decision: decision, expires: Date().timeIntervalSince1970 + 120), environment: ["DISPLAY": ":1", "PATH": "/usr/bin:/bin"]) { answers.value.append($0) }
+            chooser.show(AskRequest(decision: decision, expires: Clock.system.elapsed() + 120), environment: ["DISPLAY": ":1", "PATH": "/usr/bin:/bin"]) { answers.value.append($0) }
         }
         try turn(serving.loop)  // the question is out, its timer set at 0 s
         serving.loop.advanceClock(by: 119)
