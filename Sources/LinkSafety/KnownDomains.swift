@@ -36,8 +36,8 @@ public struct KnownDomains: Sendable {
     private(set) var bySkeleton: [String: [Int]] = [:]
     /// Labels of the longest skeleton: longer suffixes of a host cannot match.
     private(set) var maximumLabels = 2
-    /// The ASCII forms held, so a domain is held once.
-    private var held = Set<String>()
+    /// The ASCII forms held → their entries, so a domain is held once.
+    private var held: [String: Int] = [:]
 
     /// No domains: every check is free.
     public static let none = KnownDomains([])
@@ -57,9 +57,10 @@ public struct KnownDomains: Sendable {
         if name.hasSuffix(".") { name.removeLast() }
         guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
               !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
-              held.insert(ascii).inserted else { return false }
+              held[ascii] == nil else { return false }
         let unicode = Punycode.toUnicode(host: ascii)
         let index = entries.count
+        held[ascii] = index
         entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
         for skeleton in Skeleton.skeletons(of: unicode) {
             bySkeleton[skeleton, default: []].append(index)
@@ -69,7 +70,10 @@ public struct KnownDomains: Sendable {
     }
 
     /// True when `domain` (ASCII) is held.
-    public func contains(_ domain: String) -> Bool { held.contains(domain) }
+    public func contains(_ domain: String) -> Bool { held[domain] != nil }
+
+    /// The known domain held as `ascii`, nil when none is.
+    public func known(ascii: String) -> KnownDomain? { held[ascii].map { entries[$0].known } }
 
     /// How many domains the table holds.
     public var count: Int { entries.count }

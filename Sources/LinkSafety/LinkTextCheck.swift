@@ -11,11 +11,30 @@ enum LinkTextCheck {
     /// Longest text compared; longer text is prose, not a domain.
     static let maximumLength = 2048
 
+    /// What link text shows, read as a person reads it.
+    struct Shown: Equatable {
+        /// The host (ASCII, lowercase, no trailing dot).
+        var host: String
+        /// The scheme the text spells out (`https`), nil for a bare domain.
+        var scheme: String?
+    }
+
     /// The host the text shows (ASCII, lowercase, no trailing dot), or nil when it does not
     /// read as a link.
-    static func shownHost(_ text: String) -> String? {
+    static func shownHost(_ text: String) -> String? { shown(text)?.host }
+
+    /// What `text` shows, or nil when it does not read as a link. Characters a reader cannot
+    /// see (default-ignorable code points: zero-width spaces and joiners, soft hyphens, word
+    /// joiners, byte-order marks, variation selectors) are dropped first, the ideographic and
+    /// fullwidth full stops (`。` `．` `｡`) read as `.`, as UTS #46 maps them for a URL parser.
+    /// Spaces inside are read as a person does: a text that spells out its scheme
+    /// (`http://mozilla .org`) loses them all, as Thunderbird strips what its text gathering
+    /// inserted; a bare domain loses only those before a dot or after one that a lowercase
+    /// letter or digit follows (`paypal .com`, `paypal. com`), so that prose ("Sign in to
+    /// paypal.com", "Hello. World") is never read as a domain.
+    static func shown(_ text: String) -> Shown? {
         guard text.utf8.count <= maximumLength else { return nil }
-        var scalars = Substring(text).unicodeScalars[...]
+        var scalars = Substring(visible(text)).unicodeScalars[...]
         let wrappers: [(Unicode.Scalar, Unicode.Scalar)] = [("<", ">"), ("(", ")"), ("[", "]"), ("\"", "\""), ("'", "'"), ("“", "”"), ("‘", "’"), ("«", "»")]
         var changed = true
         while changed {
@@ -28,11 +47,54 @@ enum LinkTextCheck {
                 changed = true
             }
         }
-        let shown = String(String.UnicodeScalarView(scalars))
+        let shown = withoutInnerSpaces(String(String.UnicodeScalarView(scalars)))
         guard !shown.isEmpty, !shown.unicodeScalars.contains(where: isSpace) else { return nil }
         let links = LinkExtractor.extract(from: shown)
-        guard links.count == 1, let link = links.first, link.text == shown else { return nil }
-        return host(ofLink: link.url)
+        guard links.count == 1, let link = links.first, link.text == shown, let host = host(ofLink: link.url) else { return nil }
+        let spelled = spelledScheme(shown)
+        return Shown(host: host, scheme: spelled)
+    }
+
+    /// `text` without the code points no one sees, and with the other full stops as `.`.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { !$0.isASCII }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\u{3002}", "\u{FF0E}", "\u{FF61}": out.append(".")
+            default: if !scalar.properties.isDefaultIgnorableCodePoint { out.append(scalar) }
+            }
+        }
+        return String(out)
+    }
+
+    /// The scheme `text` starts with (`https` of `https://…`, lowercased), nil when none.
+    private static func spelledScheme(_ text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return nil }
+        let name = text[..<colon]
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return nil }
+        return name.lowercased()
+    }
+
+    /// See `shown(_:)`: the spaces a reader does not see as separating words.
+    private static func withoutInnerSpaces(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isSpace) else { return text }
+        if spelledScheme(text) != nil {
+            return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isSpace($0) }))
+        }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            guard isSpace(scalars[index]) else { out.append(scalars[index]); index += 1; continue }
+            var end = index
+            while end < scalars.count, isSpace(scalars[end]) { end += 1 }
+            let beforeDot = end < scalars.count && scalars[end] == "."
+            let afterDot = out.last == "." && end < scalars.count && (("a"..."z").contains(scalars[end]) || ("0"..."9").contains(scalars[end]))
+            if !beforeDot && !afterDot { out.append(contentsOf: scalars[index..<end]) }
+            index = end
+        }
+        return String(out)
     }
 
     /// The host a link goes to: its host, or a mailto's first recipient's domain (ASCII).
@@ -57,15 +119,22 @@ enum LinkTextCheck {
         return Punycode.toASCII(host: domain)
     }
 
-    /// The mismatch reason when `text` names another site than `target`.
-    static func reason(text: String, target: String, suffixes: SuffixIndex) -> SafetyReason? {
-        guard let shown = shownHost(text), shown != target else { return nil }
-        let shownSite = suffixes.registrableDomain(of: shown) ?? shown
-        let targetSite = suffixes.registrableDomain(of: target) ?? target
-        guard shownSite != targetSite else { return nil }
-        return SafetyReason(kind: .linkTextMismatch,
-                            message: "the link says \(Punycode.toUnicode(host: shown)) but goes to \(targetSite)",
-                            domain: shownSite)
+    /// The mismatch reason when `text` names another site than `target`, or, for the same
+    /// site, spells out `https` for a link that is `http` (a lesser reason: see
+    /// `SafetyReason.Kind.isLesser`). `scheme` is the link's.
+    static func reason(text: String, target: String, scheme: String? = nil, suffixes: SuffixIndex) -> SafetyReason? {
+        guard let shown = shown(text) else { return nil }
+        let shownSite = shown.host == target ? target : suffixes.registrableDomain(of: shown.host) ?? shown.host
+        let targetSite = shown.host == target ? target : suffixes.registrableDomain(of: target) ?? target
+        guard shownSite == targetSite else {
+            return SafetyReason(kind: .linkTextMismatch,
+                                message: "the link says \(Punycode.toUnicode(host: shown.host)) but goes to \(targetSite)",
+                                domain: shownSite)
+        }
+        guard shown.scheme == "https", scheme == "http" else { return nil }
+        return SafetyReason(kind: .linkTextScheme,
+                            message: "the link says https:// but goes to http://\(Punycode.toUnicode(host: target)), which is not encrypted",
+                            domain: targetSite)
     }
 
     /// `https://paypal.com@evil.example/`: user information that reads as a domain other than
@@ -82,7 +151,7 @@ enum LinkTextCheck {
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{A0}" || scalar == "\u{200B}"
+        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{A0}"
             || scalar == "\u{2009}" || scalar == "\u{202F}" || scalar == "\u{3000}"
     }
 }

@@ -4,7 +4,8 @@ import URLModel
 public struct SafetyChecks: Sendable, Equatable {
     /// IDN labels that browsers would show in punycode (see `IDNPolicy`).
     public var idn: Bool
-    /// Look-alikes of the known domains.
+    /// Look-alikes of the known domains, and known domains or top sites written in front of
+    /// another domain (target embedding).
     public var lookalikes: Bool
     /// Link text naming another domain, and domains before `@` in the URL.
     public var linkText: Bool
@@ -75,7 +76,7 @@ public struct SafetyChecker: Sendable {
         if checks.linkText {
             if let reason = LinkTextCheck.userinfoReason(url, suffixes: suffixes) { reasons.append(reason) }
             if let linkText, let target = url.host.isEmpty ? hosts.first?.ascii : url.matchingHost,
-               let reason = LinkTextCheck.reason(text: linkText, target: target, suffixes: suffixes) {
+               let reason = LinkTextCheck.reason(text: linkText, target: target, scheme: url.scheme, suffixes: suffixes) {
                 reasons.append(reason)
             }
         }
@@ -87,6 +88,9 @@ public struct SafetyChecker: Sendable {
         if checks.idn, HostText.hasPunycodeLabel(host) { reasons += Self.idnReasons(host: host, unicodeHost: unicodeHost) }
         if checks.lookalikes, let known = knownDomains.lookalike(host: host, unicodeHost: unicodeHost) {
             reasons.append(SafetyReason(kind: .lookalikeDomain, message: KnownDomains.message(for: known), domain: known.domain))
+        }
+        if checks.lookalikes, let found = TargetEmbedding.find(host: host, known: knownDomains, suffixes: suffixes) {
+            reasons.append(SafetyReason(kind: .targetEmbedding, message: TargetEmbedding.message(for: found), domain: found.domain))
         }
     }
 

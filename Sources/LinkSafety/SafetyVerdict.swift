@@ -20,6 +20,13 @@ public enum SafetyVerdict: Sendable, Equatable {
         }
     }
 
+    /// True for a `warn` whose every reason is lesser (`SafetyReason.Kind.isLesser`): it is
+    /// carried out with a notification under every policy but `off`.
+    public var isLesser: Bool {
+        if case .warn(let reasons) = self { return !reasons.isEmpty && reasons.allSatisfy(\.kind.isLesser) }
+        return false
+    }
+
     /// The reasons of a `warn`, empty otherwise.
     public var reasons: [SafetyReason] {
         if case .warn(let reasons) = self { return reasons }
@@ -90,6 +97,15 @@ public struct SafetyReason: Sendable, Equatable {
         case linkTextMismatch = "link-text-mismatch"
         /// `https://paypal.com@evil.example/`: a domain before `@` that is not the host.
         case misleadingUserinfo = "misleading-userinfo"
+        /// The link's text spells out `https://` for the same site, but the link is `http`.
+        case linkTextScheme = "link-text-scheme"
+        /// A domain the user trusts (or a top site) written in front of another registrable
+        /// domain: `www.google.com.evil.example`, `google-com.evil.example`.
+        case targetEmbedding = "target-embedding"
+
+        /// True for a reason that only ever notifies, whatever the policy: nothing about the
+        /// site misleads, only how it is reached (`link-text-scheme`).
+        public var isLesser: Bool { self == .linkTextScheme }
     }
 
     /// What was found.
@@ -99,8 +115,8 @@ public struct SafetyReason: Sendable, Equatable {
     public var message: String
     /// The label concerned, in ASCII (`xn--…`), for the IDN kinds.
     public var label: String?
-    /// The domain imitated or named (`paypal.com`), for `lookalike-domain`, `link-text-mismatch`
-    /// and `misleading-userinfo`.
+    /// The domain imitated or named (`paypal.com`), for `lookalike-domain`, `link-text-mismatch`,
+    /// `misleading-userinfo` and `target-embedding`; the site itself for `link-text-scheme`.
     public var domain: String?
 
     /// A reason.

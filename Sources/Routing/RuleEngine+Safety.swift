@@ -49,6 +49,8 @@ extension RuleEngine {
                 decision.effect = .held(decision.effect)
                 safety.action = .hold
             }
+        case (.warn, .open) where safety.verdict.isLesser, (.warn, .copy) where safety.verdict.isLesser:
+            if acts { safety.action = .notify }
         case (.warn, .open), (.warn, .copy):
             switch safety.policy {
             case .warn: safety.action = .notify

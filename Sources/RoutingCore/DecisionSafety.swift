@@ -91,7 +91,7 @@ public struct DecisionSafety: Sendable, Equatable {
         case .safe: return nil
         case .block(let block): message = block.message
         case .warn(let reasons):
-            let naming: Set<SafetyReason.Kind> = [.lookalikeDomain, .linkTextMismatch, .misleadingUserinfo]
+            let naming: Set<SafetyReason.Kind> = [.lookalikeDomain, .targetEmbedding, .linkTextMismatch, .misleadingUserinfo]
             let ordered = reasons.filter { naming.contains($0.kind) } + reasons.filter { !naming.contains($0.kind) }
             message = ordered.prefix(2).map(\.message).joined(separator: "; ")
         }
@@ -121,6 +121,8 @@ public struct DecisionSafety: Sendable, Equatable {
         if let text = context?.linkText { line += " (link text \(String(reflecting: String(text.prefix(80)))))" }
         switch action {
         case .none: if verdict != .safe, policy == .off { line += "; safety = \"off\": not acted on" }
+        case .notify where policy != .warn && verdict.isLesser:
+            line += "; carried out with a notification saying so (a lesser warning: safety = \"\(policy.rawValue)\" acts only on the others)"
         case .notify: line += "; carried out with a notification saying so (safety = \"\(policy.rawValue)\")"
         case .ask: line += "; asked instead (safety = \"ask\")"
         case .hold: line += "; held, with Open anyway (safety = \"\(policy.rawValue)\")"

@@ -47,7 +47,7 @@ import URLModel
         #expect(SafetyReason.Kind.allCases.map(\.rawValue) == [
             "idn-mixed-script", "idn-whole-script", "idn-digit-lookalike", "idn-disallowed-character", "idn-invisible",
             "idn-dangerous-pattern", "idn-tld-character", "idn-mixed-digits", "idn-invalid", "lookalike-domain",
-            "link-text-mismatch", "misleading-userinfo",
+            "link-text-mismatch", "misleading-userinfo", "link-text-scheme", "target-embedding",
         ])
     }
 
