@@ -11,13 +11,17 @@ public struct ExtractedLink: Sendable, Equatable {
     /// HTML `<a href="url">text</a>` (tags dropped, entities decoded), the word or quoted phrase
     /// before `<url>`. Nil for a bare link, which shows itself.
     public var linkText: String?
+    /// Byte offsets of the markup `linkText` was read from (between `[` and `]`, inside
+    /// `<a>…</a>`, the word before `<url>`); nil when there is no link text.
+    public var linkTextRange: Range<Int>?
 
     /// A link with the given text, URL, byte range and shown text.
-    public init(text: String, url: String, utf8Range: Range<Int>, linkText: String? = nil) {
+    public init(text: String, url: String, utf8Range: Range<Int>, linkText: String? = nil, linkTextRange: Range<Int>? = nil) {
         self.text = text
         self.url = url
         self.utf8Range = utf8Range
         self.linkText = linkText
+        self.linkTextRange = linkTextRange
     }
 }
 
@@ -49,7 +53,9 @@ public enum LinkExtractor {
     /// The schemes found without being asked for: `http`, `https`, `ftp`, `mailto`.
     public static let defaultSchemes: Set<String> = ["http", "https", "ftp", "mailto"]
 
-    /// Every link in `text`, in order, none overlapping. `schemes` (case-insensitive) are the
+    /// Every link in `text`, in order, none overlapping, one per Markdown or HTML link: the
+    /// shown text of a link (`[paypal.com](https://evil.example/)`) is that link's `linkText`,
+    /// never a link of its own. `schemes` (case-insensitive) are the
     /// ones recognised before a `:`; add the ones your rules route (e.g. `zoommtg`, `tel`).
     /// `http`, `https` and `ftp` need `//host`; `mailto` needs `name@host`; any other scheme
     /// takes `//host/…` or, failing that, the characters a path may hold.
@@ -63,8 +69,29 @@ public enum LinkExtractor {
                 hostLinks: options.bareHosts && lowered.contains("http"),
                 emails: options.bareEmails && lowered.contains("mailto"),
                 bareIPv4: options.bareIPv4)
-            return scanner.scan().map { link(for: $0, in: bytes) }
+            return withoutShownText(scanner.scan().map { link(for: $0, in: bytes) })
         }
+    }
+
+    /// `links` (in order) less those lying wholly inside another one's link text.
+    static func withoutShownText(_ links: [ExtractedLink]) -> [ExtractedLink] {
+        guard links.contains(where: { $0.linkTextRange != nil }) else { return links }
+        var dropped = Set<Int>()
+        for (owner, link) in links.enumerated() {
+            guard let shown = link.linkTextRange else { continue }
+            // The first link starting at or after the text's start, by halving.
+            var low = 0, high = links.count
+            while low < high {
+                let middle = (low + high) / 2
+                if links[middle].utf8Range.lowerBound < shown.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            var index = low
+            while index < links.count, links[index].utf8Range.lowerBound < shown.upperBound {
+                if index != owner, links[index].utf8Range.upperBound <= shown.upperBound { dropped.insert(index) }
+                index += 1
+            }
+        }
+        return dropped.isEmpty ? links : links.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
     }
 
     /// Builds the public value: exact text, normalised URL, byte range, shown text.
@@ -84,7 +111,8 @@ public enum LinkExtractor {
         case .bareEmail:
             url = "mailto:" + text
         }
+        let shown = ShownText.find(start: found.start, end: found.end, in: bytes)
         return ExtractedLink(text: text, url: url, utf8Range: found.start..<found.end,
-                             linkText: ShownText.find(start: found.start, end: found.end, in: bytes))
+                             linkText: shown?.text, linkTextRange: shown?.range)
     }
 }

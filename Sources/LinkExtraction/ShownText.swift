@@ -10,8 +10,9 @@ enum ShownText {
     /// Bytes looked ahead from an HTML link for its `</a>`.
     static let htmlWindow = 1000
 
-    /// The shown text of the link at `start..<end`, or nil when no markup gives one.
-    static func find(start: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The shown text of the link at `start..<end` and the bytes it was read from, or nil when
+    /// no markup gives one.
+    static func find(start: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (text: String, range: Range<Int>)? {
         guard start > 0 else { return nil }
         let before = bytes[start - 1]
         if before == UInt8(ascii: "(") || before == UInt8(ascii: "<") && start >= 2 && bytes[start - 2] == UInt8(ascii: "(") {
@@ -30,7 +31,7 @@ enum ShownText {
     // MARK: - Markdown
 
     /// `[text](url)` or `[text](<url>)`: the text between the brackets (not for images `![…]`).
-    private static func markdown(start: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func markdown(start: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (text: String, range: Range<Int>)? {
         var open = start - 1
         if bytes[open] == UInt8(ascii: "<") { open -= 1 }
         guard open >= 1, bytes[open] == UInt8(ascii: "("), bytes[open - 1] == UInt8(ascii: "]") else { return nil }
@@ -46,7 +47,7 @@ enum ShownText {
             } else if byte == UInt8(ascii: "[") {
                 if depth == 0 {
                     if index > 0, bytes[index - 1] == UInt8(ascii: "!") { return nil }
-                    return cleaned(bytes[(index + 1)..<close], markdown: true)
+                    return spanned(bytes[(index + 1)..<close], markdown: true)
                 }
                 depth -= 1
             } else if byte == 0x0A, index > 0, bytes[index - 1] == 0x0A {
@@ -60,7 +61,7 @@ enum ShownText {
     // MARK: - HTML
 
     /// `<a … href="url" …>text</a>`: the element's text, tags dropped, entities decoded.
-    private static func html(start: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func html(start: Int, end: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (text: String, range: Range<Int>)? {
         let quote = bytes[start - 1]
         var index = start - 2
         while index >= 0, isBlank(bytes[index]) { index -= 1 }
@@ -88,7 +89,7 @@ enum ShownText {
         var textEnd = textStart
         while textEnd + 2 < bytes.count, textEnd - textStart < htmlWindow {
             if bytes[textEnd] == UInt8(ascii: "<"), bytes[textEnd + 1] == UInt8(ascii: "/"), bytes[textEnd + 2] | 0x20 == UInt8(ascii: "a") {
-                return cleaned(bytes[textStart..<textEnd], markdown: false)
+                return spanned(bytes[textStart..<textEnd], markdown: false)
             }
             textEnd += 1
         }
@@ -98,7 +99,7 @@ enum ShownText {
     // MARK: - text <url>
 
     /// The quoted phrase or the word before `<url>` on its line.
-    private static func angleBracketed(start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func angleBracketed(start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (text: String, range: Range<Int>)? {
         var index = start - 1
         while index >= 0, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index -= 1 }
         guard index >= 0, bytes[index] != 0x0A, bytes[index] != 0x0D else { return nil }
@@ -108,16 +109,21 @@ enum ShownText {
             var open = index - 1
             while open >= limit, bytes[open] != UInt8(ascii: "\""), bytes[open] != 0x0A { open -= 1 }
             guard open >= limit, bytes[open] == UInt8(ascii: "\"") else { return nil }
-            return cleaned(bytes[(open + 1)..<index], markdown: false)
+            return spanned(bytes[(open + 1)..<index], markdown: false)
         }
         var wordStart = index
         while wordStart > limit, !isSpace(bytes[wordStart - 1]) { wordStart -= 1 }
         // An opening bracket or quote is not part of the word: "(see paypal.com <url>)".
         while wordStart < end, [UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "'")].contains(bytes[wordStart]) { wordStart += 1 }
-        return cleaned(bytes[wordStart..<end], markdown: false)
+        return spanned(bytes[wordStart..<end], markdown: false)
     }
 
     // MARK: - Text
+
+    /// `cleaned` with the bytes it was read from.
+    private static func spanned(_ slice: Slice<UnsafeBufferPointer<UInt8>>, markdown: Bool) -> (text: String, range: Range<Int>)? {
+        cleaned(slice, markdown: markdown).map { ($0, slice.startIndex..<slice.endIndex) }
+    }
 
     /// Tags dropped, the common entities decoded, white space collapsed; nil when empty.
     private static func cleaned(_ slice: Slice<UnsafeBufferPointer<UInt8>>, markdown: Bool) -> String? {

@@ -144,14 +144,18 @@ extension Client {
         } else {
             text = String(decoding: StandardStream.input.readToEnd(), as: UTF8.self)
         }
-        let engine = (try? loadConfig(path: nil).get()).map { RuleEngine(config: $0) }
-        let schemes = LinkExtractor.defaultSchemes.union(engine?.allowedSchemes ?? RuleEngine.defaultSchemes)
+        let engine = RuleEngine(config: (try? loadConfig(path: nil).get()) ?? Config())
+        let schemes = LinkExtractor.defaultSchemes.union(engine.allowedSchemes)
         let links = LinkExtractor.extract(from: text, schemes: schemes)
         if json {
             for link in links {
+                // The verdict a click on it would get: the link text counts, as it does when opened.
+                let context = link.linkText.map { LinkContext(linkText: $0) }
+                let safety: JSONValue = (try? engine.decide(link.url, context: context).safety.json) ?? .null
                 Output.print(JSONValue.object([("text", .string(link.text)), ("url", .string(link.url)),
                                                ("start", .number(link.utf8Range.lowerBound)), ("end", .number(link.utf8Range.upperBound)),
-                                               ("link_text", link.linkText.map { .string($0) } ?? .null)]).text)
+                                               ("link_text", link.linkText.map { .string($0) } ?? .null),
+                                               ("safety", safety)]).text)
             }
         } else if !open {
             for link in links { Output.print(link.url) }
@@ -161,7 +165,7 @@ extension Client {
         if links.count > 10 && !all {
             return fail("\(links.count) links found; pass --all to open more than 10", code: ExitCode.usage)
         }
-        return runRoute(links.map(\.url), verbose: false, ask: false)
+        return routeExtracted(links)
     }
 
     func runInstall(_ parsed: ParsedCommand) -> Int32 {

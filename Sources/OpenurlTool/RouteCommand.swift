@@ -30,7 +30,8 @@ extension Client {
     }
 
     /// Routes in this process with the same engine: a link is never lost for want of a daemon.
-    func routeEmbedded(_ urls: [String], token: String?, opener: Opener?, ask: Bool, verbose: Bool) -> Int32 {
+    /// `contexts`, when given, holds each URL's link text and page, in order.
+    func routeEmbedded(_ urls: [String], token: String?, opener: Opener?, ask: Bool, verbose: Bool, contexts: [LinkContext?] = []) -> Int32 {
         // A broken config must not lose the click: route with the built-in defaults (the handler
         // that was the default before openurld) and say why, as the daemon does.
         let config: Config
@@ -57,7 +58,8 @@ extension Client {
         for (offset, url) in urls.enumerated() {
             let click = Click(activationToken: offset == 0 ? token : nil, opener: opener)
             // Without a loop the executor finishes before it returns.
-            executor.route(RouteRequest(url: url, click: click, forceAsk: ask)) { routed in
+            let context = offset < contexts.count ? contexts[offset] : nil
+            executor.route(RouteRequest(url: url, click: click, forceAsk: ask, context: context)) { routed in
                 switch routed {
                 case .success(let routed):
                     if verbose { Output.error("openurl: \(routed.decision.kind.rawValue) \(routed.decision.finalURL) (\(routed.outcome), embedded)") }

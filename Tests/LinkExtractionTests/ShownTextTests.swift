@@ -44,10 +44,28 @@ import Testing
         #expect(Self.shown(input, url: url) == .some(nil), "\(input)")
     }
 
-    @Test func theTextInsideIsStillALinkOfItsOwn() {
-        let links = LinkExtractor.extract(from: "[paypal.com](https://evil.example/)")
-        #expect(links.map(\.url) == ["http://paypal.com", "https://evil.example/"])
-        #expect(links.map(\.linkText) == [nil, "paypal.com"])
+    /// One link per Markdown or HTML link: its shown text is its `linkText`, never a second link
+    /// (which `extract --open` would open, without the text that makes the target a warning).
+    @Test("the shown text is never a link of its own", arguments: [
+        ("[paypal.com](https://evil.example/)", ["https://evil.example/"], ["paypal.com"]),
+        ("[https://paypal.com/](https://evil.example/pay)", ["https://evil.example/pay"], ["https://paypal.com/"]),
+        ("<a href=\"https://evil.example/\">www.paypal.com</a>", ["https://evil.example/"], ["www.paypal.com"]),
+        ("<a href=\"https://evil.example/\"><b>https://paypal.com</b> now</a> and x.org", ["https://evil.example/", "http://x.org"], ["https://paypal.com now", nil]),
+        ("paypal.com <https://evil.example/>", ["https://evil.example/"], ["paypal.com"]),
+        ("see a.org, then [b.org](https://c.org/) and d.org", ["http://a.org", "https://c.org/", "http://d.org"], [nil, "b.org", nil]),
+        ("[Docs](https://docs.example/) https://docs.example/", ["https://docs.example/", "https://docs.example/"], ["Docs", nil]),
+    ] as [(String, [String], [String?])])
+    func shownTextIsNotALink(_ input: String, _ urls: [String], _ texts: [String?]) {
+        let links = LinkExtractor.extract(from: input)
+        #expect(links.map(\.url) == urls, "\(input)")
+        #expect(links.map(\.linkText) == texts, "\(input)")
+    }
+
+    @Test func theShownTextsBytesAreGiven() {
+        let input = "é [paypal.com](https://evil.example/)"
+        let link = LinkExtractor.extract(from: input)[0]
+        let range = link.linkTextRange ?? 0..<0
+        #expect(String(decoding: Array(input.utf8)[range], as: UTF8.self) == "paypal.com")
     }
 
     /// Each look around a link is bounded: 256 KB of links in markup stays linear.
