@@ -160,13 +160,13 @@ public enum CommandTable {
         "copy URL (the address of a mailto) and notify",
         "Copy URL to the clipboard and confirm with a notification; for a mailto link only the address is copied."),
         CommandSpec(.extract, options: [
-            OptionSpec("--open", "route every link found instead of printing it"),
+            OptionSpec("--open", "route every link found instead of printing it, each with the text it was shown as (its safety verdict counts it)"),
             OptionSpec("--all", "with --open, allow more than 10 links"),
-            OptionSpec("--json", "print one JSON object per link (text, url, start, end, link_text: the text a Markdown or HTML link or text <url> showed, else null)"),
+            OptionSpec("--json", "print one JSON object per link (text, url, start, end, link_text: the text a Markdown or HTML link or text <url> showed, else null; safety: the verdict a click on it would get)"),
             OptionSpec("--selection", "read the primary selection instead of a file"),
         ], arguments: [ArgumentSpec("FILE", .file, optional: true)],
         "list the links in text (stdin by default)",
-        "List the links found in FILE (standard input when FILE is missing or -), one per line. Exit 4 when none is found."),
+        "List the links found in FILE (standard input when FILE is missing or -), one per line; a Markdown or HTML link is one link, its target, and the text it shows is never listed as a link of its own. Exit 4 when none is found."),
         CommandSpec(.apps, options: [
             OptionSpec("--json", "print one JSON array of the targets"),
             OptionSpec("--config", value: "FILE", kind: .file, "list FILE's [apps] instead of the user's config"),
