@@ -38,6 +38,8 @@ public struct KnownDomains: Sendable {
     private(set) var maximumLabels = 2
     /// The ASCII forms held → their entries, so a domain is held once.
     private var held: [String: Int] = [:]
+    /// The last label of each domain held (`com`), for target embedding.
+    private var finalLabels = Set<String>()
 
     /// No domains: every check is free.
     public static let none = KnownDomains([])
@@ -61,6 +63,7 @@ public struct KnownDomains: Sendable {
         let unicode = Punycode.toUnicode(host: ascii)
         let index = entries.count
         held[ascii] = index
+        if let last = ascii.split(separator: ".").last { finalLabels.insert(String(last)) }
         entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
         for skeleton in Skeleton.skeletons(of: unicode) {
             bySkeleton[skeleton, default: []].append(index)
@@ -71,6 +74,9 @@ public struct KnownDomains: Sendable {
 
     /// True when `domain` (ASCII) is held.
     public func contains(_ domain: String) -> Bool { held[domain] != nil }
+
+    /// True when a domain held ends in the label `label` (ASCII).
+    func hasFinalLabel(_ label: String) -> Bool { finalLabels.contains(label) }
 
     /// The known domain held as `ascii`, nil when none is.
     public func known(ascii: String) -> KnownDomain? { held[ascii].map { entries[$0].known } }

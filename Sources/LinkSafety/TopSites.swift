@@ -48,4 +48,8 @@ enum TopSites {
         "irs.gov", "ssa.gov", "gov.uk", "hmrc.gov.uk", "service-public.fr", "impots.gouv.fr",
         "canada.ca", "ato.gov.au", "mygov.au",
     ]
+
+    /// The last label of each (`com`, `uk`, `de`), to pass over the words of a host that cannot
+    /// end one.
+    static let finalLabels: Set<String> = Set(domains.compactMap { $0.split(separator: ".").last.map(String.init) })
 }
