@@ -47,12 +47,14 @@ enum LinkTextCheck {
                 changed = true
             }
         }
-        let shown = withoutInnerSpaces(String(String.UnicodeScalarView(scalars)))
+        let trimmed = String(String.UnicodeScalarView(scalars))
+        // The scheme part holds no spaces, so removing them leaves it as it was.
+        let scheme = spelledScheme(trimmed)
+        let shown = withoutInnerSpaces(trimmed, spellsScheme: scheme != nil)
         guard !shown.isEmpty, !shown.unicodeScalars.contains(where: isSpace) else { return nil }
         let links = LinkExtractor.extract(from: shown)
         guard links.count == 1, let link = links.first, link.text == shown, let host = host(ofLink: link.url) else { return nil }
-        let spelled = spelledScheme(shown)
-        return Shown(host: host, scheme: spelled)
+        return Shown(host: host, scheme: scheme)
     }
 
     /// `text` without the code points no one sees, and with the other full stops as `.`.
@@ -77,9 +79,9 @@ enum LinkTextCheck {
     }
 
     /// See `shown(_:)`: the spaces a reader does not see as separating words.
-    private static func withoutInnerSpaces(_ text: String) -> String {
+    private static func withoutInnerSpaces(_ text: String, spellsScheme: Bool) -> String {
         guard text.unicodeScalars.contains(where: isSpace) else { return text }
-        if spelledScheme(text) != nil {
+        if spellsScheme {
             return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isSpace($0) }))
         }
         let scalars = Array(text.unicodeScalars)
@@ -124,8 +126,8 @@ enum LinkTextCheck {
     /// `SafetyReason.Kind.isLesser`). `scheme` is the link's.
     static func reason(text: String, target: String, scheme: String? = nil, suffixes: SuffixIndex) -> SafetyReason? {
         guard let shown = shown(text) else { return nil }
-        let shownSite = shown.host == target ? target : suffixes.registrableDomain(of: shown.host) ?? shown.host
-        let targetSite = shown.host == target ? target : suffixes.registrableDomain(of: target) ?? target
+        let (shownSite, targetSite) = shown.host == target ? (target, target)
+            : (suffixes.registrableDomain(of: shown.host) ?? shown.host, suffixes.registrableDomain(of: target) ?? target)
         guard shownSite == targetSite else {
             return SafetyReason(kind: .linkTextMismatch,
                                 message: "the link says \(Punycode.toUnicode(host: shown.host)) but goes to \(targetSite)",

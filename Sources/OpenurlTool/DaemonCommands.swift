@@ -17,6 +17,9 @@ extension Client {
                                    arguments: arguments, timeout: 30)
     }
 
+    /// The click's activation token, as the desktop handed it to this process.
+    var activationToken: String? { environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"] }
+
     func daemonFailure(_ error: Error) -> Int32 {
         if let error = error as? ContractError { return fail("openurld answered what this openurl cannot read: \(error)", code: ExitCode.notCarriedOut) }
         if let error = error as? DBusError {
@@ -102,7 +105,7 @@ extension Client {
         // daemon without a display of its own then shows an ask's window here.
         var options: [(String, DBusValue)] = []
         if let display = ClickEnvironment.option({ environment[$0] }) { options.append((ClickEnvironment.optionKey, display)) }
-        if let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"], !token.isEmpty {
+        if let token = activationToken, !token.isEmpty {
             options.append((Router1.Option.activationToken, .string(token)))
         }
         do {
@@ -122,7 +125,7 @@ extension Client {
             let display = ClickEnvironment.option { environment[$0] }
             _ = try callDaemon(Router1.Method.copy, [.string(url), .vardict(pairs: display.map { [(ClickEnvironment.optionKey, $0)] } ?? [])])
             return ExitCode.success
-        } catch let error as DBusError where error.meansServiceUnavailable || error.name == "org.freedesktop.DBus.Error.NoServer" || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
+        } catch let error as DBusError where error.meansNoDaemon {
             return copyEmbedded(url)
         } catch let error as DBusError {
             return daemonFailure(error)
@@ -141,5 +144,13 @@ extension Client {
         } catch {
             return fail("copy failed: \(error)", code: ExitCode.notCarriedOut)
         }
+    }
+}
+
+extension DBusError {
+    /// True when no daemon can answer (none running and none activatable, or no session bus):
+    /// the command does the work in this process instead.
+    var meansNoDaemon: Bool {
+        meansServiceUnavailable || name == "org.freedesktop.DBus.Error.NoServer" || name == "org.freedesktop.DBus.Error.FileNotFound"
     }
 }

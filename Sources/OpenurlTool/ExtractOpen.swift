@@ -13,7 +13,7 @@ extension Client {
     /// Sends each link to the daemon's `Open` with its link text as `context`; without a daemon,
     /// routes them in this process (embedded mode) with the same context.
     func routeExtracted(_ links: [ExtractedLink]) -> Int32 {
-        let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"]
+        let token = activationToken
         let display = ClickEnvironment.option { environment[$0] }
         var worst = ExitCode.success
         func embedded(from offset: Int) -> Int32 {
@@ -37,8 +37,7 @@ extension Client {
             do {
                 _ = try connection.call(destination: Router1.busName, path: Router1.objectPath, interface: Router1.interface,
                                         method: Router1.Method.open, arguments: [.string(link.url), .vardict(pairs: options)], timeout: 30)
-            } catch let error as DBusError where error.meansServiceUnavailable || error.name == "org.freedesktop.DBus.Error.NoServer"
-                || error.name == "org.freedesktop.DBus.Error.FileNotFound" {
+            } catch let error as DBusError where error.meansNoDaemon {
                 return embedded(from: offset)
             } catch {
                 worst = max(worst, daemonFailure(error))

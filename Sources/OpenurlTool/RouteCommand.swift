@@ -17,7 +17,7 @@ extension Client {
     /// Otherwise this process becomes the `openurl` handler: the click protocol (the `Open`
     /// call, its deadline, the fallback back to here) has one implementation, the handler's.
     func runRoute(_ urls: [String], verbose: Bool, ask: Bool, noDaemon: Bool = false) -> Int32 {
-        let token = environment["XDG_ACTIVATION_TOKEN"] ?? environment["DESKTOP_STARTUP_ID"]
+        let token = activationToken
         let opener = OpenerDetector().detect(pid: Environment.parentProcessID).routingOpener
         guard noDaemon else {
             let handler = Self.handlerPath
