@@ -126,7 +126,10 @@ let package = Package(
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.
-        .target(name: "OpenurlTool", dependencies: ["Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution", "OpenurlCommands"]),
+        // Every way a link can arrive (xdg-open per desktop, gio, the portal, sensible-browser,
+        // $BROWSER, ...), what each would run, and what `openurl doctor --fix` may mend.
+        .target(name: "ArrivalPaths", dependencies: ["Platform", "Launching", "DesktopDefaults"]),
+        .target(name: "OpenurlTool", dependencies: ["ArrivalPaths", "Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
@@ -174,7 +177,8 @@ let package = Package(
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
+        .testTarget(name: "ArrivalPathsTests", dependencies: ["ArrivalPaths", "DesktopDefaults", "RoutingCore", "Launching"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

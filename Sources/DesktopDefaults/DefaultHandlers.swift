@@ -111,11 +111,26 @@ public struct DefaultHandlers: Sendable {
         return (Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }, changed)
     }
 
-    /// One file to change: settings to set, or its whole content.
+    /// One file to change: settings to set, or its whole content (`mode`: a new file's, as
+    /// `0o755` for a program).
     struct Target {
         var path: String
         var edits: [TakeoverEdit] = []
         var whole: String?
+        var mode: UInt32?
+    }
+
+    /// Writes whole files beside the takeover (`openurl doctor --fix`: a per-user
+    /// `x-www-browser`, an `environment.d` entry), recorded like install's own files so
+    /// `uninstall` removes them (or gives back their bytes). Returns the files it changed.
+    public func mend(_ files: [TakeoverFile], mode: (String) -> UInt32? = { _ in nil }) throws -> [String] {
+        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
+        if !isRecorded {
+            record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
+        }
+        let changed = try apply(files.map { Target(path: $0.path, whole: $0.content, mode: mode($0.path)) }, to: &record)
+        try record.write(recordFile, mode: recordMode)
+        return changed
     }
 
     /// Changes each target, recording first what each file and setting was (unless recorded
@@ -153,7 +168,7 @@ public struct DefaultHandlers: Sendable {
             record.directories += try Self.createParents(of: target.path).filter { !record.directories.contains($0) }
             // Recorded before the write: a failure part-way leaves a record uninstall can use.
             try record.write(recordFile, mode: recordMode)
-            try AtomicFile.write(after, to: target.path)
+            try AtomicFile.write(after, to: target.path, mode: before == nil ? target.mode : nil)
             changed.append(target.path)
         }
         return changed

@@ -55,6 +55,12 @@ public struct TakeoverFile: Sendable, Equatable {
     public var path: String
     /// Its exact content.
     public var content: String
+
+    /// A file at `path` holding `content`.
+    public init(path: String, content: String) {
+        self.path = path
+        self.content = content
+    }
 }
 
 /// Everything `openurl install` changes, worked out from the files present: the user's

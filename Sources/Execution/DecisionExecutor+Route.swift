@@ -55,6 +55,7 @@ extension DecisionExecutor {
     /// carried out (and settled: recorded, logged, signalled). `completion` runs on the loop's
     /// thread (without a loop, before this returns); it fails only when `url` is not a URL.
     public func route(_ request: RouteRequest, completion: @escaping (Result<RoutedLink, URLParseError>) -> Void) {
+        if ProbeLink.token(in: request.url) != nil { return completion(.success(probe(request))) }
         let engine = self.engine
         readMoment(engine.momentNeeds, request.click.environment) { [weak self] moment in
             guard let self else { return }
@@ -71,6 +72,15 @@ extension DecisionExecutor {
                 completion(.success(RoutedLink(decision: decision, outcome: carried.outcome, id: carried.id)))
             }
         }
+    }
+
+    /// An `openurl doctor` probe: recorded (and signalled, so the doctor sees it arrive), never
+    /// decided by the rules, launched, notified or taken for a duplicate.
+    private func probe(_ request: RouteRequest) -> RoutedLink {
+        let decision = Decision(url: request.url, finalURL: request.url, effect: .discard, rule: .named(ProbeLink.ruleName))
+        if request.dryRun { return RoutedLink(decision: decision, outcome: .decidedOnly) }
+        let id = settle(decision, .probe, click: request.click.stamped(on: session.clock), id: nil, event: "probe")
+        return RoutedLink(decision: decision, outcome: .probe, id: id)
     }
 
     /// No moment read: the rules see every fact unknown (a session with no way to read them).

@@ -5,7 +5,7 @@
 
 /// The name of every command `openurl` knows; `Client` switches over it exhaustively.
 public enum CommandName: String, CaseIterable, Sendable {
-    case route = "", test, check, copy, extract, apps, install, uninstall, status, reload, rules, recent, reopen, help
+    case route = "", test, check, copy, extract, apps, install, uninstall, status, doctor, reload, rules, recent, reopen, help
     case complete = "__complete", generate = "__generate"
 }
 
@@ -187,6 +187,12 @@ public enum CommandTable {
             OptionSpec("--check", "the same as without it: every path is always checked"),
         ], "check the whole chain a click takes",
         "Check every path a click can take (xdg-open per desktop, gio, xdg-email, exo-open, kde-open5, the portal), which file decides it and what to run to fix it, plus the daemon, its display environment, the notification server, clipboard tool, picker and systemd unit. Exit 4 when a path is broken, 3 when the config is."),
+        CommandSpec(.doctor, options: [
+            OptionSpec("--json", "print one JSON object per path (path, verdict, milliseconds, program, why)"),
+            OptionSpec("--fix", "mend the paths that go around openurld, recording each change for uninstall"),
+            OptionSpec("--system", "with --fix, as root: the system's files and the x-www-browser alternative"),
+        ], "prove every way a link can arrive, and mend the ones that go around openurld",
+        "List every way a link can arrive here (xdg-open under each desktop's detection: none, GNOME, KDE, XFCE, LXQt, MATE; gio open, xdg-email, xdg-settings, the OpenURI portal that Flatpak and Snap apps use, sensible-browser, x-www-browser, $BROWSER and the files that set it, python3 -m webbrowser, exo-open, kde-open5 and kde-open), what each would run, worked out from the files and variables the tool itself reads, and for each that should reach openurld a live probe: the tool is run with a link to openurld.invalid that the daemon records as a probe and never opens (openurl recent --probes shows them). Each row says reaches openurld (N ms), goes around it → PROGRAM (why), reaches nothing (why) or not installed. With --fix: openurl install's takeover where a desktop's files go around openurld, a per-user x-www-browser and sensible-browser on the first PATH directory of yours before /usr/bin, and BROWSER=openurl in ~/.config/environment.d/ when $BROWSER points elsewhere; each change is recorded, so openurl uninstall gives the files back byte for byte. With --fix --system (as root): install --system's takeover and the x-www-browser and gnome-www-browser alternatives (update-alternatives; uninstall --system gives them back). Nothing changes without --fix. Exit 0 when every installed path reaches openurld, 1 otherwise."),
         CommandSpec(.reload, "reload the config in the daemon",
         "Ask openurld to load the config again. A config that fails to load never replaces the one in use; its errors are printed and the exit status is 3."),
         CommandSpec(.rules, arguments: [ArgumentSpec("ACTION", .words(["enable", "disable"]), optional: true), ArgumentSpec("NAME", .ruleName, optional: true)],
@@ -196,9 +202,10 @@ public enum CommandTable {
         CommandSpec(.recent, options: [
             OptionSpec("--json", "print one JSON object per link"),
             OptionSpec("--clear", "forget every recent link and remove recent.tsv"),
+            OptionSpec("--probes", "also show the probes openurl doctor sent (hidden otherwise)"),
         ], arguments: [ArgumentSpec("N", optional: true)],
         "show the last N links (20 by default)",
-        "Show the links routed lately, newest first: id, time, decision and target, the rule that decided, the app the click came from, the URL and the outcome (done, asking, duplicate, failed: why, blocked by PROVIDER, held: what the safety checks found, abandoned). The id is what reopen takes. With --clear, forget them all."),
+        "Show the links routed lately, newest first: id, time, decision and target, the rule that decided, the app the click came from, the URL and the outcome (done, asking, duplicate, failed: why, blocked by PROVIDER, held: what the safety checks found, abandoned). The id is what reopen takes. The probe links openurl doctor sends (outcome probe: recorded, never opened) are left out unless --probes is given. With --clear, forget them all."),
         CommandSpec(.reopen, options: [
             OptionSpec("--with", value: "TARGET", kind: .target, "use TARGET (a desktop id, an [apps] name, a webmail name, system or copy)"),
         ], arguments: [ArgumentSpec("N", .recentID)],

@@ -59,6 +59,7 @@ struct Client {
         case .install: return parsed.flag("--system") ? runInstallSystem(parsed) : runInstall(parsed)
         case .uninstall: return parsed.flag("--system") ? runUninstallSystem() : runUninstall()
         case .status: return runStatus(parsed)
+        case .doctor: return runDoctor(parsed)
         case .reload: return runReload()
         case .rules: return runRules(parsed.positionals)
         case .recent: return runRecent(parsed)

@@ -67,7 +67,13 @@ extension Client {
             return fail("recent: N must be a number (usage: \(parsed.spec.synopsis))", code: ExitCode.usage)
         }
         do {
-            let links = RecentLink.list(try callDaemon(Router1.Method.recent, [.uint32(limit)]).first)
+            // Probes are left out here, not by the daemon: all are asked for, so N counts clicks.
+            let withProbes = parsed.flag("--probes")
+            var links = RecentLink.list(try callDaemon(Router1.Method.recent, [.uint32(withProbes ? limit : 0)]).first)
+            if !withProbes {
+                links = links.filter { $0.outcome != ProbeLink.outcome }
+                if limit > 0 { links = Array(links.prefix(Int(limit))) }
+            }
             if parsed.flag("--json") {
                 for link in links { Output.print(link.json.text) }
             } else {

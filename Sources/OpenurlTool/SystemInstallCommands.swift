@@ -1,3 +1,4 @@
+import ArrivalPaths
 import DesktopDefaults
 import Launching
 import OpenurlCommands
@@ -39,6 +40,12 @@ extension Client {
             return fail("uninstall --system changes files every user reads: run it as root (sudo openurl uninstall --system)", code: ExitCode.notCarriedOut)
         }
         let handlers = DefaultHandlers(paths: paths, scope: .system)
+        // First: its record sits in the takeover's record folder, which goes with the takeover.
+        do {
+            for line in try Self.alternatives(paths: paths, environment: environment).restore() { Output.print(line) }
+        } catch {
+            return fail("uninstall --system failed: \(error)", code: ExitCode.notCarriedOut)
+        }
         guard handlers.isRecorded else {
             Output.print("install --system was not run here (no record at \(handlers.recordFile)); nothing to restore")
             return ExitCode.success

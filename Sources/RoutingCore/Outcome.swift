@@ -23,12 +23,14 @@ public enum Outcome: Sendable, Equatable, CustomStringConvertible {
     case held(String)
     /// The client gave up waiting before the daemon got to the call, and routed the link itself.
     case abandoned
+    /// An `openurl doctor` probe arrived (see `ProbeLink`): recorded, never launched.
+    case probe
     /// A recorded outcome this version does not know (a line written by another version), kept
     /// as written so it reads back and is written again unchanged.
     case unknown(String)
 
     /// `done`, `dry-run`, `duplicate`, `asking`, `cancelled`, `expired`, `interrupted`,
-    /// `failed: why`, `blocked by PROVIDER`, `held: why` or `abandoned`.
+    /// `failed: why`, `blocked by PROVIDER`, `held: why`, `abandoned` or `probe`.
     public var description: String {
         switch self {
         case .done: return "done"
@@ -42,6 +44,7 @@ public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         case .blocked(let provider): return "blocked by \(provider)"
         case .held(let why): return "held: \(why)"
         case .abandoned: return "abandoned"
+        case .probe: return "probe"
         case .unknown(let text): return text
         }
     }
@@ -59,6 +62,7 @@ public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         case "expired": self = .expired
         case "interrupted": self = .interrupted
         case "abandoned": self = .abandoned
+        case "probe": self = .probe
         default:
             if let why = Self.rest(of: text, after: "failed: ") { self = .failed(why) }
             else if let provider = Self.rest(of: text, after: "blocked by ") { self = .blocked(provider) }

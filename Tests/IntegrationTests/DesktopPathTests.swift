@@ -157,7 +157,7 @@ import Testing
 
 /// Every file and directory under the sandbox's config and data homes, with its bytes. KIO's
 /// `RecentDocuments` and `recently-used.xbel` (what the clicks opened) are history, not settings,
-/// and are left out.
+/// and are left out, as is `flatpak/db`, which the portal's permission store makes when it starts.
 struct FileTree: Equatable {
     var files: [String: Data] = [:]
     var directories: Set<String> = []
@@ -167,7 +167,7 @@ struct FileTree: Equatable {
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             while let relative = walker.nextObject() as? String {
                 let path = root + "/" + relative
-                if relative.hasPrefix("RecentDocuments") || relative == "recently-used.xbel" { continue }
+                if relative.hasPrefix("RecentDocuments") || relative == "recently-used.xbel" || relative.hasPrefix("flatpak") { continue }
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
                 if isDirectory.boolValue { directories.insert(path) } else { files[path] = FileManager.default.contents(atPath: path) }
