@@ -172,7 +172,12 @@ public struct LinkArrivals {
     /// The portal opens GIO's default for the scheme, in its own session environment.
     func portal() -> ArrivalForecast {
         guard portalAvailable else { return .notInstalled(package: "xdg-desktop-portal") }
-        return via("xdg-desktop-portal", gio(Self.web, desktops: paths.currentDesktops))
+        let backends = PortalBackends(paths: paths).describe(desktops: paths.currentDesktops)
+        switch via("xdg-desktop-portal", gio(Self.web, desktops: paths.currentDesktops)) {
+        case .reaches(let why): return .reaches(why + "; " + backends)
+        case .goesAround(let program, let why): return .goesAround(program: program, why: why + "; " + backends)
+        case let other: return other
+        }
     }
 
     /// Debian's sensible-browser: `$BROWSER`, else with a display `/usr/bin/gnome-www-browser`

@@ -70,12 +70,10 @@ public struct PathCheck {
             let isOurs = target.hasSuffix("/openurl")
             result.append(PathStatus(path: "x-www-browser / sensible-browser (Debian alternatives, system-wide)", verdict: isOurs ? .ok : .note,
                                      detail: "points at \(target)",
-                                     fix: isOurs ? nil : "sudo update-alternatives --install /usr/bin/x-www-browser x-www-browser \(environmentOpenurl) 300 (see README)"))
+                                     fix: isOurs ? nil : "openurl doctor --fix (for you), or sudo openurl doctor --fix --system (for every user)"))
         }
         return result
     }
-
-    private var environmentOpenurl: String { ProcessLauncher.resolve("openurl", environment: environment) ?? "/usr/local/bin/openurl" }
 
     /// Our desktop entry: installed, and its `Exec` runnable (xdg-open and non-D-Bus launchers run it).
     func entryStatus() -> PathStatus {

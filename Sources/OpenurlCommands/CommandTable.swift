@@ -205,7 +205,7 @@ public enum CommandTable {
             OptionSpec("--probes", "also show the probes openurl doctor sent (hidden otherwise)"),
         ], arguments: [ArgumentSpec("N", optional: true)],
         "show the last N links (20 by default)",
-        "Show the links routed lately, newest first: id, time, decision and target, the rule that decided, the app the click came from, the URL and the outcome (done, asking, duplicate, failed: why, blocked by PROVIDER, held: what the safety checks found, abandoned). The id is what reopen takes. The probe links openurl doctor sends (outcome probe: recorded, never opened) are left out unless --probes is given. With --clear, forget them all."),
+        "Show the links routed lately, newest first: id, time, decision and target, the rule that decided, the app the click came from, the URL and the outcome (done, asking, duplicate, failed: why, blocked by PROVIDER, held: what the safety checks found, abandoned, probe). The id is what reopen takes. The probe links openurl doctor sends (outcome probe: recorded, never opened) are left out unless --probes is given. With --clear, forget them all."),
         CommandSpec(.reopen, options: [
             OptionSpec("--with", value: "TARGET", kind: .target, "use TARGET (a desktop id, an [apps] name, a webmail name, system or copy)"),
         ], arguments: [ArgumentSpec("N", .recentID)],

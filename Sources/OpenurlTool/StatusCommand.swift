@@ -95,6 +95,7 @@ extension Client {
         for status in PathCheck(paths: paths, environment: environment).run() {
             line(status.verdict, status.path, status.detail, fix: status.fix)
         }
+        Output.print("These are read from the files; `openurl doctor` runs each tool with a probe link to prove it, and --fix mends what goes around.")
         if broken > 0 { return ExitCode.notCarriedOut }
         return configBroken ? ExitCode.config : ExitCode.success
     }
