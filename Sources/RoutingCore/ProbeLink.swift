@@ -22,23 +22,48 @@ public enum ProbeLink {
     /// The token of a probe link (either form, any letter case in the scheme and host, an
     /// `http` web form too, a trailing slash allowed, as some tools add one); nil for any other link.
     public static func token(in url: String) -> String? {
-        let bytes = Array(url.utf8)
-        let lowered = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        func starts(_ prefix: String) -> Int? { lowered.starts(with: prefix.utf8) ? prefix.utf8.count : nil }
-        var token: ArraySlice<UInt8>
-        if let start = starts("https://\(host)/probe/") ?? starts("http://\(host)/probe/") {
-            token = bytes[start...]
-            if token.last == 0x2F { token = token.dropLast() }
-        } else if let start = starts("mailto:probe-") {
-            let suffix = Array("@\(host)".utf8)
-            guard lowered.count > start + suffix.count, Array(lowered.suffix(suffix.count)) == suffix else { return nil }
-            token = bytes[start..<(bytes.count - suffix.count)]
+        if let found = url.utf8.withContiguousStorageIfAvailable({ token(in: $0) }) { return found }
+        return Array(url.utf8).withUnsafeBufferPointer { token(in: $0) }
+    }
+
+    /// `token(in:)` over the link's bytes. Every click passes here: anything that does not start
+    /// like a probe is turned away after a few bytes, without allocating.
+    private static func token(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let start: Int
+        let isMail: Bool
+        if let web = prefixLength(bytes, httpsPrefix) ?? prefixLength(bytes, httpPrefix) {
+            (start, isMail) = (web, false)
+        } else if let mail = prefixLength(bytes, mailPrefix) {
+            (start, isMail) = (mail, true)
         } else {
             return nil
         }
+        var end = bytes.count
+        if isMail {
+            let suffix = mailSuffix
+            guard end - start > suffix.count, (0..<suffix.count).allSatisfy({ lowercased(bytes[end - suffix.count + $0]) == suffix[$0] }) else { return nil }
+            end -= suffix.count
+        } else if end > start, bytes[end - 1] == 0x2F {
+            end -= 1
+        }
+        let token = UnsafeBufferPointer(rebasing: bytes[start..<end])
         guard !token.isEmpty, token.count <= maximumTokenBytes, token.allSatisfy(isTokenByte) else { return nil }
         return String(decoding: token, as: UTF8.self)
     }
+
+    private static let httpsPrefix = Array("https://\(host)/probe/".utf8)
+    private static let httpPrefix = Array("http://\(host)/probe/".utf8)
+    private static let mailPrefix = Array("mailto:probe-".utf8)
+    private static let mailSuffix = Array("@\(host)".utf8)
+
+    /// The length of `prefix` when `bytes` starts with it, ASCII letters in any case.
+    private static func prefixLength(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Int? {
+        guard bytes.count >= prefix.count else { return nil }
+        for index in 0..<prefix.count where lowercased(bytes[index]) != prefix[index] { return nil }
+        return prefix.count
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     /// Letters, digits, `-`, `_` and `.`: what a token is made of, so it survives every tool's quoting.
     static func isTokenByte(_ byte: UInt8) -> Bool {
