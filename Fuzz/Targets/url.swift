@@ -1,13 +1,23 @@
 @testable import URLModel
+import RoutingCore
 
 /// The URL parser on raw bytes. Oracles: the normal form re-parses to itself with the same
 /// host; it fits the argv limit; hosts hold no byte a browser forbids; no control, space or
 /// DEL is left anywhere; and for special schemes (the URL Standard's path state) the path
 /// starts with `/`, has no `.` or `..` segment in any spelling and no `\`, and every byte of
-/// the path, query, fragment and userinfo is one its percent-encode set lets through.
+/// the path, query, fragment and userinfo is one its percent-encode set lets through. The
+/// `openurl doctor` probe check, which every routed link passes, on the same bytes: a token it
+/// finds is short, of token bytes only, and found again in both probe forms.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let url = try? ParsedURL(text(data, size)) else { return 0 }
+    let raw = text(data, size)
+    if let token = ProbeLink.token(in: raw) {
+        require(!token.isEmpty && token.utf8.count <= ProbeLink.maximumTokenBytes, "probe token of \(token.utf8.count) bytes")
+        require(token.utf8.allSatisfy { $0 < 0x80 && ($0 == 0x2D || $0 == 0x2E || $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)) },
+                "probe token with a byte outside [A-Za-z0-9._-]: \(token.debugDescription)")
+        require(ProbeLink.token(in: ProbeLink.web(token)) == token && ProbeLink.token(in: ProbeLink.mail(token)) == token, "probe token does not read back")
+    }
+    guard let url = try? ParsedURL(raw) else { return 0 }
     require(url.string.utf8.count <= ParsedURL.maximumLength, "normal form longer than the limit")
     guard let again = try? ParsedURL(url.string) else {
         require(false, "normal form does not re-parse: \(url.string.debugDescription)")
