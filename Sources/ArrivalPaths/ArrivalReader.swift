@@ -56,10 +56,10 @@ struct ArrivalReader {
         return .goesAround(program: final, why: why)
     }
 
-    /// ` (auto, priority N)` or ` (chosen by hand)`, from dpkg's record of the alternative.
+    /// ` (auto: …)` or ` (chosen by hand)`, as `update-alternatives --query` tells it.
     func alternativeMode(_ name: String) -> String {
-        guard let text = FileSystem.utf8Text("/var/lib/dpkg/alternatives/" + name) else { return "" }
-        return text.hasPrefix("manual") ? " (chosen by hand)" : " (auto: the highest priority wins)"
+        guard let state = BrowserAlternatives.query(name, environment: environment) else { return "" }
+        return state.manual ? " (chosen by hand)" : " (auto: the highest priority wins)"
     }
 
     /// The mimeapps.list default for `type` on `desktops` and the entry's program.

@@ -13,8 +13,6 @@ public struct BrowserAlternatives {
 
     /// Where the record is kept (beside the system takeover's record).
     public var recordFile: String
-    /// dpkg's directory of alternatives.
-    public var adminDirectory = "/var/lib/dpkg/alternatives"
     /// The environment `update-alternatives` runs in.
     public var environment: [String: String]
 
@@ -32,12 +30,24 @@ public struct BrowserAlternatives {
         var value: String
     }
 
+    /// The alternative as `update-alternatives --query` tells it (dpkg's own files are its to read).
     func state(_ name: String) -> State? {
-        guard let text = FileSystem.utf8Text(adminDirectory + "/" + name) else { return nil }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.count >= 2 else { return nil }
-        let value = (try? FileSystem.symbolicLinkTarget("/etc/alternatives/" + name)) ?? ""
-        return State(name: name, link: lines[1], manual: lines[0] == "manual", value: value)
+        Self.query(name, environment: environment).map { State(name: name, link: $0.link, manual: $0.manual, value: $0.value) }
+    }
+
+    /// `--query NAME`'s link, status and value; nil when there is no such alternative.
+    public static func query(_ name: String, environment: [String: String]) -> (link: String, manual: Bool, value: String)? {
+        guard ProcessLauncher.resolve("update-alternatives", environment: environment) != nil,
+              let result = try? ProcessLauncher().run(["update-alternatives", "--query", name], environment: environment, timeout: 10),
+              result.exitCode == 0 else { return nil }
+        var fields: [String: String] = [:]
+        for line in result.outputText.split(separator: "\n") {
+            guard !line.hasPrefix(" "), let colon = line.firstIndex(of: ":") else { continue }
+            let key = String(line[..<colon])
+            if fields[key] == nil { fields[key] = String(line[line.index(after: colon)...]).trimmingASCIIWhitespace() }
+        }
+        guard let link = fields["Link"] else { return nil }
+        return (link, fields["Status"] == "manual", fields["Value"] ?? "")
     }
 
     func run(_ arguments: [String]) throws {
