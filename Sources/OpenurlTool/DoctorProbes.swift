@@ -34,6 +34,7 @@ struct DoctorProbes {
         var pid: Int32?
         var errorOutput: Int32 = -1
         var exitStatus: Int32?
+        var exitedAt: Double?
         var failure: String?
 
         init(index: Int, token: String) {
@@ -87,12 +88,17 @@ struct DoctorProbes {
             for probe in running where seen[probe.token] == nil {
                 if let pid = probe.pid, probe.exitStatus == nil, case .exited(let status) = ChildProcesses.status(of: pid) {
                     probe.exitStatus = status
+                    probe.exitedAt = MonotonicClock.seconds()
                 }
-                // A tool that failed at once is run once more: Qt's tools, started side by side,
-                // now and then fail to connect to the display (seen with Xvfb).
-                if let status = probe.exitStatus, status != 0, !probe.retried, deadline.remainingSeconds > 1, let command = probe.command {
+                // A tool that failed, or exited well but whose link has not come 1.5 s later, is
+                // run once more: GUI tools started side by side now and then fail to connect to
+                // the display (seen with Xvfb: Qt's tools exit 4, exo-open's helper fails after
+                // exo-open exited 0). A probe is never launched, so a second arrival is harmless.
+                let silent = probe.exitedAt.map { MonotonicClock.seconds() - $0 > 1.5 } ?? false
+                if let status = probe.exitStatus, status != 0 || silent, !probe.retried, deadline.remainingSeconds > 1, let command = probe.command {
                     probe.retried = true
                     probe.exitStatus = nil
+                    probe.exitedAt = nil
                     Descriptor.close(probe.errorOutput)
                     probe.errorOutput = -1
                     probe.started = MonotonicClock.seconds()
@@ -125,7 +131,10 @@ struct DoctorProbes {
             var why: [String] = ["the probe did not reach openurld within \(timeout) s"]
             if let failure = arrivals.withLock({ _ in probe.failure }) { why.append(failure) }
             if let status = probe.exitStatus { why.append("it exited with status \(status)") } else if probe.pid != nil { why.append("it was still running") }
-            if let line = errorText.split(separator: "\n").first(where: { !$0.isEmpty }) { why.append("it said: \(String(line.prefix(200)))") }
+            let lines = errorText.split(separator: "\n").filter { !$0.isEmpty }.map { String($0.prefix(200)) }
+            if let first = lines.first, let last = lines.last {
+                why.append("it said: " + (first == last ? first : "\(first) … \(last)"))
+            }
             results[probe.index] = .missing(why.joined(separator: "; "))
         }
         return results

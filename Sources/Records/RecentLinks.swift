@@ -48,6 +48,9 @@ public final class RecentLinks {
     static let compactionDelay = 1.0
     /// At most this many bytes of entries are kept; the file may grow to twice this.
     static let maximumBytes = 256 * 1024
+    /// `openurl doctor`'s probes kept (a run sends about 15), beside `capacity`'s clicks: probes
+    /// never push a click out of the list.
+    public static let maximumProbes = 64
     /// How many entries are kept: `[settings] recent`; 0 keeps nothing and writes nothing.
     public var capacity = 200 {
         didSet { if capacity != oldValue { trim(); if capacity == 0 { clear() } } }
@@ -181,20 +184,23 @@ public final class RecentLinks {
         file.replace(with: (loaded ?? []).map(Self.line).joined())
     }
 
-    /// Drops the oldest entries beyond `capacity` or the byte bound, keeping every question still
-    /// waiting for its answer (its outcome is yet to be written).
+    /// Drops the oldest entries beyond `capacity` (and probes beyond `maximumProbes`) or the byte
+    /// bound, keeping every question still waiting for its answer (its outcome is yet to be written).
     private func trim() {
         guard var list = loaded else { return }
-        // `capacity` counts decisions made; a question still waiting is kept beside them.
-        var excess = max(0, list.filter { !$0.outcome.isAsking }.count - capacity)
+        // `capacity` counts decisions made; a question still waiting and the probes are kept beside them.
+        var excess = max(0, list.filter { !$0.outcome.isAsking && $0.outcome != .probe }.count - capacity)
+        var probeExcess = max(0, list.filter { $0.outcome == .probe }.count - Self.maximumProbes)
         var bytes = totalBytes
         var index = 0
         var dropped = Set<Int>()
-        while index < list.count, excess > 0 || bytes > Self.maximumBytes {
-            if !list[index].outcome.isAsking {
+        while index < list.count, excess > 0 || probeExcess > 0 || bytes > Self.maximumBytes {
+            let outcome = list[index].outcome
+            let isProbe = outcome == .probe
+            if !outcome.isAsking, bytes > Self.maximumBytes || (isProbe ? probeExcess > 0 : excess > 0) {
                 dropped.insert(index)
                 bytes -= list[index].bytes
-                excess = max(0, excess - 1)
+                if isProbe { probeExcess = max(0, probeExcess - 1) } else { excess = max(0, excess - 1) }
             }
             index += 1
         }
@@ -204,11 +210,18 @@ public final class RecentLinks {
         loaded = list
     }
 
-    /// Drops the oldest entries of `added` beyond `capacity`, keeping questions still waiting.
+    /// Drops the oldest entries of `added` beyond `capacity` (probes beyond `maximumProbes`),
+    /// keeping questions still waiting.
     private func trimAdded() {
-        var excess = added.filter { !$0.outcome.isAsking }.count - capacity
-        guard excess > 0 else { return }
+        var excess = added.filter { !$0.outcome.isAsking && $0.outcome != .probe }.count - capacity
+        var probeExcess = added.filter { $0.outcome == .probe }.count - Self.maximumProbes
+        guard excess > 0 || probeExcess > 0 else { return }
         added = added.filter { entry in
+            if entry.outcome == .probe {
+                guard probeExcess > 0 else { return true }
+                probeExcess -= 1
+                return false
+            }
             guard excess > 0, !entry.outcome.isAsking else { return true }
             excess -= 1
             return false

@@ -38,6 +38,23 @@ import ConfigLanguage
         #expect(again.entries.last?.url == "https://e.org/a")
     }
 
+    /// Issue 33: `openurl doctor`'s probes never push a click out of the list, and only the
+    /// latest `maximumProbes` of them are kept, before and after the file is read.
+    @Test(arguments: [false, true])
+    func probesAreKeptBesideTheClicks(readFirst: Bool) throws {
+        let path = try record("probes-\(readFirst)")
+        let recent = RecentLinks(path: path)
+        recent.capacity = 3
+        if readFirst { _ = recent.entries }
+        let clicks = (0..<3).map { _ in recent.add(copied, opener: nil, outcome: .done) }
+        let probe = Decision(url: ProbeLink.web("t"), finalURL: ProbeLink.web("t"), effect: .discard, rule: .named(ProbeLink.ruleName))
+        let probes = (0..<100).map { _ in recent.add(probe, opener: nil, outcome: .probe) }
+        let kept = recent.entries
+        #expect(kept.filter { $0.outcome != .probe }.map(\.id) == clicks)
+        #expect(kept.filter { $0.outcome == .probe }.map(\.id) == Array(probes.suffix(RecentLinks.maximumProbes)))
+        #expect(RecentLinks(path: path).entries.filter { $0.outcome == .done }.count == 3, "read back, the clicks are all there")
+    }
+
     @Test func anAnswersLineForAnOlderIdDoesNotLowerTheNextId() throws {
         let path = try record("highest")
         let recent = RecentLinks(path: path)
