@@ -80,8 +80,9 @@ struct ArrivalReader {
     }
 
     /// KDE's choice for web links: `[General] BrowserApplication` in kdeglobals (a desktop id,
-    /// or `!command`), else mimeapps.list with KDE's own lists.
-    func kdeForecast(_ type: String) -> ArrivalForecast {
+    /// or `!command`), else mimeapps.list with the lists of the desktop it runs under
+    /// (`XDG_CURRENT_DESKTOP`: kde-open5 run in a GNOME session reads gnome-mimeapps.list).
+    func kdeForecast(_ type: String, desktops: [String]) -> ArrivalForecast {
         let files = ([paths.configHome] + paths.configDirs).map { $0 + "/kdeglobals" }
         if type != "x-scheme-handler/mailto" {
             for file in files {
@@ -95,7 +96,7 @@ struct ArrivalReader {
                 return entryForecast(value.hasSuffix(".desktop") ? value : value + ".desktop", why: why)
             }
         }
-        return mimeForecast(type, desktops: ["kde"]) ?? .fails("no default for \(type) in any mimeapps.list, and no BrowserApplication")
+        return mimeForecast(type, desktops: desktops) ?? .fails("no default for \(type) in any mimeapps.list, and no BrowserApplication")
     }
 
     /// XFCE's helper for `category` (`WebBrowser`, `MailReader`), from helpers.rc.

@@ -83,7 +83,7 @@ public struct LinkArrivals {
                                 probe: .command(argv: ["exo-open"], environment: [:])))
         for program in ["kde-open5", "kde-open"] {
             rows.append(ArrivalPath(name: program, forecast: reader.resolve(program) == nil ? .notInstalled(package: "kde-cli-tools")
-                                        : needingDisplay(program) ?? reader.kdeForecast(Self.web),
+                                        : needingDisplay(program) ?? reader.kdeForecast(Self.web, desktops: paths.currentDesktops),
                                     probe: .command(argv: [program], environment: [:])))
         }
         return rows
@@ -100,7 +100,7 @@ public struct LinkArrivals {
             if reader.resolve("gio") != nil { return via("gio open", gio(Self.web, desktops: desktops)) }
         case "KDE":
             guard reader.resolve("kde-open5") != nil else { return .notInstalled(package: "kde-cli-tools") }
-            return needingDisplay("kde-open5") ?? via("kde-open5", reader.kdeForecast(Self.web))
+            return needingDisplay("kde-open5") ?? via("kde-open5", reader.kdeForecast(Self.web, desktops: desktops))
         case "XFCE":
             if reader.resolve("exo-open") != nil { return needingDisplay("exo-open") ?? via("exo-open", reader.xfceForecast("WebBrowser")) }
             if reader.resolve("gio") != nil { return via("gio open", gio(Self.web, desktops: desktops)) }
@@ -149,7 +149,7 @@ public struct LinkArrivals {
         }
         let desktops = paths.currentDesktops
         if desktops.contains("xfce"), reader.resolve("exo-open") != nil { return needingDisplay("exo-open") ?? via("exo-open", reader.xfceForecast("MailReader")) }
-        if desktops.contains("kde") { return reader.kdeForecast(Self.mail) }
+        if desktops.contains("kde") { return reader.kdeForecast(Self.mail, desktops: desktops) }
         if !Set(desktops).isDisjoint(with: ["gnome", "mate", "cinnamon", "lxde", "deepin"]) {
             return reader.mimeForecast(Self.mail, desktops: desktops) ?? .fails("no default for \(Self.mail) in any mimeapps.list")
         }

@@ -35,6 +35,8 @@ struct DoctorProbes {
         var errorOutput: Int32 = -1
         var exitStatus: Int32?
         var exitedAt: Double?
+        /// What the tool has written so far (read as it comes, up to 4 KiB).
+        var output: [UInt8] = []
         var failure: String?
 
         init(index: Int, token: String) {
@@ -94,13 +96,17 @@ struct DoctorProbes {
                 // run once more: GUI tools started side by side now and then fail to connect to
                 // the display (seen with Xvfb: Qt's tools exit 4, exo-open's helper fails after
                 // exo-open exited 0). A probe is never launched, so a second arrival is harmless.
+                // Only when its output says so: a tool that went around after all must not open
+                // the probe a second time.
                 let silent = probe.exitedAt.map { MonotonicClock.seconds() - $0 > 1.5 } ?? false
-                if let status = probe.exitStatus, status != 0 || silent, !probe.retried, deadline.remainingSeconds > 1, let command = probe.command {
+                if let status = probe.exitStatus, status != 0 || silent, !probe.retried, deadline.remainingSeconds > 1,
+                   let command = probe.command, Self.collect(probe), Self.saysNoDisplay(probe.output) {
                     probe.retried = true
                     probe.exitStatus = nil
                     probe.exitedAt = nil
                     Descriptor.close(probe.errorOutput)
                     probe.errorOutput = -1
+                    probe.output = []
                     probe.started = MonotonicClock.seconds()
                     start(probe, argv: command.argv, link: command.link, changes: command.changes)
                     waiting = true
@@ -122,7 +128,8 @@ struct DoctorProbes {
                     ChildProcesses.waitUntilExited(pid)
                 }
             }
-            let errorText = Self.drain(probe.errorOutput)
+            _ = Self.collect(probe)
+            let errorText = String(decoding: probe.output, as: UTF8.self)
             Descriptor.close(probe.errorOutput)
             if let arrived = seen[probe.token] {
                 results[probe.index] = .arrived(milliseconds: (arrived - probe.started) * 1000)
@@ -160,13 +167,22 @@ struct DoctorProbes {
         }
     }
 
-    /// What a probe wrote, up to 4 KiB.
-    private static func drain(_ fd: Int32) -> String {
-        guard fd >= 0 else { return "" }
-        var bytes: [UInt8] = []
+    /// Reads what `probe`'s tool has written since, keeping up to 4 KiB; always true (so it reads
+    /// as a step of a condition).
+    private static func collect(_ probe: Running) -> Bool {
+        guard probe.errorOutput >= 0 else { return true }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 4096, case .bytes(let count) = Descriptor.read(fd, into: &buffer) { bytes += buffer[..<count] }
-        return String(decoding: bytes, as: UTF8.self)
+        while case .bytes(let count) = Descriptor.read(probe.errorOutput, into: &buffer) {
+            probe.output += buffer[..<min(count, max(0, 4096 - probe.output.count))]
+        }
+        return true
+    }
+
+    /// Whether a tool (or a child it ran) said it could not reach the display: Qt's "could not
+    /// connect to display", GTK's "cannot open display".
+    static func saysNoDisplay(_ output: [UInt8]) -> Bool {
+        let text = String(decoding: output, as: UTF8.self).lowercased()
+        return text.contains("connect to display") || text.contains("cannot open display")
     }
 
     /// `org.freedesktop.portal.OpenURI.OpenURI("", link, {handle_token})`, as a sandboxed app

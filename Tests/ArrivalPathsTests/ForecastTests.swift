@@ -37,6 +37,19 @@ struct ForecastTests {
         #expect(rows["kde-open"] == .notInstalled(package: "kde-cli-tools"))
     }
 
+    /// KService reads the lists of the desktop it runs under, as GIO does.
+    @Test func kdeOpen5InAGNOMESessionReadsGNOMEsList() throws {
+        let fixture = try ArrivalFixture("kde-in-gnome")
+        try fixture.entry("browser.desktop", exec: fixture.bin + "/browser %u")
+        try fixture.entry("io.github.openurld.desktop", exec: fixture.bin + "/openurl %u")
+        try fixture.write("home/.config/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=io.github.openurld.desktop\n")
+        try fixture.write("home/.config/gnome-mimeapps.list", "[Default Applications]\nx-scheme-handler/https=browser.desktop\n")
+        let rows = Self.rows(fixture, ["XDG_CURRENT_DESKTOP": "GNOME"])
+        guard case .goesAround(let program, _) = rows["kde-open5"] else { Issue.record("\(String(describing: rows["kde-open5"]))"); return }
+        #expect(program == fixture.bin + "/browser")
+        guard case .reaches = rows["xdg-open (KDE)"] else { Issue.record("\(String(describing: rows["xdg-open (KDE)"]))"); return }
+    }
+
     @Test func withoutADisplayTheGUIToolsCannotOpen() throws {
         let fixture = try ArrivalFixture("nodisplay")
         let rows = Self.rows(fixture, ["DISPLAY": ""])

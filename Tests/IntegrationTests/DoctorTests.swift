@@ -123,6 +123,39 @@ import Testing
         #expect(harness.browser.waitForRecords(1).first?.first == "--work")
     }
 
+    /// A desktop list written after install (a browser's "make me the default" on GNOME) goes
+    /// around openurld; `--fix` takes it over as install would, and uninstall gives it back.
+    @Test func fixTakesOverADesktopListTheTakeoverMissed() throws {
+        let harness = try DesktopPathTests.harness(.gnome, name: "doctor-missed")
+        try DesktopPathTests().installEntry(harness)
+        try PriorState.gioMime(harness)
+        #expect(try harness.run([harness.openurl, "install"]).status == 0)
+        let list = harness.desktop.configHome + "/gnome-mimeapps.list"
+        let written = "[Default Applications]\nx-scheme-handler/https=browser.desktop;\n"
+        try written.write(toFile: list, atomically: true, encoding: .utf8)
+        let before = try Self.doctor(harness, extra: [:])
+        let gnome = before.rows["xdg-open (GNOME, this session)"]
+        #expect(gnome?.verdict == "goes-around" && gnome?.why.contains(list) == true, "\(before.output)")
+        #expect(before.rows["gio open"]?.verdict == "goes-around", "\(before.output)")
+        let fix = try harness.run([harness.openurl, "doctor", "--fix"], timeout: 60)
+        #expect(fix.stdout.contains("fixed: \(list) names openurld"), "\(fix)")
+        let after = try Self.doctor(harness, extra: [:])
+        #expect(after.rows["xdg-open (GNOME, this session)"]?.verdict == "reaches" && after.rows["gio open"]?.milliseconds != nil, "\(after.output)")
+        #expect(harness.browser.records().isEmpty, "no probe launches an app")
+        #expect(try harness.run([harness.openurl, "uninstall"]).status == 0)
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == written, "uninstall gives the list back as the browser wrote it")
+    }
+
+    /// Without a session bus nothing can be probed: the rows are still worked out, and the
+    /// doctor says why it proved none of them.
+    @Test func withoutABusItSaysNothingWasProbed() throws {
+        let harness = try DaemonHarness(name: "doctor-nobus")
+        let result = try harness.run([harness.openurl, "doctor"], extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("no session bus: nothing was probed"), "\(result)")
+        #expect(result.stdout.contains("gio open"), "\(result)")
+    }
+
     @Test func systemFixNeedsRootAndFix() throws {
         let harness = try DaemonHarness(name: "doctor-usage")
         let usage = try harness.run([harness.openurl, "doctor", "--system"])
