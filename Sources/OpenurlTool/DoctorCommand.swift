@@ -120,16 +120,7 @@ extension Client {
         let handlers = DefaultHandlers(paths: paths)
         let desktopPaths = rows.filter { $0.name.hasPrefix("xdg-open") || ["gio open", "xdg-email", "exo-open", "kde-open5", "kde-open"].contains($0.name) }
         if desktopPaths.contains(where: { if case .goesAround = $0.forecast { return true } else { return false } }) {
-            if let problem = ActivationCheck(paths: paths).problem() {
-                lines.append("not taking over the desktop's defaults: \(problem)")
-            } else {
-                do {
-                    let (_, changed) = try handlers.installReporting(openurl: Self.handlerPath, environment: environment)
-                    lines += changed.map { "\($0) names openurld (as openurl install does)" }
-                } catch {
-                    lines.append("the takeover failed: \(error)")
-                }
-            }
+            lines += takeOver(handlers, refusal: ActivationCheck(paths: paths).problem(), as: "openurl install")
         }
         let mends = PathMends(rows: rows, paths: paths, environment: environment, openurl: Self.handlerPath, userID: Environment.userID)
         do {
@@ -145,21 +136,23 @@ extension Client {
         return lines
     }
 
+    /// `command`'s takeover with `handlers`, unless `refusal` says why it must not run; a line
+    /// for each file it changed.
+    private func takeOver(_ handlers: DefaultHandlers, refusal: String?, as command: String) -> [String] {
+        if let refusal { return ["not taking over the defaults as \(command) would: \(refusal)"] }
+        do {
+            return try handlers.installReporting(openurl: Self.handlerPath, environment: environment).changed
+                .map { "\($0) names openurld (as \(command) does)" }
+        } catch {
+            return ["the takeover (as \(command) does) failed: \(error)"]
+        }
+    }
+
     /// The system's mends, as root: `install --system`'s takeover and the browser alternatives.
     private func mendSystem() -> [String] {
         var lines: [String] = []
         let handlers = DefaultHandlers(paths: paths, scope: .system)
-        let problems = DefaultHandlers.systemInstallProblems(paths: paths, isRoot: true)
-        if let first = problems.first {
-            lines.append("not taking over the system's defaults: \(first)")
-        } else {
-            do {
-                let (_, changed) = try handlers.installReporting(openurl: Self.handlerPath, environment: environment)
-                lines += changed.map { "\($0) names openurld (as openurl install --system does)" }
-            } catch {
-                lines.append("the system takeover failed: \(error)")
-            }
-        }
+        lines += takeOver(handlers, refusal: DefaultHandlers.systemInstallProblems(paths: paths, isRoot: true).first, as: "openurl install --system")
         let openurl = Self.handlerPath
         if !openurl.hasPrefix("/") || openurl.hasPrefix("/home/") || openurl.hasPrefix("/root/") {
             lines.append("the browser alternatives were left alone: they must name a program every user can run, and openurl here is \(openurl) "
