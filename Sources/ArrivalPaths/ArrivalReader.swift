@@ -13,7 +13,7 @@ struct ArrivalReader {
     /// Program names that are openurld's own handler.
     static let ourPrograms: Set<String> = ["openurl", "openurld", "openurl-tool"]
 
-    var hasDisplay: Bool { !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty }
+    var hasDisplay: Bool { Environment.hasDisplay(environment) }
 
     func resolve(_ program: String) -> String? { ProcessLauncher.resolve(program, environment: environment) }
 
@@ -117,9 +117,7 @@ struct ArrivalReader {
 
     /// `$BROWSER`: its first entry's program (each entry is tried in turn until one succeeds).
     func browserForecast(_ value: String, why: String) -> ArrivalForecast {
-        let first = value.split(separator: ":").first { !$0.isEmpty }.map(String.init) ?? ""
-        let program = first.split(separator: " ").first.map(String.init) ?? ""
-        return programForecast(program, why: why)
+        programForecast(BrowserVariable.firstCommand(value).first ?? "", why: why)
     }
 
     /// The `$BROWSER` to read, when set and not empty.

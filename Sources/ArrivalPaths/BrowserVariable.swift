@@ -53,6 +53,12 @@ public enum BrowserVariable {
         return String(rest.dropFirst("BROWSER=".count))
     }
 
+    /// The words of `$BROWSER`'s first entry (entries are `:`-separated and tried in turn; `%s`
+    /// stands for the link): what sensible-browser, xdg-open and Python run first.
+    public static func firstCommand(_ value: String) -> [String] {
+        (value.split(separator: ":").first { !$0.isEmpty }.map(String.init) ?? "").split(separator: " ").map(String.init)
+    }
+
     /// ` (set in FILE:LINE, ...)`, or empty when no file sets it.
     public static func whereSet(_ sources: [Source]) -> String {
         sources.isEmpty ? "" : " (set in " + locations(sources) + ")"

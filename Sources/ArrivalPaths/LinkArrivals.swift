@@ -70,9 +70,8 @@ public struct LinkArrivals {
                                 probe: .command(argv: ["x-www-browser"], environment: [:])))
         let sources = BrowserVariable.sources(paths: paths)
         if let value = reader.browserVariable {
-            let words = (value.split(separator: ":").first { !$0.isEmpty }.map(String.init) ?? "").split(separator: " ").map(String.init)
             rows.append(ArrivalPath(name: "$BROWSER", forecast: reader.browserForecast(value, why: "BROWSER=\(value)" + BrowserVariable.whereSet(sources)),
-                                    probe: .command(argv: words, environment: [:])))
+                                    probe: .command(argv: BrowserVariable.firstCommand(value), environment: [:])))
         } else if !sources.isEmpty {
             rows.append(ArrivalPath(name: "$BROWSER", forecast: .fails("not set in this shell, but set in "
                                                                             + BrowserVariable.locations(sources) + ": sessions that read those files get it")))

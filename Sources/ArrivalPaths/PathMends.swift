@@ -7,13 +7,17 @@ import Platform
 /// theirs before `/usr/bin`, and `BROWSER=openurl` in `~/.config/environment.d/`. Each is a whole
 /// file, written and recorded by `DefaultHandlers.mend` so `openurl uninstall` removes it.
 public struct PathMends {
-    /// The files to write.
-    public var files: [TakeoverFile] = []
+    /// The wrappers to write (programs: mode 0755).
+    public var wrappers: [TakeoverFile] = []
+    /// The `environment.d` entry that sets `$BROWSER`, when it points elsewhere.
+    public var environmentEntry: TakeoverFile?
+    /// Every file to write.
+    public var files: [TakeoverFile] { wrappers + (environmentEntry.map { [$0] } ?? []) }
     /// What a person must do that no file here can (a PATH without a directory of theirs first,
     /// a shell file that sets `$BROWSER` after the session's environment).
     public var advice: [String] = []
 
-    /// The first line after `#!` in every wrapper: how a wrapper is known as ours again.
+    /// The first line of what `--fix` writes (after `#!` in a wrapper): how a wrapper is known as ours again.
     static let marker = "# openurld: written by `openurl doctor --fix`; `openurl uninstall` removes it."
     /// The environment.d file; sorted late, so it wins over the user's own files there.
     public static let environmentFile = "environment.d/90-openurld-browser.conf"
@@ -29,8 +33,8 @@ public struct PathMends {
         "#!/bin/sh\n\(marker)\n# \(name) for this user: every link goes to openurld.\nexec \(openurl) \"$@\"\n"
     }
 
-    /// The first PATH directory before `/usr/bin` (and `/bin`) that belongs to the user and can be
-    /// written (created when it is `~/.local/bin` or `~/bin` and missing).
+    /// The first PATH directory before `/usr/bin` (and `/bin`) that the user owns (or
+    /// `~/.local/bin` or `~/bin`, made when missing).
     public static func userDirectoryBeforeSystem(environment: [String: String], home: String, userID: UInt32) -> String? {
         for directory in (environment["PATH"] ?? "").split(separator: ":").map(String.init) {
             if ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"].contains(directory) { return nil }
@@ -53,7 +57,7 @@ public struct PathMends {
         let wrappers = ["x-www-browser", "sensible-browser"].filter(goesAround)
         if !wrappers.isEmpty {
             if let directory = Self.userDirectoryBeforeSystem(environment: environment, home: paths.home, userID: userID) {
-                files += wrappers.map { TakeoverFile(path: directory + "/" + $0, content: Self.wrapper($0, openurl: openurl)) }
+                self.wrappers = wrappers.map { TakeoverFile(path: directory + "/" + $0, content: Self.wrapper($0, openurl: openurl)) }
             } else {
                 advice.append("no directory of yours comes before /usr/bin on PATH, so no x-www-browser of yours can be found first: "
                               + "add `export PATH=\"$HOME/.local/bin:$PATH\"` to ~/.profile (Debian's does when ~/.local/bin exists at login), "
@@ -61,8 +65,7 @@ public struct PathMends {
             }
         }
         if let row = rows.first(where: { $0.name == "$BROWSER" }), case .goesAround = row.forecast {
-            files.append(TakeoverFile(path: paths.configHome + "/" + Self.environmentFile,
-                                      content: "# openurld: written by `openurl doctor --fix`; `openurl uninstall` removes it.\nBROWSER=\(openurl)\n"))
+            environmentEntry = TakeoverFile(path: paths.configHome + "/" + Self.environmentFile, content: "\(Self.marker)\nBROWSER=\(openurl)\n")
             let shells = BrowserVariable.sources(paths: paths).filter { !$0.file.contains("/environment.d/") && $0.file != "/etc/environment" }
             if !shells.isEmpty {
                 advice.append("$BROWSER is also set in \(BrowserVariable.locations(shells)), which shells read after the session's environment: "

@@ -94,12 +94,7 @@ public struct DefaultHandlers: Sendable {
     /// `install`, also saying which files this run changed (a second install changes none).
     public func installReporting(openurl: String = "openurl", environment: [String: String] = Environment.current()) throws -> (shadowed: [String], changed: [String]) {
         let plan = TakeoverPlan(paths: paths, environment: environment, openurl: openurl, scope: scope)
-        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
-        if !isRecorded {
-            record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
-            // The system's record lives beside its config: the folders made for it go at uninstall.
-            if scope == .system { record.directories += try Self.createParents(of: recordFile) }
-        }
+        var record = try currentRecord()
         var targets: [Target] = []
         for edit in plan.edits {
             if let index = targets.firstIndex(where: { $0.path == edit.path }) { targets[index].edits.append(edit) }
@@ -109,6 +104,18 @@ public struct DefaultHandlers: Sendable {
         let changed = try apply(targets, to: &record)
         try record.write(recordFile, mode: recordMode)
         return (Self.handledTypes.filter { currentDefault(for: $0) != Self.ourDesktopID }, changed)
+    }
+
+    /// The record as it stands, or a new one holding the defaults in effect now (so the first
+    /// change, by install or by `doctor --fix`, is what `system` and uninstall go back to).
+    private func currentRecord() throws -> TakeoverRecord {
+        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
+        if !isRecorded {
+            record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
+            // The system's record lives beside its config: the folders made for it go at uninstall.
+            if scope == .system { record.directories += try Self.createParents(of: recordFile) }
+        }
+        return record
     }
 
     /// One file to change: settings to set, or its whole content (`mode`: a new file's, as
@@ -124,10 +131,7 @@ public struct DefaultHandlers: Sendable {
     /// `x-www-browser`, an `environment.d` entry), recorded like install's own files so
     /// `uninstall` removes them (or gives back their bytes). Returns the files it changed.
     public func mend(_ files: [TakeoverFile], mode: (String) -> UInt32? = { _ in nil }) throws -> [String] {
-        var record = TakeoverRecord.read(recordFile, userList: paths.userMimeappsList) ?? TakeoverRecord()
-        if !isRecorded {
-            record.previous = Self.handledTypes.map { type in (type, currentDefault(for: type).flatMap { $0 == Self.ourDesktopID ? nil : $0 }) }
-        }
+        var record = try currentRecord()
         let changed = try apply(files.map { Target(path: $0.path, whole: $0.content, mode: mode($0.path)) }, to: &record)
         try record.write(recordFile, mode: recordMode)
         return changed

@@ -12,9 +12,7 @@ extension ChooserLauncher {
     }
 
     /// True when `environment` has a display the window can appear on.
-    public static func hasDisplay(_ environment: [String: String]) -> Bool {
-        !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || !(environment["DISPLAY"] ?? "").isEmpty
-    }
+    public static func hasDisplay(_ environment: [String: String]) -> Bool { Environment.hasDisplay(environment) }
 
     /// `value` seconds as the log writes them: "3 s", "0.5 s".
     static func seconds(_ value: Double) -> String {

@@ -15,9 +15,7 @@ struct SessionEnvironment {
     let own: [String: String]
 
     /// True when `environment` names a display a launched app can use.
-    static func hasDisplay(_ environment: [String: String]) -> Bool {
-        !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-    }
+    static func hasDisplay(_ environment: [String: String]) -> Bool { Environment.hasDisplay(environment) }
 
     /// The variables the client sent that the daemon's own environment lacks, one by one.
     func missing(sent: [String: String]) -> [String: String] {

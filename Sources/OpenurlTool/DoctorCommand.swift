@@ -24,12 +24,11 @@ extension Client {
         let bus = try? DBusConnection.session()
         var rows = arrivals(bus: bus).all()
         if fix {
-            let lines = system ? mendSystem() : mend(rows)
-            for line in lines {
-                let (key, text) = line.hasPrefix("note: ") ? ("note", String(line.dropFirst(6))) : ("fixed", line)
+            let (fixed, notes) = system ? (mendSystem(), []) : mend(rows)
+            for (key, text) in fixed.map({ ("fixed", $0) }) + notes.map({ ("note", $0) }) {
                 Output.print(json ? JSONValue.object([(key, .string(text))]).text : "\(key): \(text)")
             }
-            if lines.isEmpty, !json { Output.print("fixed: nothing to change") }
+            if fixed.isEmpty, notes.isEmpty, !json { Output.print("fixed: nothing to change") }
             rows = arrivals(bus: bus).all()
         }
         var results: [Int: DoctorProbes.Result] = [:]
@@ -114,8 +113,8 @@ extension Client {
 
     /// The user's mends: the takeover again when a desktop's files go around openurld, then the
     /// wrappers and `environment.d` entry `PathMends` works out. Returns what changed, and what
-    /// only the user can do as `note: ` lines.
-    private func mend(_ rows: [ArrivalPath]) -> [String] {
+    /// only the user can do.
+    private func mend(_ rows: [ArrivalPath]) -> (fixed: [String], notes: [String]) {
         var lines: [String] = []
         let handlers = DefaultHandlers(paths: paths)
         let desktopPaths = rows.filter { $0.name.hasPrefix("xdg-open") || ["gio open", "xdg-email", "exo-open", "kde-open5", "kde-open"].contains($0.name) }
@@ -124,16 +123,16 @@ extension Client {
         }
         let mends = PathMends(rows: rows, paths: paths, environment: environment, openurl: Self.handlerPath, userID: Environment.userID)
         do {
-            let changed = try handlers.mend(mends.files) { $0.hasSuffix(".conf") ? nil : 0o755 }
+            let wrappers = Set(mends.wrappers.map(\.path))
+            let changed = try handlers.mend(mends.files) { wrappers.contains($0) ? 0o755 : nil }
             for file in changed {
-                lines.append(file.hasSuffix(".conf") ? "\(file) sets BROWSER=\(Self.handlerPath) from your next login"
-                                                     : "\(file) hands its links to openurl")
+                lines.append(wrappers.contains(file) ? "\(file) hands its links to openurl"
+                                                     : "\(file) sets BROWSER=\(Self.handlerPath) from your next login")
             }
         } catch {
             lines.append("could not write the mends: \(error)")
         }
-        lines += mends.advice.map { "note: " + $0 }
-        return lines
+        return (lines, mends.advice)
     }
 
     /// `command`'s takeover with `handlers`, unless `refusal` says why it must not run; a line

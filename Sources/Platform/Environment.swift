@@ -10,6 +10,11 @@ public enum Environment {
     public static var processID: Int32 { Sys.processID() }
     /// Whether this process runs as root (effective user id 0).
     public static var isRoot: Bool { Sys.effectiveUserID() == 0 }
+
+    /// Whether `environment` names a display a window can appear on (`DISPLAY` or `WAYLAND_DISPLAY`).
+    public static func hasDisplay(_ environment: [String: String]) -> Bool {
+        !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+    }
     /// This process's real user id (getuid).
     public static var userID: UInt32 { Sys.realUserID() }
     /// This machine's host name (gethostname), empty when it cannot be read.
