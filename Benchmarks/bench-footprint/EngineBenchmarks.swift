@@ -43,13 +43,17 @@ private func runBenchmark(_ path: String) -> String? {
 func decisionsPerSecond(atThousandRules output: String, section: String = "with url hygiene") -> Double? {
     let lines = output.split(separator: "\n").map(String.init)
     let sectionStart = lines.firstIndex { $0.lowercased().contains(section) } ?? 0
+    // The rate is the column headed "decisions/s" in the header nearest above the row (the
+    // safety table's header, further down, has it second: taking the last header anywhere read
+    // the load time as the rate); without a header, the third column.
+    var column = 2
     for line in lines[sectionStart...] + lines[..<sectionStart] {
         let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard cells.count >= 3, cells[0].replacingOccurrences(of: ",", with: "") == "1000" else { continue }
-        // The rate is the column headed "decisions/s"; without a header, the third column.
-        let header = lines.last { $0.contains("decisions/s") && $0.contains("|") }
-        let column = header?.split(separator: "|").firstIndex { $0.contains("decisions/s") } ?? 2
-        guard column < cells.count else { continue }
+        if let headed = cells.firstIndex(where: { $0 == "decisions/s" }) {
+            column = headed
+            continue
+        }
+        guard cells.count >= 3, cells[0].replacingOccurrences(of: ",", with: "") == "1000", column < cells.count else { continue }
         return Double(cells[column].filter { $0.isNumber || $0 == "." })
     }
     return nil

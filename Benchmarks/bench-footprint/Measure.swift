@@ -72,17 +72,30 @@ enum ProcFS {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// CPU time of every thread of `pid`, in seconds, from `/proc/PID/task/*/schedstat`
-    /// (nanosecond run time; `/proc/PID/stat` counts in 10 ms ticks).
+    /// CPU time of `pid`'s threads, in seconds: the live ones from `/proc/PID/task/*/schedstat`
+    /// (nanoseconds), plus what threads that already exited used, which only the process's
+    /// `/proc/PID/stat` still counts (in clock ticks): the live threads alone missed the lists'
+    /// start-up thread once it was done.
     static func cpuSeconds(_ pid: pid_t) -> Double {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        var total = 0.0
+        var live = 0.0, liveTicks = 0.0
         for task in tasks {
             guard let text = read("/proc/\(pid)/task/\(task)/schedstat"),
                   let first = text.split(separator: " ").first, let ns = Double(first) else { continue }
-            total += ns / 1e9
+            live += ns / 1e9
+            liveTicks += ticks(read("/proc/\(pid)/task/\(task)/stat")) ?? 0
         }
-        return total
+        let processTicks = ticks(read("/proc/\(pid)/stat")) ?? 0
+        return live + max(0, processTicks - liveTicks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// utime + stime of a `stat` file's text, in clock ticks.
+    private static func ticks(_ stat: String?) -> Double? {
+        guard let stat, let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return user + system
     }
 
     /// The `KEY: N kB` fields of `/proc/PID/smaps_rollup`, in KiB.
