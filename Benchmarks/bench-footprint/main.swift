@@ -4,7 +4,8 @@
 //
 //   make bench        (or: make release; swift build -c release --product bench-footprint ...)
 //   .build/release/bench-footprint [--products DIR] [--root DIR] [--runs N] [--cold-runs N]
-//                                  [--startup-runs N] [--no-engines]
+//                                  [--startup-runs N] [--no-engines] [--bursts N]
+// --bursts N: only the per-click bursts, N rounds of them (to profile the daemon meanwhile).
 // --products and --root measure another checkout's release build (e.g. the "before" figures).
 import BenchSupport
 import Foundation
@@ -35,8 +36,22 @@ func fail(_ message: String) -> Never {
 }
 
 print("bench-footprint: issue 15 (release build in \(products); load average \(String((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.prefix(14) ?? "?")))")
-let engines = CommandLine.arguments.contains("--no-engines") ? EngineFigures() : runEngineBenchmarks(products: products)
+let engines = CommandLine.arguments.contains("--no-engines") || option("--bursts") != nil ? EngineFigures() : runEngineBenchmarks(products: products)
 var rows: [Row] = []
+if let rounds = option("--bursts").flatMap(Int.init) {
+    let session: Session
+    do { session = try Session(products: products, clearURLs: clearURLs) } catch { fail("\(error)") }
+    for round in 0..<rounds {
+        for clients in [1, 10] {
+            do {
+                let burst = try measureBurst(session, count: 2_000, clients: clients)
+                print("round \(round), \(clients) client(s): \(fixed(burst.cpuPerClick * 1e6, 0)) µs daemon CPU per click, \(fixed(burst.clicksPerSecond, 0)) clicks/s")
+            } catch { fail("\(error)") }
+        }
+    }
+    session.stop()
+    exit(0)
+}
 
 print("\n--- installed binaries (make install-files DESTDIR=… PREFIX=/usr) ---")
 var template = Array((NSTemporaryDirectory() + "openurld-stage-XXXXXX").utf8CString)
@@ -101,6 +116,19 @@ do {
     rows.append(Row(figure: "daemon idle RSS", measured: mib(rss), peer: "dbus-daemon \(mib(busRSS)) (\(fixed(Double(rss) / Double(max(busRSS, 1)), 1))×)", goal: "≤ 8 MB", met: rss <= 8 * 1024))
     rows.append(Row(figure: "daemon idle PSS", measured: mib(pss), peer: "anon \(mib(anonymous)), file \(mib(rss - anonymous))"))
 } catch { print("  \(error)"); rows.append(Row(figure: "daemon idle RSS", measured: "failed", goal: "≤ 8 MB", met: false)) }
+
+print("\n--- daemon CPU per warm click: bursts of discarded links (ClearURLs + 1,000 rules, default safety), median of 3 ---")
+do {
+    for clients in [1, 10] {
+        var bursts: [Burst] = []
+        for _ in 0..<3 { bursts.append(try measureBurst(session, count: 2_000, clients: clients)) }
+        let cpu = median(bursts.map(\.cpuPerClick)) * 1e6, rate = median(bursts.map(\.clicksPerSecond))
+        let from = clients == 1 ? "1 client" : "\(clients) clients"
+        print("  2,000 clicks from \(from): \(fixed(cpu, 0)) µs daemon CPU per click, \(fixed(rate, 0)) clicks/s")
+        rows.append(Row(figure: "daemon CPU per warm click, burst from \(from)", measured: fixed(cpu, 0) + " µs",
+                        peer: "\(fixed(rate, 0)) clicks/s", goal: "≤ 150 µs", met: cpu <= 150))
+    }
+} catch { print("  \(error)"); rows.append(Row(figure: "daemon CPU per warm click", measured: "failed", goal: "≤ 150 µs", met: false)) }
 
 print("\n--- openurl URL (warm) vs dbus-send round trip, \(runs) interleaved runs each ---")
 do {

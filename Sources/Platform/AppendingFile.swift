@@ -17,6 +17,19 @@ public final class AppendingFile {
     public init(own path: String, mode: UInt32 = 0o600) throws(SystemError) {
         self.path = path
         fd = try Sys.openOwn(path, .append, create: true, mode: mode)
+        identity = Sys.identity(fd)
+    }
+
+    /// The device and inode it was opened as (an own file only).
+    private var identity: (device: UInt64, inode: UInt64)?
+
+    /// The file's size when its path still names this very file, as openurld's own (not a link,
+    /// this user's regular file with one name); nil when it does not (removed, replaced,
+    /// renamed over, a link planted), or the file was not opened with `init(own:)`. One
+    /// lstat(2): a record kept open checks this before each write instead of opening again.
+    public var sizeWhileStillOwn: Int? {
+        guard let identity else { return nil }
+        return Sys.ownSize(path, device: identity.device, inode: identity.inode)
     }
 
     deinit { Sys.close(fd) }
@@ -89,15 +102,33 @@ public final class OwnValueFile {
 
     deinit { Sys.close(fd) }
 
+    /// The file's length as this process last read or wrote it; nil before either.
+    private var length: Int?
+
     /// Everything in it.
     public func read() -> [UInt8] {
         guard Sys.seekToStart(fd) else { return [] }
-        return Sys.readToEnd(fd)
+        let bytes = Sys.readToEnd(fd)
+        length = bytes.count
+        return bytes
     }
 
-    /// Replaces its contents with `bytes`: one pwrite(2) at the start, then the rest cut off.
-    /// A value that only grows (a counter in decimal) is never seen half written.
-    public func replace(with bytes: [UInt8]) throws(SystemError) { try Sys.overwrite(fd, bytes, path: path) }
+    /// Replaces its contents with `bytes`: one pwrite(2) at the start, then the rest cut off
+    /// (ftruncate), unless it is known to hold no more than that (a counter that grows: one
+    /// pwrite per id, not two calls). A value that only grows is never seen half written.
+    public func replace(with bytes: [UInt8]) throws(SystemError) {
+        do {
+            if let length, bytes.count >= length {
+                try Sys.overwriteInPlace(fd, bytes, path: path)
+            } else {
+                try Sys.overwrite(fd, bytes, path: path)
+            }
+            length = bytes.count
+        } catch {
+            length = nil  // a short write: what the file holds now is not known
+            throw error
+        }
+    }
 }
 
 /// An exclusive lock on a path (`flock`), held until released or the process ends (a killed

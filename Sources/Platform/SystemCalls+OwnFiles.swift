@@ -75,11 +75,32 @@ extension Sys {
         return nil
     }
 
+    /// The device and inode of the open file; nil when fstat fails.
+    static func identity(_ fd: Int32) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard Glibc.fstat(fd, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// The size of the file the name `path` holds when it is an own file (ownProblem's checks)
+    /// with this device and inode; nil otherwise (gone, replaced, a link, not ours). One lstat.
+    static func ownSize(_ path: String, device: UInt64, inode: UInt64) -> Int? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == Glibc.geteuid(), info.st_nlink == 1,
+              UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Writes `bytes` at the start of the open file and cuts it there: one short value replaced in place.
     static func overwrite(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SystemError) {
+        try overwriteInPlace(fd, bytes, path: path)
+        try ftruncate(fd, size: bytes.count, path: path)
+    }
+
+    /// Writes `bytes` at the start of the open file, leaving what lies beyond them.
+    static func overwriteInPlace(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SystemError) {
         let count = bytes.withUnsafeBytes { Glibc.pwrite(fd, $0.baseAddress, $0.count, 0) }
         guard count == bytes.count else { throw failure("write", path, code: count < 0 ? Glibc.errno : ENOSPC) }
-        try ftruncate(fd, size: bytes.count, path: path)
     }
 
     /// Moves the open file's offset back to its start; false when it cannot.

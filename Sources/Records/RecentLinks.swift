@@ -187,44 +187,66 @@ public final class RecentLinks {
     /// Drops the oldest entries beyond `capacity` (and probes beyond `maximumProbes`) or the byte
     /// bound, keeping every question still waiting for its answer (its outcome is yet to be written).
     private func trim() {
-        guard var list = loaded else { return }
-        // `capacity` counts decisions made; a question still waiting and the probes are kept beside them.
-        var excess = max(0, list.filter { !$0.outcome.isAsking && $0.outcome != .probe }.count - capacity)
-        var probeExcess = max(0, list.filter { $0.outcome == .probe }.count - Self.maximumProbes)
-        var bytes = totalBytes
-        var index = 0
-        var dropped = Set<Int>()
-        while index < list.count, excess > 0 || probeExcess > 0 || bytes > Self.maximumBytes {
-            let outcome = list[index].outcome
-            let isProbe = outcome == .probe
-            if !outcome.isAsking, bytes > Self.maximumBytes || (isProbe ? probeExcess > 0 : excess > 0) {
-                dropped.insert(index)
-                bytes -= list[index].bytes
-                if isProbe { probeExcess = max(0, probeExcess - 1) } else { excess = max(0, excess - 1) }
-            }
-            index += 1
-        }
+        guard loaded != nil else { return }
+        let (dropped, bytes) = Self.oldest(in: loaded ?? [], capacity: capacity, bytes: totalBytes)
         guard !dropped.isEmpty else { return }
-        list = list.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
         totalBytes = bytes
-        loaded = list
+        // In place, once the look above has let go of its reference: a click used to copy the
+        // whole list four times here (two counting filters, the rebuild and its map).
+        Self.remove(dropped, from: &loaded)
     }
 
     /// Drops the oldest entries of `added` beyond `capacity` (probes beyond `maximumProbes`),
     /// keeping questions still waiting.
     private func trimAdded() {
-        var excess = added.filter { !$0.outcome.isAsking && $0.outcome != .probe }.count - capacity
-        var probeExcess = added.filter { $0.outcome == .probe }.count - Self.maximumProbes
-        guard excess > 0 || probeExcess > 0 else { return }
-        added = added.filter { entry in
-            if entry.outcome == .probe {
-                guard probeExcess > 0 else { return true }
-                probeExcess -= 1
-                return false
+        let (dropped, _) = Self.oldest(in: added, capacity: capacity, bytes: nil)
+        guard !dropped.isEmpty else { return }
+        var list: [Entry]? = added
+        added = []
+        Self.remove(dropped, from: &list)
+        added = list ?? []
+    }
+
+    /// The indexes (ascending) of the oldest entries beyond `capacity` decisions, beyond
+    /// `maximumProbes` probes and, when `bytes` is given, beyond `maximumBytes`; questions still
+    /// waiting are never among them. Also the byte total without them.
+    private static func oldest(in list: [Entry], capacity: Int, bytes: Int?) -> (indexes: [Int], bytes: Int) {
+        var decisions = 0, probes = 0
+        for index in list.indices {
+            let outcome = list[index].outcome
+            if outcome == .probe { probes += 1 } else if !outcome.isAsking { decisions += 1 }
+        }
+        // `capacity` counts decisions made; a question still waiting and the probes are kept beside them.
+        var excess = max(0, decisions - capacity), probeExcess = max(0, probes - maximumProbes)
+        var total = bytes ?? 0
+        let overBytes = { bytes != nil && total > maximumBytes }
+        var dropped: [Int] = []
+        var index = 0
+        while index < list.count, excess > 0 || probeExcess > 0 || overBytes() {
+            let outcome = list[index].outcome
+            let isProbe = outcome == .probe
+            if !outcome.isAsking, overBytes() || (isProbe ? probeExcess > 0 : excess > 0) {
+                dropped.append(index)
+                total -= list[index].bytes
+                if isProbe { probeExcess = max(0, probeExcess - 1) } else { excess = max(0, excess - 1) }
             }
-            guard excess > 0, !entry.outcome.isAsking else { return true }
-            excess -= 1
-            return false
+            index += 1
+        }
+        return (dropped, total)
+    }
+
+    /// Removes the entries at `indexes` (ascending) from `list`, in place.
+    private static func remove(_ indexes: [Int], from list: inout [Entry]?) {
+        if indexes.count == 1 {
+            list?.remove(at: indexes[0])
+            return
+        }
+        var position = 0, next = 0
+        list?.removeAll { _ in
+            defer { position += 1 }
+            guard next < indexes.count, indexes[next] == position else { return false }
+            next += 1
+            return true
         }
     }
 

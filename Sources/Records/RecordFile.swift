@@ -30,6 +30,8 @@ final class RecordFile {
     private var retryTimer: EventLoopToken?
     /// True once this process's own whole write ended the file: its last byte need not be read again.
     private var endsWhole = false
+    /// The file as last written, kept open while its name still holds it.
+    private var kept: AppendingFile?
     /// The refusal already logged and reported (the same is not said again).
     private var refusalSaid: String?
 
@@ -54,19 +56,31 @@ final class RecordFile {
     func flush() -> Int? {
         guard !unwritten.isEmpty else { return (try? FileSystem.status(path, followingSymlinks: false).size) ?? 0 }
         do {
-            try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
-            let file = try AppendingFile(own: path)
-            try? file.setPermissions(0o600)
-            let size = try file.status().size
+            // The file stays open between lines: one lstat says its name still holds this very
+            // file, as openurld's own (else it is opened again, and refused as before), so a
+            // line costs that and its write, not an open, an fchmod, an fstat and a close.
+            let file: AppendingFile, size: Int
+            if let kept, let keptSize = kept.sizeWhileStillOwn {
+                (file, size) = (kept, keptSize)
+            } else {
+                kept = nil
+                try? FileSystem.createDirectory(Path.parent(path), mode: 0o700, intermediates: true)
+                file = try AppendingFile(own: path)
+                try? file.setPermissions(0o600)
+                size = try file.status().size
+                endsWhole = false
+            }
             var text = unwritten.joined()
             if !endsWhole, !file.ends(with: UInt8(ascii: "\n")) { text = "\n" + text }
             endsWhole = false
             try file.appendWhole(Array(text.utf8), size: size)
             endsWhole = true
+            kept = file
             unwritten = []
             recovered()
             return size + text.utf8.count
         } catch {
+            kept = nil
             failed(error)
             return nil
         }
@@ -79,6 +93,7 @@ final class RecordFile {
     /// Removes the file (the record was emptied), unless something not openurld's own is in its
     /// place: that is left as it is, and said once.
     func removeFile() {
+        kept = nil
         if let refusal { return failed(refusal, retrying: false) }
         try? FileSystem.remove(path)
     }
@@ -87,6 +102,7 @@ final class RecordFile {
     /// is in its place. The temporary is created exclusively, so a link planted at its name is
     /// not followed either.
     func replace(with text: String) {
+        kept = nil
         if let refusal { return failed(refusal, retrying: false) }
         do { try FileSystem.writeAtomically(Array(text.utf8), to: path, mode: 0o600, temporary: path + ".tmp") } catch {
             Log.warning("cannot rewrite \(path): \(error)")
