@@ -104,9 +104,11 @@ public final class DecisionExecutor {
             return completion(CarriedOut(id: nil, outcome: .duplicate))
         }
         lastRouted[decision.finalURL] = now
-        // The id is taken before the effect: a question is asked under it, and the line is on
-        // disk before the reply goes out.
-        let id = record?.add(decision, opener: click.opener, outcome: .asking)
+        // The id is taken before the effect: a question is asked under it. Its line is on disk
+        // before the reply goes out: an effect over within this call (a discard, a copy, a
+        // launch: most clicks) writes one line, with its outcome; one that goes on (a question,
+        // a notification's answer) has its "asking" line written before this call returns.
+        let id = record?.add(decision, opener: click.opener, outcome: .asking, writing: false)
         // Looked at again just before the effect: whatever was slow since the call arrived (a
         // slow disk, a stopped daemon) must not make the link open here and in the client too.
         if isPastDeadline(click, decision) {
@@ -114,10 +116,12 @@ public final class DecisionExecutor {
         }
         perform(decision, click: click, id: id) { [weak self] outcome in
             guard let self else { return }
+            if outcome == .asking { self.record?.writeWaitingLine() }
             self.settle(decision, outcome, click: click, id: id, event: "routed", recorded: outcome == .asking)
             completion(CarriedOut(id: id, outcome: outcome))
             if outcome == .done, self.record != nil { self.noteVisited(decision) }
         }
+        record?.writeWaitingLine()
     }
 
     /// True (and logged) when the client that sent `click` has given up waiting and routed it

@@ -69,6 +69,8 @@ public final class RecentLinks {
     /// Where a due compaction runs once the work in hand is done (nil: at once).
     private let loop: EventLoop?
     private var compactionDue = false
+    /// The entry whose first line waits for its outcome's (`add(writing: false)`).
+    private var waitingLine: UInt32?
 
     /// Remembers links in `path` (nil: in memory only), each line written at once and, when the
     /// disk refuses it, again every few seconds on `loop`; `reported` hears when writing starts
@@ -94,8 +96,11 @@ public final class RecentLinks {
 
     /// Remembers a decision, writes its line, and returns its id; with `recent = 0` only the id
     /// is given (a question is kept pending under it), nothing is remembered. Never reads the file.
+    /// With `writing: false` the line waits (`writeWaitingLine`) for the outcome: a click whose
+    /// effect is over before its reply then writes one line, its last, instead of two.
     @discardableResult
-    public func add(_ decision: Decision, opener: Opener?, outcome: Outcome) -> UInt32 {
+    public func add(_ decision: Decision, opener: Opener?, outcome: Outcome, writing: Bool = true) -> UInt32 {
+        writeWaitingLine()
         let id = ids.take()
         guard capacity > 0 else { return id }
         let entry = Entry(
@@ -110,8 +115,15 @@ public final class RecentLinks {
             added.append(entry)
             trimAdded()
         }
-        append(entry)
+        if writing { append(entry) } else { waitingLine = entry.id }
         return entry.id
+    }
+
+    /// Writes the line `add(writing: false)` left waiting, if its entry has had no other since.
+    public func writeWaitingLine() {
+        guard let id = waitingLine else { return }
+        waitingLine = nil
+        if let entry = loaded?.last(where: { $0.id == id }) ?? added.last(where: { $0.id == id }) { append(entry) }
     }
 
     /// Updates the outcome of an entry (an `ask` answered later). An entry the list no longer
@@ -119,6 +131,8 @@ public final class RecentLinks {
     /// is remembered anew, so an outcome is never lost.
     public func update(id: UInt32, outcome: Outcome, decision: Decision) {
         guard capacity > 0, id != 0 else { return }
+        // The line written below says all the waiting one would have said.
+        if waitingLine == id { waitingLine = nil } else { writeWaitingLine() }
         func changed(_ entry: Entry) -> Entry {
             var entry = entry
             entry.outcome = outcome
@@ -154,6 +168,7 @@ public final class RecentLinks {
 
     /// Forgets every entry and removes the file; the id counter goes on (ids are never given twice).
     public func clear() {
+        waitingLine = nil
         loaded = []
         added = []
         totalBytes = 0
@@ -163,7 +178,10 @@ public final class RecentLinks {
 
     /// Writes any lines still waiting (a full disk); true when none wait.
     @discardableResult
-    public func save() -> Bool { file?.flush() != nil || file == nil }
+    public func save() -> Bool {
+        writeWaitingLine()
+        return file?.flush() != nil || file == nil
+    }
 
     private func append(_ entry: Entry) {
         guard let file, let size = file.append(Self.line(entry)) else { return }
@@ -255,6 +273,7 @@ public final class RecentLinks {
     /// link or a file not openurld's own in its place is not read: the list is what this
     /// process still holds to write.
     private func load() -> [Entry] {
+        writeWaitingLine()
         file?.flush()
         var list: [Entry] = []
         if capacity > 0, let path {

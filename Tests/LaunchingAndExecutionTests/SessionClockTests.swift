@@ -62,6 +62,20 @@ import Testing
         #expect(browser.waitForRecords(2) == [[url], [url]])
     }
 
+    /// Issue 32: a click whose effect is over within the call (a launch, a discard) writes one
+    /// line, with its outcome, before the reply: not an "asking" line and then another.
+    @Test(arguments: ["https://example.org/launched", "mailto:someone@example.org"])
+    func aClickOverWithinTheCallWritesOneLine(url: String) throws {
+        let path = desktop.stateHome + "/recent-one-\(url.hasPrefix("mailto") ? "mail" : "web").tsv"
+        let record = RecentLinks(path: path)
+        let executor = try executor(record: record)
+        let outcome = try carryOut(executor, url)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasSuffix("\t\(outcome?.description ?? "?")") == true, "\(lines) \(String(describing: outcome))")
+        #expect(outcome != .asking)
+    }
+
     @Test(arguments: [(elapsed: 29.0, remaining: 1.0), (elapsed: 30.0, remaining: 0.0), (elapsed: 3600.0, remaining: 0.0)])
     func aQuestionsTimeLeftIsReadOnTheSessionsClock(elapsed: Double, remaining: Double) {
         let request = AskRequest(decision: Decision(url: "https://example.org/", finalURL: "https://example.org/", effect: .discard),
