@@ -129,7 +129,10 @@ let package = Package(
         // Every way a link can arrive (xdg-open per desktop, gio, the portal, sensible-browser,
         // $BROWSER, ...), what each would run, and what `openurl doctor --fix` may mend.
         .target(name: "ArrivalPaths", dependencies: ["Platform", "Launching", "DesktopDefaults"]),
-        .target(name: "OpenurlTool", dependencies: ["ArrivalPaths", "Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution", "OpenurlCommands"]),
+        // The browser companion's host side: native-messaging frames, its requests, the browser
+        // it serves, and whether a clicked link stays in that browser. No I/O but /proc.
+        .target(name: "BrowserCompanion", dependencies: ["Catalog", "JSON", "Platform", "URLModel"]),
+        .target(name: "OpenurlTool", dependencies: ["ArrivalPaths", "BrowserCompanion", "Platform", "JSON", "URLModel", "Hygiene", "LinkExtraction", "LinkSafety", "RoutingCore", "Catalog", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Execution", "OpenurlCommands"]),
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
@@ -178,6 +181,7 @@ let package = Package(
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "BrowserCompanionTests", dependencies: ["BrowserCompanion", "Catalog", "JSON"]),
         .testTarget(name: "ArrivalPathsTests", dependencies: ["ArrivalPaths", "DesktopDefaults", "RoutingCore", "Launching"]),
         .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
     ],

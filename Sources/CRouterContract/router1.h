@@ -69,6 +69,12 @@
 #define OPENURL_RESULT_TRACE "trace"
 #define OPENURL_RESULT_OUTCOME "outcome"
 #define OPENURL_RESULT_ID "id"
+// a{sv}: what an open would launch: the desktop entry (s, "system" for the previous handler)
+// and the arguments put before the URL (as: a browser profile, a private window); left out
+// when nothing is launched. The browser companion keeps a link whose launch is its own browser.
+#define OPENURL_RESULT_LAUNCH "launch"
+#define OPENURL_LAUNCH_ENTRY "entry"
+#define OPENURL_LAUNCH_ARGUMENTS "arguments"
 
 // Outcomes the handler acts on.
 #define OPENURL_OUTCOME_ABANDONED "abandoned"

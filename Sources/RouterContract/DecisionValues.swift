@@ -23,7 +23,23 @@ extension Decision {
         if let error { pairs.append((Key.error, .string(error))) }
         pairs.append((Key.safety, DBusValue(json: safety.json)))
         pairs.append((Key.trace, .stringArray(trace.map(\.text))))
+        if case .open(_, let launch) = effect, let described = Self.launchValue(launch) { pairs.append((Key.launch, described)) }
         return .vardict(pairs: pairs + extra)
+    }
+
+    /// The entry a launch starts and the arguments it puts before the URL; nil for a raw argv.
+    private static func launchValue(_ launch: Launch) -> DBusValue? {
+        let entry: String
+        let arguments: [String]
+        switch launch {
+        case .desktopEntry(let id, let action, _): (entry, arguments) = (action.map { "\(id):\($0)" } ?? id, [])
+        case .desktopEntryAdding(let id, let added, _): (entry, arguments) = (id, added)
+        case .desktopEntryAppending(let id, let appended): (entry, arguments) = (id, appended)
+        case .desktopEntryWithArguments(let id, let replaced): (entry, arguments) = (id, replaced)
+        case .system: (entry, arguments) = ("system", [])
+        case .argv: return nil
+        }
+        return .vardict(pairs: [(Router1.Launch.entry, .string(entry)), (Router1.Launch.arguments, .stringArray(arguments))])
     }
 }
 

@@ -121,6 +121,16 @@ public enum Router1 {
         public static let outcome: String = OPENURL_RESULT_OUTCOME
         /// Its id in `recent`.
         public static let id: String = OPENURL_RESULT_ID
+        /// What an open launches (`a{sv}`, `Launch` keys); left out when nothing is launched.
+        public static let launch: String = OPENURL_RESULT_LAUNCH
+    }
+
+    /// The keys of the result's `launch`.
+    public enum Launch {
+        /// `s`: the desktop entry launched, `system` for the handler before openurld.
+        public static let entry: String = OPENURL_LAUNCH_ENTRY
+        /// `as`: the arguments before the URL (a profile, a private or app window).
+        public static let arguments: String = OPENURL_LAUNCH_ARGUMENTS
     }
 
     /// The error names the daemon replies with, besides the bus's own.

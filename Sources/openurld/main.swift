@@ -1,4 +1,4 @@
-// The one binary behind openurld, openurl-tool and openurl-chooser: they share one copy of the
+// The one binary behind openurld, openurl-tool, openurl-chooser and openurl-native-host: they share one copy of the
 // Swift runtime and of every module, and the name it was run by says which it is. `make install`
 // installs it as openurld, with openurl-tool and openurl-chooser as symlinks to it.
 import OpenurlChooser
@@ -11,6 +11,7 @@ enum Role: String, CaseIterable {
     case daemon = "openurld"
     case tool = "openurl-tool"
     case chooser = "openurl-chooser"
+    case nativeHost = "openurl-native-host"
 
     init?(programName name: String) {
         // `openurl` execs openurl-tool with argv[0] "openurl", so its messages keep its own name.
@@ -32,4 +33,5 @@ switch role {
 case .daemon: DaemonMain.run(arguments: arguments)
 case .tool: exitProcess(ToolMain.run(arguments: arguments))
 case .chooser: ChooserMain.run(arguments: arguments)
+case .nativeHost: exitProcess(NativeHost.run(arguments: arguments))
 }

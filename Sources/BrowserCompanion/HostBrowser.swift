@@ -1,0 +1,87 @@
+import Catalog
+import Platform
+
+/// The browser a native-messaging host serves: its parent process, which browsers start their
+/// hosts from, and the profile that process has open when it can be told.
+public struct HostBrowser: Sendable, Equatable {
+    /// The browser process's id.
+    public var pid: Int32
+    /// Its program's name (`firefox-esr`, `chromium`).
+    public var program: String
+    /// The known browser it is (`firefox`, `chromium`), nil for another.
+    public var key: String?
+    /// Firefox family: the profile's directory; Chromium family: the profile's directory name
+    /// under the user data directory (`Default`, `Work`). Nil when it cannot be told (a Chromium
+    /// with several profiles open).
+    public var profile: String?
+
+    /// A browser as described.
+    public init(pid: Int32, program: String, key: String?, profile: String?) {
+        self.pid = pid
+        self.program = program
+        self.key = key
+        self.profile = profile
+    }
+
+    /// The known browser a desktop id or program name (`firefox-esr.desktop`, `chromium`) names.
+    public static func knownKey(_ name: String) -> String? {
+        let bare = name.hasSuffix(".desktop") ? String(name.dropLast(8)) : name
+        return KnownBrowser.table.first { $0.nativeNames.contains(bare) || $0.key == bare }?.key
+    }
+
+    /// Reads the browser `pid` from `/proc` (`procRoot` in tests); `environment` gives the
+    /// Chromium family's default user data directory.
+    public static func read(pid: Int32, procRoot: String = "/proc", environment: [String: String]) -> HostBrowser {
+        let base = procRoot + "/\(pid)"
+        let arguments = (FileSystem.contents(base + "/cmdline") ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        let exe = (try? FileSystem.symbolicLinkTarget(base + "/exe")) ?? arguments.first ?? ""
+        var program = Path.lastComponent(exe)
+        // Firefox's binary keeps the package's name; a `-bin` wrapper target is the same browser.
+        if program.hasSuffix("-bin") { program = String(program.dropLast(4)) }
+        let key = knownKey(program) ?? arguments.first.flatMap { knownKey(Path.lastComponent($0)) }
+        let family = key.flatMap { key in KnownBrowser.table.first { $0.key == key }?.family }
+        let openFiles = ((try? FileSystem.listDirectory(base + "/fd")) ?? []).compactMap { try? FileSystem.symbolicLinkTarget(base + "/fd/" + $0) }
+        var profile: String?
+        switch family {
+        case .firefox?:
+            profile = Self.argument(after: ["--profile", "-profile"], in: arguments)
+                ?? openFiles.first { $0.hasSuffix("/.parentlock") }.map { Path.parent($0) }
+        case .chromium?:
+            let known = KnownBrowser.table.first { $0.key == key }
+            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Environment.homeDirectory(environment) + "/.config"
+            let userData = arguments.lazy.compactMap { $0.hasPrefix("--user-data-dir=") ? String($0.dropFirst(16)) : nil }.first
+                ?? environment["CHROME_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? configHome + "/" + (known?.profileRoot ?? "chromium")
+            profile = Self.onlyProfile(openFiles: openFiles, userData: userData)
+        default:
+            profile = nil
+        }
+        return HostBrowser(pid: pid, program: program, key: key, profile: profile)
+    }
+
+    /// The value after one of `names` (`--profile DIR`), or in `--profile=DIR`.
+    static func argument(after names: [String], in arguments: [String]) -> String? {
+        for (index, word) in arguments.enumerated() {
+            for name in names {
+                if word == name, index + 1 < arguments.count { return arguments[index + 1] }
+                if word.hasPrefix(name + "=") { return String(word.dropFirst(name.count + 1)) }
+            }
+        }
+        return nil
+    }
+
+    /// The one profile directory under `userData` the browser has files open in; nil for none
+    /// or several (one Chromium process serves every open profile).
+    static func onlyProfile(openFiles: [String], userData: String) -> String? {
+        let prefix = userData.hasSuffix("/") ? userData : userData + "/"
+        var profiles = Set<String>()
+        for file in openFiles where file.hasPrefix(prefix) {
+            let rest = file.dropFirst(prefix.count)
+            // Files directly in the user data directory (Local State) belong to no profile.
+            guard let slash = rest.firstIndex(of: "/") else { continue }
+            let name = String(rest[..<slash])
+            if FileSystem.isRegularFile(prefix + name + "/Preferences") { profiles.insert(name) }
+        }
+        return profiles.count == 1 ? profiles.first : nil
+    }
+}
