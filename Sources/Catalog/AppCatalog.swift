@@ -71,11 +71,12 @@ public struct AppCatalog: Sendable, Equatable {
         if let window = BrowserWindow(rawValue: profile), window != .normal {
             return target(name, browser, profile: nil, window: window, profileArguments: [])
         }
-        // A profile's own name wins over a `:private` or `:app` suffix (profile names may hold colons).
+        // A profile's own name wins over a `:private`, `:app` or `:container:NAME` suffix (profile names may hold colons).
         if browser.known != nil, let record = profileRecord(profile, of: browser), let known = browser.known {
             return .success(BrowserTarget(browser: name, profile: profile, desktopID: browser.desktopID,
                                           arguments: known.profileArguments(directory: record.directory)))
         }
+        if let container = containerTarget(name, browser, profile: profile) { return container }
         for window in [BrowserWindow.private, .app] where profile.hasSuffix(":" + window.rawValue) {
             let profileName = String(profile.dropLast(window.rawValue.count + 1))
             guard !profileName.isEmpty else { break }
@@ -97,6 +98,56 @@ public struct AppCatalog: Sendable, Equatable {
         let skipped = browser.skippedProfiles > 0 ? "; only the first \(Browser.maximumProfiles) profiles its list names are read, \(browser.skippedProfiles) were skipped" : ""
         return .failure(BrowserLookupError(message: "\(name) has no profile \"\(profile)\"" + Self.hint(profile, among: names + directories)
             + " (profiles: \(Self.quoted(names)))" + skipped))
+    }
+
+    /// `container:NAME` (the default profile's) or `PROFILE:container:NAME`: a Firefox container,
+    /// which must be one the profile's `containers.json` lists; nil when `profile` names none.
+    private func containerTarget(_ name: String, _ browser: Browser, profile: String) -> Result<BrowserTarget, BrowserLookupError>? {
+        let profileName: String?
+        let container: String
+        if profile.hasPrefix("container:") {
+            (profileName, container) = (nil, String(profile.dropFirst("container:".count)))
+        } else if let cut = Self.split(profile, at: ":container:") {
+            (profileName, container) = cut
+        } else {
+            return nil
+        }
+        guard !container.isEmpty else { return .failure(BrowserLookupError(message: "\(name): no container named after \"container:\"", isMissing: false)) }
+        guard let known = browser.known, known.family == .firefox else {
+            return .failure(BrowserLookupError(message: "\(name): containers are Firefox's (\(browser.name) has none)", isMissing: false))
+        }
+        var plain = BrowserTarget(browser: name, profile: profileName, desktopID: browser.desktopID, arguments: [])
+        let record: ProfileRecord?
+        if let profileName {
+            switch resolve(browser: name, profile: profileName) {
+            case .success(let resolved) where resolved.window == .normal: plain = resolved
+            case .success: return .failure(BrowserLookupError(message: "\(name): a container opens in a normal window of a profile", isMissing: false))
+            case .failure(let error): return .failure(error)
+            }
+            record = profileRecord(profileName, of: browser)
+        } else {
+            record = browser.profiles.first { $0.isDefault } ?? (browser.profiles.count == 1 ? browser.profiles.first : nil)
+        }
+        let containers = record?.containers ?? []
+        let found = containers.first { $0 == container } ?? unique(containers.filter { $0.lowercased() == container.lowercased() }.map { ProfileRecord(name: $0, directory: "") })?.name
+        guard let found else {
+            let which = record.map { "profile \"\($0.name)\"" } ?? "the default profile"
+            let listed = containers.isEmpty ? "it lists no containers (Firefox writes containers.json once containers are on: install openurld's companion extension, which turns them on)"
+                : "containers: \(Self.quoted(containers))"
+            return .failure(BrowserLookupError(message: "\(name): \(which) has no container \"\(container)\"" + Self.hint(container, among: containers) + " (\(listed))"))
+        }
+        plain.container = found
+        return .success(plain)
+    }
+
+    /// The text before and after the first `marker` in `text`, nil when it has none.
+    private static func split(_ text: String, at marker: String) -> (String, String)? {
+        let bytes = Array(text.utf8), mark = Array(marker.utf8)
+        guard bytes.count >= mark.count else { return nil }
+        for start in 0...(bytes.count - mark.count) where bytes[start..<(start + mark.count)].elementsEqual(mark) {
+            return (String(decoding: bytes[..<start], as: UTF8.self), String(decoding: bytes[(start + mark.count)...], as: UTF8.self))
+        }
+        return nil
     }
 
     /// `"a", "b", "c"`: at most 20 names, then how many more (a message is read, not searched).

@@ -9,12 +9,15 @@ public struct ProfileRecord: Sendable, Equatable {
     public var directory: String
     /// The profile the browser opens by default.
     public var isDefault: Bool
+    /// Firefox family: the names of the profile's containers (`containers.json`), in its order.
+    public var containers: [String]
 
     /// Creates a record.
-    public init(name: String, directory: String, isDefault: Bool = false) {
+    public init(name: String, directory: String, isDefault: Bool = false, containers: [String] = []) {
         self.name = name
         self.directory = directory
         self.isDefault = isDefault
+        self.containers = containers
     }
 }
 
@@ -62,6 +65,23 @@ public enum ProfileFiles {
             records.append(ProfileRecord(name: name, directory: directory, isDefault: isDefault))
         }
         return records
+    }
+
+    /// The names of the containers a Firefox profile's `containers.json` lists for the user
+    /// (`public`), in its order. The built-in four carry only an `l10nId`; they get the English
+    /// names Firefox shows (and `contextualIdentities.query` matches) in an English locale.
+    public static func firefoxContainers(containersJSON bytes: [UInt8]) -> [String] {
+        guard let root = try? JSONValue(parsing: bytes), let identities = root["identities"]?.items else { return [] }
+        let builtIn = ["user-context-personal": "Personal", "user-context-work": "Work", "user-context-banking": "Banking",
+                       "user-context-shopping": "Shopping", "userContextPersonal.label": "Personal", "userContextWork.label": "Work",
+                       "userContextBanking.label": "Banking", "userContextShopping.label": "Shopping"]
+        var names: [String] = []
+        for identity in identities where identity["public"]?.bool != false {
+            let name = identity["name"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? identity["l10nId"]?.string.flatMap { builtIn[$0] }
+                ?? identity["l10nID"]?.string.flatMap { builtIn[$0] }
+            if let name, !names.contains(name) { names.append(name) }
+        }
+        return names
     }
 
     /// The profiles of a Chromium-family `Local State` file: `profile.info_cache` maps each

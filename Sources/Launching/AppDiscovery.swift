@@ -93,8 +93,11 @@ public struct AppDiscovery: AppDiscovering {
         // Only the first profiles are looked at (their directories checked, offered as targets).
         let listed = all.prefix(Browser.maximumProfiles)
         var present: [ProfileRecord] = [], stale: [ProfileRecord] = []
-        for record in listed {
+        for var record in listed {
             let exists = Self.isDirectory(known.family == .firefox ? record.directory : directory + "/" + record.directory)
+            if exists, known.family == .firefox, let containers = FileSystem.contents(record.directory + "/containers.json") {
+                record.containers = ProfileFiles.firefoxContainers(containersJSON: containers)
+            }
             if exists { present.append(record) } else { stale.append(record) }
         }
         var browser = Browser(desktopID: entry.id, name: entry.name, known: known, packaging: packaging, profileDirectory: directory,

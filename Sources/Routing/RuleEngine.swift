@@ -506,6 +506,13 @@ extension BrowserTarget {
     /// How this target launches `url`: its entry, with the profile's arguments before the URL;
     /// an app-mode window gets the URL inside `--app=URL`, in place of the entry's URL.
     func launch(url: String) -> Launch {
+        // Firefox has no command line for containers: the companion extension's page opens the
+        // link in the container (web links only; anything else opens as the profile would).
+        if let container, url.hasPrefix("https:") || url.hasPrefix("http:") {
+            let link = "ext+openurld:open?container=" + PercentEncoding.encode(container) + "&url=" + PercentEncoding.encode(url)
+            return arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: link)
+                : .desktopEntryAdding(id: desktopID, arguments: arguments, url: link)
+        }
         if window == .app { return .desktopEntryAppending(id: desktopID, arguments: arguments + ["--app=" + url]) }
         return arguments.isEmpty ? .desktopEntry(id: desktopID, action: nil, url: url)
             : .desktopEntryAdding(id: desktopID, arguments: arguments, url: url)

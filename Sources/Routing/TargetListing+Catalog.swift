@@ -32,6 +32,10 @@ extension TargetListing {
                 for profile in browser.profiles {
                     out.append(TargetListing(target: "\(browser.id):\(profile.name)", kind: .profile, name: profile.name,
                                              app: browser.desktopID, isDefault: profile.isDefault))
+                    for container in profile.containers {
+                        out.append(TargetListing(target: "\(browser.id):\(profile.name):container:\(container)", kind: .container,
+                                                 name: "\(profile.name): \(container)", app: browser.desktopID))
+                    }
                 }
                 if browser.known != nil {
                     out.append(TargetListing(target: "\(browser.id):private", kind: .private, name: "Private window", app: browser.desktopID))

@@ -78,21 +78,26 @@ public struct BrowserTarget: Sendable, Equatable, CustomStringConvertible {
     /// Inserted before the URL in the entry's `Exec` (`--profile DIR`, `--incognito`); for an
     /// app-mode window, the profile's arguments before `--app=URL`.
     public var arguments: [String]
+    /// A Firefox container (`firefox:Work:container:Shopping`), opened through the companion
+    /// extension's `ext+openurld:` page; nil for none.
+    public var container: String?
 
     /// Creates a target.
-    public init(browser: String, profile: String?, window: BrowserWindow = .normal, desktopID: String, arguments: [String]) {
+    public init(browser: String, profile: String?, window: BrowserWindow = .normal, desktopID: String, arguments: [String], container: String? = nil) {
         self.browser = browser
         self.profile = profile
         self.window = window
         self.desktopID = desktopID
         self.arguments = arguments
+        self.container = container
     }
 
-    /// `browser`, `browser:profile`, `browser:private`, `browser:profile:app`.
+    /// `browser`, `browser:profile`, `browser:private`, `browser:profile:app`, `browser:profile:container:NAME`.
     public var description: String {
         var parts = [browser]
         if let profile { parts.append(profile) }
         if window != .normal { parts.append(window.rawValue) }
+        if let container { parts += ["container", container] }
         return parts.joined(separator: ":")
     }
 }

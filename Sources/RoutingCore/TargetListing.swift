@@ -9,6 +9,8 @@ public struct TargetListing: Sendable, Equatable {
         case appWindow = "app-window"
         /// An installed web app (a Chromium `--app-id=` entry).
         case webApp = "web-app"
+        /// A Firefox container of a profile (`firefox:Work:container:Shopping`), opened through the companion extension.
+        case container
     }
 
     /// The string to paste into a rule (`open = "firefox:Work"`).
