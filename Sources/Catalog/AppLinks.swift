@@ -16,6 +16,17 @@ public struct AppLink: Sendable {
         AppLink(name: "teams", scheme: "msteams", convert: { teams($0) }),
         AppLink(name: "slack", scheme: "slack", convert: { slack($0) }),
         AppLink(name: "spotify", scheme: "spotify", convert: { spotify($0) }),
+        AppLink(name: "figma", scheme: "figma", convert: { figma($0) }),
+        AppLink(name: "discord", scheme: "discord", convert: { discord($0) }),
+        AppLink(name: "notion", scheme: "notion", convert: { notion($0) }),
+        AppLink(name: "linear", scheme: "linear", convert: { linear($0) }),
+        AppLink(name: "webex", scheme: "webexteams", convert: { webex($0) }),
+        AppLink(name: "jitsi", scheme: "jitsi-meet", convert: { jitsi($0) }),
+        AppLink(name: "telegram", scheme: "tg", convert: { telegram($0) }),
+        AppLink(name: "element", scheme: "element", convert: { element($0) }),
+        AppLink(name: "steam", scheme: "steam", convert: { steam($0) }),
+        AppLink(name: "vscode", scheme: "vscode", convert: { vscode($0) }),
+        AppLink(name: "obsidian", scheme: "obsidian", convert: { obsidian($0) }),
     ]
 
     /// The names of the built-in conversions.
@@ -57,18 +68,18 @@ public struct AppLink: Sendable {
         return "spotify:\(parts[0]):\(parts[1])"
     }
 
-    private static func isWeb(_ url: ParsedURL) -> Bool { url.scheme == "https" || url.scheme == "http" }
+    static func isWeb(_ url: ParsedURL) -> Bool { url.scheme == "https" || url.scheme == "http" }
 
-    private static func segments(_ url: ParsedURL) -> [String] {
+    static func segments(_ url: ParsedURL) -> [String] {
         url.path.split(separator: "/").map(String.init)
     }
 
-    private static func isDigits(_ text: String) -> Bool {
+    static func isDigits(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// Letters and digits only: ids pasted into another URL must not carry its syntax.
-    private static func isWord(_ text: String) -> Bool {
+    static func isWord(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "~") }
     }
 }

@@ -198,7 +198,9 @@ public struct RuleEngine: Sendable {
         case .unavailable:
             return
         case .desktopEntry(let id, nil) where config.catalog.webApp(id: id) != nil:
-            // An installed web app opens the link in its own window.
+            // An installed web app opens the link in its own window. Chromium 156 ignores a URL
+            // after `--app-id=` (the app opens at its start page); this switch is the one that
+            // opens the window at the link, and only for a link inside the app's scope.
             decision.effect = .open(target, .desktopEntryAppending(id: id, arguments: ["--app-launch-url-for-shortcuts-menu-item=" + url.string]))
         case .desktopEntry(let id, let action):
             decision.effect = .open(target, .desktopEntry(id: id, action: action, url: url.string))

@@ -10,8 +10,13 @@ public final class RecordingProxy: @unchecked Sendable {
     private let lines = Locked<[String]>([])
     private let stopped = Locked(false)
 
+    /// What a request for a path (the target without its query) is answered with, beside the
+    /// default page; lets the proxy serve a site of its own as a plain web server.
+    private let pages: [String: (type: String, body: [UInt8])]
+
     /// Listens on 127.0.0.1 and serves on a thread of its own until `stop()`.
-    public init() throws {
+    public init(pages: [String: (type: String, body: [UInt8])] = [:]) throws {
+        self.pages = pages
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw HarnessError("socket: errno \(errno)") }
         var yes: Int32 = 1
@@ -88,8 +93,9 @@ public final class RecordingProxy: @unchecked Sendable {
         }
         guard let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first, !line.isEmpty else { return }
         lines.update { $0.append(String(line)) }
-        let body = "<html><body>recorded</body></html>"
-        let response = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        _ = response.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        let target = line.split(separator: " ").dropFirst().first.map { $0.prefix { $0 != "?" } } ?? ""
+        let page = pages[String(target)] ?? (type: "text/html", body: Array("<html><body>recorded</body></html>".utf8))
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Type: \(page.type)\r\nContent-Length: \(page.body.count)\r\nConnection: close\r\n\r\n".utf8) + page.body
+        _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 }

@@ -161,4 +161,20 @@ import Testing
         let recent = try #require(try harness.call("Recent", [.uint32(2)]).first?.array)
         #expect(recent.contains { $0.dictionary?["target"]?.string == "Zoom.desktop" && $0.dictionary?["final_url"]?.string == converted })
     }
+
+    @Test func aTelegramLinkOpensInTelegramDesktopWhenTheSettingNamesIt() throws {
+        let harness = try DaemonHarness(name: "telegram")
+        _ = try BrowserHome(desktop: harness.desktop, browser: harness.browser.executable)
+        // The entry Telegram Desktop installs declares the scheme its links become.
+        _ = try harness.desktop.writeDesktopEntry(id: "org.telegram.desktop.desktop", contents: IsolatedDesktop.desktopEntry(
+            name: "Telegram Desktop", exec: "\(harness.browser.executable) --telegram %u", mimeTypes: ["x-scheme-handler/tg"]))
+        try harness.writeConfig("[settings]\napp_links = [\"telegram\", \"element\"]\n[default]\nopen = \"firefox:Work Stuff\"\n")
+        let url = "https://t.me/durov/42"
+        let converted = "tg://resolve?domain=durov&post=42"
+        let test = try harness.run([harness.openurl, "test", url])
+        #expect(test.stdout.contains("app link telegram: \(converted) in org.telegram.desktop.desktop"), "\(test)")
+        let result = try harness.run([harness.openurl, url])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.browser.waitForRecords(1) == [["--telegram", converted]])
+    }
 }

@@ -7,6 +7,7 @@ import TestSupport
 import Catalog
 import ConfigLanguage
 import Routing
+import URLModel
 @testable import RoutingCore
 
 /// A fake home with native, Flatpak and Snap browsers (`BrowserHome`), discovered for real.
@@ -196,6 +197,35 @@ struct HarnessFailure: Error, CustomStringConvertible {
             return
         }
         #expect(error.message.contains("only the first 1000 profiles its list names are read, 250 were skipped"), "\(error.message)")
+    }
+
+    /// The entry is the one Chromium 156 wrote for a web app installed by policy. Of the launches
+    /// tried with it, only `--app-launch-url-for-shortcuts-menu-item` opened the app's window at
+    /// the link; a URL after `--app-id` was ignored (start page) and `--app=` made a plain
+    /// app-mode window that is not the installed app.
+    @Test(arguments: [
+        "https://docs.example.org/d/1?tab=2#h",
+        "https://docs.example.org/a b\"c",
+    ])
+    func anInstalledWebAppOpensItsWindowAtTheLink(url: String) throws {
+        let fixture = try DiscoveryFixture(name: "web-app")
+        let id = "chrome-jdapppbkpoaocpkoonjebepnbcaakmmk-Default.desktop"
+        _ = try fixture.desktop.writeDesktopEntry(id: id, contents: """
+            [Desktop Entry]
+            Version=1.0
+            Terminal=false
+            Type=Application
+            Name=Docs
+            Exec=/usr/lib/chromium/chromium --user-data-dir=/h/ud --profile-directory=Default --app-id=jdapppbkpoaocpkoonjebepnbcaakmmk
+            Icon=chrome-jdapppbkpoaocpkoonjebepnbcaakmmk-Default
+            StartupWMClass=crx_jdapppbkpoaocpkoonjebepnbcaakmmk
+
+            """)
+        let parsed = try ParsedURL(url)
+        #expect(try fixture.argv(open: id, url: url) == [
+            "/usr/lib/chromium/chromium", "--user-data-dir=/h/ud", "--profile-directory=Default",
+            "--app-id=jdapppbkpoaocpkoonjebepnbcaakmmk", "--app-launch-url-for-shortcuts-menu-item=" + parsed.string,
+        ])
     }
 
     @Test func aListWithinTheLimitSaysNothing() throws {

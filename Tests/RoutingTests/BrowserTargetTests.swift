@@ -238,6 +238,99 @@ let testCatalog: AppCatalog = {
         Case(url: "https://open.spotify.com/playlist/37i9dQZF1DXcBWIGoYBM5M", converted: "spotify:playlist:37i9dQZF1DXcBWIGoYBM5M"),
         Case(url: "https://open.spotify.com/genre/x", converted: nil),
         Case(url: "https://example.org/j/123", converted: nil),
+        // figma: the path and query as they are, for the kinds of documents only.
+        Case(url: "https://www.figma.com/design/AbC123xyz/My-Design?node-id=1-2", converted: "figma://design/AbC123xyz/My-Design?node-id=1-2"),
+        Case(url: "https://figma.com/file/AbC123xyz", converted: "figma://file/AbC123xyz"),
+        Case(url: "https://www.figma.com/board/K3y/Jam", converted: "figma://board/K3y/Jam"),
+        Case(url: "https://www.figma.com/pricing", converted: nil),
+        Case(url: "https://www.figma.com/community/file/123", converted: nil),
+        Case(url: "https://www.figma.com/file/a.b/x", converted: nil),
+        Case(url: "https://figma.com.evil.example/file/AbC", converted: nil),
+        // discord: channels by number, invites by code.
+        Case(url: "https://discord.com/channels/644216177224056838/828664491445190729", converted: "discord://-/channels/644216177224056838/828664491445190729"),
+        Case(url: "https://discord.com/channels/1/2/3", converted: "discord://-/channels/1/2/3"),
+        Case(url: "https://discord.com/channels/@me/853229216749584404", converted: "discord://-/channels/@me/853229216749584404"),
+        Case(url: "https://discord.gg/discord-testers", converted: "discord://-/invite/discord-testers"),
+        Case(url: "https://discord.com/invite/Uja83xcr5S", converted: "discord://-/invite/Uja83xcr5S"),
+        Case(url: "https://discord.com/channels/1/abc", converted: nil),
+        Case(url: "https://discord.com/channels/1", converted: nil),
+        Case(url: "https://discord.gg/a%2Fb", converted: nil),
+        Case(url: "https://discord.gg/abc?event=1", converted: nil),
+        Case(url: "https://discord.com/developers/docs", converted: nil),
+        Case(url: "https://notdiscord.gg/abc", converted: nil),
+        // notion: any page of the app's host.
+        Case(url: "https://www.notion.so/acme/Roadmap-8a26124f8df54b48b4c6ed241c23eb0f", converted: "notion://www.notion.so/acme/Roadmap-8a26124f8df54b48b4c6ed241c23eb0f"),
+        Case(url: "https://notion.so/8a26124f?pvs=4", converted: "notion://www.notion.so/8a26124f?pvs=4"),
+        Case(url: "https://www.notion.so/", converted: nil),
+        Case(url: "https://acme.notion.site/Page-1", converted: nil),
+        // linear: a workspace's issues, projects and views, not the site's pages.
+        Case(url: "https://linear.app/acme/issue/ENG-123/fix-login", converted: "linear://acme/issue/ENG-123/fix-login"),
+        Case(url: "https://linear.app/acme/project/launch-5f1d", converted: "linear://acme/project/launch-5f1d"),
+        Case(url: "https://linear.app/pricing", converted: nil),
+        Case(url: "https://linear.app/docs/getting-started", converted: nil),
+        Case(url: "https://linear.app/ac%3Ame/issue/ENG-1", converted: nil),
+        // webex: personal rooms by SIP address; a j.php meeting key is no app URL.
+        Case(url: "https://acme.webex.com/meet/jane.doe", converted: "webexteams://meet?sip=jane.doe%40acme.webex.com"),
+        Case(url: "https://acme.webex.com/acme/j.php?MTID=m0123456789abcdef", converted: nil),
+        Case(url: "https://acme.webex.com/meet/jane%26x", converted: nil),
+        Case(url: "https://acme.webex.com/meet/..", converted: nil),
+        Case(url: "https://webex.com/meet/jane", converted: nil),
+        Case(url: "https://a.b.webex.com/meet/jane", converted: nil),
+        // jitsi: a room on meet.jit.si, without settings in the fragment.
+        Case(url: "https://meet.jit.si/MyTeamStandup", converted: "jitsi-meet://meet.jit.si/MyTeamStandup"),
+        Case(url: "https://meet.jit.si/MyTeamStandup#config.startWithAudioMuted=true", converted: nil),
+        Case(url: "https://meet.jit.si/a/b", converted: nil),
+        Case(url: "https://meet.jit.si/", converted: nil),
+        Case(url: "https://meet.jit.si.example/room", converted: nil),
+        // telegram: usernames, posts, invites and sticker sets, on t.me and telegram.me.
+        Case(url: "https://t.me/durov", converted: "tg://resolve?domain=durov"),
+        Case(url: "https://t.me/durov/42", converted: "tg://resolve?domain=durov&post=42"),
+        Case(url: "https://telegram.me/telegram", converted: "tg://resolve?domain=telegram"),
+        Case(url: "https://t.me/+AbCdEf_12-3", converted: "tg://join?invite=AbCdEf_12-3"),
+        Case(url: "https://t.me/joinchat/AbCdEf123", converted: "tg://join?invite=AbCdEf123"),
+        Case(url: "https://t.me/addstickers/Animals", converted: "tg://addstickers?set=Animals"),
+        Case(url: "https://t.me/durov?start=x", converted: nil),
+        Case(url: "https://t.me/abc", converted: nil),
+        Case(url: "https://t.me/share/url", converted: nil),
+        Case(url: "https://t.me/c/123/45", converted: nil),
+        Case(url: "https://t.me/durov/abc", converted: nil),
+        Case(url: "https://t.me/+a%26b", converted: nil),
+        Case(url: "https://t.me/joinchat", converted: nil),
+        Case(url: "https://t.me/1durov", converted: nil),
+        // element: a matrix.to room, alias or user.
+        Case(url: "https://matrix.to/#/#matrix:matrix.org", converted: "element://vector/webapp/#/room/#matrix:matrix.org"),
+        Case(url: "https://matrix.to/#/!AbCdEf:example.org:8448", converted: "element://vector/webapp/#/room/!AbCdEf:example.org:8448"),
+        Case(url: "https://matrix.to/#/@alice:example.org", converted: "element://vector/webapp/#/user/@alice:example.org"),
+        Case(url: "https://matrix.to/#/#room:example.org/$event", converted: nil),
+        Case(url: "https://matrix.to/#/#room:example.org?via=x.org", converted: nil),
+        Case(url: "https://matrix.to/#/#room", converted: nil),
+        Case(url: "https://matrix.to/#/alice:example.org", converted: nil),
+        Case(url: "https://matrix.to/x#/@alice:example.org", converted: nil),
+        Case(url: "https://matrix.to/#/@al%20ice:example.org", converted: nil),
+        // steam: a store page by app id, anything of the community through openurl.
+        Case(url: "https://store.steampowered.com/app/1041920/Some_Game/", converted: "steam://store/1041920"),
+        Case(url: "https://steamcommunity.com/id/gaben/", converted: "steam://openurl/https://steamcommunity.com/id/gaben/"),
+        Case(url: "https://store.steampowered.com/app/abc", converted: nil),
+        Case(url: "https://store.steampowered.com/search/?term=x", converted: nil),
+        Case(url: "https://steamcommunity.com/", converted: nil),
+        Case(url: "https://steamcommunity.com.example/id/x", converted: nil),
+        // vscode: a GitHub repository opened on the web becomes a clone.
+        Case(url: "https://vscode.dev/github/microsoft/vscode", converted: "vscode://vscode.git/clone?url=https%3A%2F%2Fgithub.com%2Fmicrosoft%2Fvscode.git"),
+        Case(url: "https://github.dev/swiftlang/swift-format/blob/main/README.md", converted: "vscode://vscode.git/clone?url=https%3A%2F%2Fgithub.com%2Fswiftlang%2Fswift-format.git"),
+        Case(url: "https://github.dev/a/my.repo", converted: "vscode://vscode.git/clone?url=https%3A%2F%2Fgithub.com%2Fa%2Fmy.repo.git"),
+        Case(url: "https://vscode.dev/microsoft/vscode", converted: nil),
+        Case(url: "https://vscode.dev/github/microsoft", converted: nil),
+        Case(url: "https://github.dev/a/..", converted: nil),
+        Case(url: "https://github.dev/a%3Fb/c", converted: nil),
+        Case(url: "https://github.com/microsoft/vscode", converted: nil),
+        // obsidian: the plugin and theme pages of the site.
+        Case(url: "https://obsidian.md/plugins?id=dataview", converted: "obsidian://show-plugin?id=dataview"),
+        Case(url: "https://obsidian.md/themes?id=Things%20Two", converted: "obsidian://show-theme?name=Things%20Two"),
+        Case(url: "https://obsidian.md/plugins?id=a%26b", converted: "obsidian://show-plugin?id=a%26b"),
+        Case(url: "https://obsidian.md/plugins?id=", converted: nil),
+        Case(url: "https://obsidian.md/plugins?id=a&vault=b", converted: nil),
+        Case(url: "https://obsidian.md/pricing?id=a", converted: nil),
+        Case(url: "https://help.obsidian.md/plugins?id=a", converted: nil),
     ])
     func conversions(testCase: Case) throws {
         let url = try ParsedURL(testCase.url)
@@ -282,6 +375,16 @@ let testCatalog: AppCatalog = {
         #expect((decision.launch == .desktopEntry(id: "Zoom.desktop", action: nil, url: "zoommtg://zoom.us/join?action=join&confno=123")) == converted, "\(decision.trace.map(\.text))")
     }
 
+    @Test func aTelegramLinkOpensInTelegramDesktopWhenItsNameIsListed() throws {
+        var catalog = testCatalog
+        catalog.entries.append(AppEntry(id: "org.telegram.desktop.desktop", name: "Telegram Desktop", schemes: ["tg"]))
+        let decision = try decide("[settings]\napp_links = [\"telegram\", \"element\"]\n[default]\nopen = \"firefox\"\n", "https://t.me/durov/42", catalog: catalog)
+        #expect(decision.launch == .desktopEntry(id: "org.telegram.desktop.desktop", action: nil, url: "tg://resolve?domain=durov&post=42"))
+        #expect(decision.trace.last?.text == "app link telegram: tg://resolve?domain=durov&post=42 in org.telegram.desktop.desktop")
+        // Without the entry the same link stays with the browser.
+        #expect(try decide("[default]\nopen = \"firefox\"\n", "https://t.me/durov/42").launch == .desktopEntry(id: "firefox.desktop", action: nil, url: "https://t.me/durov/42"))
+    }
+
     @Test func onlyWhenAnEntryDeclaresTheScheme() throws {
         var catalog = testCatalog
         catalog.entries.removeAll { $0.id == "Zoom.desktop" }
@@ -294,7 +397,7 @@ let testCatalog: AppCatalog = {
             _ = try ConfigLoader.load(text: "[settings]\napp_links = [\"zom\"]\n", path: "config.toml")
             Issue.record("loaded")
         } catch {
-            #expect(error.description == #"config.toml:2:14: settings.app_links: unknown app link "zom" (known: zoom, teams, slack, spotify); did you mean "zoom"?"#)
+            #expect(error.description == #"config.toml:2:14: settings.app_links: unknown app link "zom" (known: zoom, teams, slack, spotify, figma, discord, notion, linear, webex, jitsi, telegram, element, steam, vscode, obsidian); did you mean "zoom"?"#)
         }
     }
 }
