@@ -29,6 +29,17 @@ BASHDIR = $(DATADIR)/bash-completion/completions
 ZSHDIR = $(DATADIR)/zsh/site-functions
 FISHDIR = $(DATADIR)/fish/vendor_completions.d
 SCHEMADIR = $(DATADIR)/openurld
+# The browser companion: the extension (unpacked, for Chromium, and as an .xpi for Firefox) and the
+# native-messaging host's manifests where each browser reads them: a home install in the user's
+# (Firefox reads ~/.mozilla/native-messaging-hosts even when its profiles are under
+# $XDG_CONFIG_HOME; creating ~/.mozilla does not move them), any other in the system's.
+EXTDIR = $(SCHEMADIR)/browser-extension
+EXTFILES = manifest.json background.js content.js container.html container.js options.html options.js
+XPI = $(SCHEMADIR)/openurld-companion.xpi
+HOMEINSTALL = $(filter $(HOME)/%,$(PREFIX))
+MOZHOSTDIR ?= $(if $(HOMEINSTALL),$(HOME)/.mozilla/native-messaging-hosts,/usr/lib/mozilla/native-messaging-hosts)
+CHROMIUMHOSTDIR ?= $(if $(HOMEINSTALL),$(or $(XDG_CONFIG_HOME),$(HOME)/.config)/chromium/NativeMessagingHosts,/etc/chromium/native-messaging-hosts)
+HOSTMANIFEST = io.github.openurld.json
 # Where install-files takes the binaries from (make install builds them there first).
 BUILDDIR ?= .build/release
 GENDIR = $(BUILDDIR)/generated
@@ -40,12 +51,13 @@ RELEASE = swift build -c release --static-swift-stdlib
 INSTALL_STRIP ?= -s
 
 # Every file `make install` writes, relative to DESTDIR; `make uninstall` removes exactly these.
-INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser \
+INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser $(BINDIR)/openurl-native-host \
 	$(APPDIR)/io.github.openurld.desktop $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service \
 	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man1/openurl-chooser.1 $(MANDIR)/man5/openurld.toml.5 \
-	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json
+	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json \
+	$(addprefix $(EXTDIR)/,$(EXTFILES)) $(XPI) $(MOZHOSTDIR)/$(HOSTMANIFEST) $(CHROMIUMHOSTDIR)/$(HOSTMANIFEST)
 
-.PHONY: build release generated install install-files setup uninstall stop-daemon package test test-deps check-all bench bench-footprint fuzz fuzz-build test-sanitize
+.PHONY: extension build release generated install install-files setup uninstall stop-daemon package test test-deps check-all bench bench-footprint fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
 # openurld is one multi-call binary (Sources/openurld): openurl-tool and openurl-chooser are
@@ -72,6 +84,15 @@ generated:
 	$(BUILDDIR)/openurl-tool __generate zsh > $(GENDIR)/_openurl
 	$(BUILDDIR)/openurl-tool __generate fish > $(GENDIR)/openurl.fish
 	$(BUILDDIR)/openurl-tool __generate schema > $(GENDIR)/config.schema.json
+	$(MAKE) -s extension XPIOUT=$(GENDIR)/openurld-companion.xpi
+
+# The companion extension as Firefox installs it: a zip of browser/ (files stored in a fixed
+# order with a fixed time, so the same sources give the same bytes).
+XPIOUT ?= .build/openurld-companion.xpi
+extension:
+	mkdir -p $(dir $(XPIOUT))
+	cd browser && python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED); [z.writestr(zipfile.ZipInfo(n, (2020, 1, 1, 0, 0, 0)), open(n, "rb").read(), zipfile.ZIP_DEFLATED) for n in sys.argv[2:]]; z.close()' \
+	    $(abspath $(XPIOUT)) $(EXTFILES)
 
 install: release
 	$(MAKE) install-files
@@ -91,6 +112,12 @@ install-files: generated
 	install -m 644 $(GENDIR)/_openurl $(DESTDIR)$(ZSHDIR)/_openurl
 	install -m 644 $(GENDIR)/openurl.fish $(DESTDIR)$(FISHDIR)/openurl.fish
 	install -m 644 $(GENDIR)/config.schema.json $(DESTDIR)$(SCHEMADIR)/config.schema.json
+	install -d $(DESTDIR)$(EXTDIR) $(DESTDIR)$(MOZHOSTDIR) $(DESTDIR)$(CHROMIUMHOSTDIR)
+	install -m 644 $(addprefix browser/,$(EXTFILES)) $(DESTDIR)$(EXTDIR)/
+	install -m 644 $(GENDIR)/openurld-companion.xpi $(DESTDIR)$(XPI)
+	sed 's|@BINDIR@|$(BINDIR)|' browser-host/firefox.json.in > $(DESTDIR)$(MOZHOSTDIR)/$(HOSTMANIFEST)
+	sed 's|@BINDIR@|$(BINDIR)|' browser-host/chromium.json.in > $(DESTDIR)$(CHROMIUMHOSTDIR)/$(HOSTMANIFEST)
+	chmod 644 $(DESTDIR)$(MOZHOSTDIR)/$(HOSTMANIFEST) $(DESTDIR)$(CHROMIUMHOSTDIR)/$(HOSTMANIFEST)
 	@# A staged install leaves caches to the package manager's triggers.
 	if [ -z "$(DESTDIR)" ]; then update-desktop-database -q $(APPDIR) 2>/dev/null || true; fi
 
@@ -117,7 +144,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	@# Earlier versions put the unit in ~/.config/systemd/user.
 	if [ -z "$(DESTDIR)" ] && [ -n "$(filter $(HOME)/%,$(PREFIX))" ] && grep -qs '^BusName=io.github.openurld$$' $(LEGACYUNIT); then rm -f $(LEGACYUNIT); fi
-	-rmdir $(DESTDIR)$(SCHEMADIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(EXTDIR) $(DESTDIR)$(SCHEMADIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(MOZHOSTDIR) $(DESTDIR)$(CHROMIUMHOSTDIR) 2>/dev/null
 	if [ -z "$(DESTDIR)" ]; then update-desktop-database -q $(APPDIR) 2>/dev/null || true; fi
 
 # The .deb, built in this tree with the Swift toolchain on PATH; dpkg-buildpackage writes to ..,

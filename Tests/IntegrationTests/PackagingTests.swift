@@ -8,14 +8,19 @@ import ConfigLanguage
 @Suite(.serialized) struct PackagingTests {
     /// What a package ships, relative to the staging root, for PREFIX=/usr.
     static let expectedFiles: Set<String> = [
-        "usr/bin/openurl", "usr/bin/openurl-tool", "usr/bin/openurld", "usr/bin/openurl-chooser",
+        "usr/bin/openurl", "usr/bin/openurl-tool", "usr/bin/openurld", "usr/bin/openurl-chooser", "usr/bin/openurl-native-host",
         "usr/share/applications/io.github.openurld.desktop",
         "usr/share/dbus-1/services/io.github.openurld.service",
         "usr/lib/systemd/user/openurld.service",
         "usr/share/man/man1/openurl.1", "usr/share/man/man1/openurld.1", "usr/share/man/man1/openurl-chooser.1", "usr/share/man/man5/openurld.toml.5",
         "usr/share/bash-completion/completions/openurl", "usr/share/zsh/site-functions/_openurl",
         "usr/share/fish/vendor_completions.d/openurl.fish", "usr/share/openurld/config.schema.json",
-    ]
+        // The browser companion: the extension, unpacked and as Firefox's .xpi, and the host's
+        // manifests where Firefox and Chromium read the system's.
+        "usr/share/openurld/openurld-companion.xpi",
+        "usr/lib/mozilla/native-messaging-hosts/io.github.openurld.json", "etc/chromium/native-messaging-hosts/io.github.openurld.json",
+    ].union(["manifest.json", "background.js", "content.js", "container.html", "container.js", "options.html", "options.js"]
+        .map { "usr/share/openurld/browser-extension/" + $0 })
 
     /// Runs make in the source tree, installing the already built debug binaries.
     static func make(_ arguments: [String], environment: [String: String]) throws -> ToolResult {
@@ -43,9 +48,20 @@ import ConfigLanguage
         #expect(install.status == 0, "\(install)")
         #expect(Self.files(under: stage) == Self.expectedFiles)
         // One multi-call binary: the other names are relative symlinks to it, and both binaries are stripped.
-        for name in ["openurl-tool", "openurl-chooser"] {
+        for name in ["openurl-tool", "openurl-chooser", "openurl-native-host"] {
             #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stage + "/usr/bin/" + name)) == "openurld", "\(name)")
         }
+        // Each browser's host manifest names the installed host and only the companion.
+        for (path, allowed) in [("usr/lib/mozilla/native-messaging-hosts/io.github.openurld.json", "\"allowed_extensions\": [\"companion@openurld.github.io\"]"),
+                                ("etc/chromium/native-messaging-hosts/io.github.openurld.json", "\"allowed_origins\": [\"chrome-extension://hpnkcnnaigafnfpajjilndogjkikpgce/\"]")] {
+            let manifest = try String(contentsOfFile: stage + "/" + path, encoding: .utf8)
+            #expect(manifest.contains("\"path\": \"/usr/bin/openurl-native-host\"") && manifest.contains(allowed), "\(path): \(manifest)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(manifest.utf8))) is [String: Any], "\(path) is not JSON")
+        }
+        // The .xpi holds the extension's files as they are in browser/.
+        let listing = try Command.run([try Toolbox.require("python3"), "-c", "import sys, zipfile; print(' '.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+                                       stage + "/usr/share/openurld/openurld-companion.xpi"])
+        #expect(listing.stdout.contains("manifest.json") && listing.stdout.contains("content.js"), "\(listing)")
         for name in ["openurl", "openurld"] {
             let sections = try Command.run([try Toolbox.require("readelf"), "-S", stage + "/usr/bin/" + name])
             #expect(sections.status == 0 && sections.stdout.contains(".text"), "\(sections)")
