@@ -179,7 +179,8 @@ let package = Package(
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ArrivalPathsTests", dependencies: ["ArrivalPaths", "DesktopDefaults", "RoutingCore", "Launching"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17
