@@ -9,6 +9,7 @@ public final class RecordingProxy: @unchecked Sendable {
     private let listener: Int32
     private let lines = Locked<[String]>([])
     private let stopped = Locked(false)
+    private let served = Locked<[String: String]>([:])
 
     /// Listens on 127.0.0.1 and serves on a thread of its own until `stop()`.
     public init() throws {
@@ -54,6 +55,10 @@ public final class RecordingProxy: @unchecked Sendable {
         return saw(url)
     }
 
+    /// Serves `html` for `url` (as the request line names it: an absolute URL through the proxy,
+    /// a path when asked directly); every other request still gets the short page.
+    public func serve(_ html: String, at url: String) { served.update { $0[url] = html } }
+
     /// Stops listening.
     public func stop() {
         guard !stopped.value else { return }
@@ -88,8 +93,10 @@ public final class RecordingProxy: @unchecked Sendable {
         }
         guard let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first, !line.isEmpty else { return }
         lines.update { $0.append(String(line)) }
-        let body = "<html><body>recorded</body></html>"
-        let response = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let parts = line.split(separator: " ")
+        let target = parts.count > 1 ? String(parts[1]) : ""
+        let body = served.value[target] ?? "<html><body>recorded</body></html>"
+        let response = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nCache-Control: no-store\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         _ = response.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 }
