@@ -85,13 +85,43 @@ final class MarionetteClient {
 
     func navigate(_ url: String) throws { try command("WebDriver:Navigate", ["url": url]) }
 
-    /// Clicks the element `selector` finds, as WebDriver does: a trusted mouse click at its centre.
-    func click(_ selector: String) throws {
+    /// The WebDriver reference of the element `selector` finds.
+    func element(_ selector: String) throws -> JSONObject {
         let found = try command("WebDriver:FindElement", ["using": "css selector", "value": selector])
         guard let element = ((found as? JSONObject)?["value"] as? JSONObject)?[Self.elementKey] as? String else {
             throw HarnessError("Marionette found no element for \(selector): \(found)")
         }
-        try command("WebDriver:ElementClick", ["id": element])
+        return [Self.elementKey: element]
+    }
+
+    /// Clicks the element `selector` finds, as WebDriver does: a trusted mouse click at its centre.
+    func click(_ selector: String) throws {
+        try command("WebDriver:ElementClick", ["id": try element(selector)[Self.elementKey] as Any])
+    }
+
+    /// Moves the mouse to the element's centre and presses the left button (`release` ends the click).
+    func press(_ selector: String) throws {
+        let pointer: JSONObject = ["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+                                   "actions": [["type": "pointerMove", "origin": try element(selector), "x": 0, "y": 0], ["type": "pointerDown", "button": 0]]]
+        try command("WebDriver:PerformActions", ["actions": [pointer]])
+    }
+
+    /// Releases the left button pressed by `press` (the browser fires the click).
+    func release() throws {
+        let pointer: JSONObject = ["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": [["type": "pointerUp", "button": 0]]]
+        try command("WebDriver:PerformActions", ["actions": [pointer]])
+    }
+
+    /// A left click with Ctrl held (the user's explicit "open in a new tab").
+    func ctrlClick(_ selector: String) throws {
+        let control = "\u{E009}"
+        let keys: JSONObject = ["type": "key", "id": "keyboard",
+                                "actions": [["type": "keyDown", "value": control], ["type": "pause"], ["type": "pause"], ["type": "keyUp", "value": control]]]
+        let pointer: JSONObject = ["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+                                   "actions": [["type": "pointerMove", "origin": try element(selector), "x": 0, "y": 0],
+                                               ["type": "pointerDown", "button": 0], ["type": "pointerUp", "button": 0], ["type": "pause"]]]
+        try command("WebDriver:PerformActions", ["actions": [keys, pointer]])
+        try command("WebDriver:ReleaseActions")
     }
 
     /// The URL of the current page.
@@ -263,16 +293,33 @@ final class ChromiumPipe {
         guard loaded else { throw HarnessError("chromium did not load \(url) within \(timeout) s") }
     }
 
-    /// A trusted left click at the centre of the element `selector` finds (Input.dispatchMouseEvent).
-    func click(_ selector: String, session: String) throws {
+    /// The centre of the element `selector` finds, in CSS pixels of the viewport (scrolled into view).
+    func centre(_ selector: String, session: String) throws -> (x: Double, y: Double) {
         let script = "(() => { const e = document.querySelector(\(Self.quoted(selector))); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()"
         guard let point = try evaluate(script, session: session) as? [Double], point.count == 2 else {
             throw HarnessError("chromium: no element for \(selector)")
         }
-        let base: JSONObject = ["x": point[0], "y": point[1], "button": "left", "clickCount": 1]
-        try send("Input.dispatchMouseEvent", base.merging(["type": "mouseMoved", "button": "none"]) { $1 }, session: session)
-        try send("Input.dispatchMouseEvent", base.merging(["type": "mousePressed", "buttons": 1]) { $1 }, session: session)
-        try send("Input.dispatchMouseEvent", base.merging(["type": "mouseReleased", "buttons": 0]) { $1 }, session: session)
+        return (point[0], point[1])
+    }
+
+    /// One trusted mouse event (Input.dispatchMouseEvent): `mouseMoved`, `mousePressed` or
+    /// `mouseReleased` of the left button; `modifiers` 2 is Ctrl, 8 Shift.
+    func mouse(_ type: String, at point: (x: Double, y: Double), modifiers: Int = 0, session: String) throws {
+        var event: JSONObject = ["type": type, "x": point.x, "y": point.y, "modifiers": modifiers]
+        if type != "mouseMoved" {
+            event["button"] = "left"
+            event["clickCount"] = 1
+            event["buttons"] = type == "mousePressed" ? 1 : 0
+        }
+        try send("Input.dispatchMouseEvent", event, session: session)
+    }
+
+    /// A trusted left click at the centre of the element `selector` finds.
+    func click(_ selector: String, modifiers: Int = 0, session: String) throws {
+        let point = try centre(selector, session: session)
+        try mouse("mouseMoved", at: point, session: session)
+        try mouse("mousePressed", at: point, modifiers: modifiers, session: session)
+        try mouse("mouseReleased", at: point, modifiers: modifiers, session: session)
     }
 
     /// `text` as a JavaScript string literal.

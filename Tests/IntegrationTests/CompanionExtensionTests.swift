@@ -14,19 +14,18 @@ import Testing
 
     /// A kept click navigates in the page; a click that goes elsewhere does not, and the host got
     /// an `open` with the link's visible text and the page's URL.
-    static func checkClicks(desktop: CompanionDesktop, click: (String) throws -> Void, navigate: (String) throws -> Void,
-                            currentURL: () throws -> String) throws {
+    static func checkClicks(_ desktop: CompanionDesktop, _ page: PageDriver) throws {
         let proxy = desktop.proxy
         // Kept: the browser navigates (after waiting for the answer or finding it cached).
-        try navigate(page)
-        try click("#keep")
+        try page.navigate(Self.page)
+        try page.click("#keep")
         #expect(proxy.wait(for: "http://stay.example/kept", timeout: 20), "the kept link was not loaded: \(proxy.requests)")
-        #expect(try desktop.explained("http://stay.example/kept").first?["origin"] as? String == page,
+        #expect(try desktop.explained("http://stay.example/kept").first?["origin"] as? String == Self.page,
                 "the host was not asked about the kept link: \(desktop.records("messages.jsonl"))")
 
         // Same site, setting off: the host says keep, the page navigates.
-        try navigate(page)
-        try click("#samesite")
+        try page.navigate(Self.page)
+        try page.click("#samesite")
         #expect(proxy.wait(for: "http://page.example/same", timeout: 20), "the same-site link was not loaded: \(proxy.requests)")
         #expect(try desktop.explained("http://page.example/same").first?["sameSite"] as? Bool == false)
 
@@ -34,22 +33,85 @@ import Testing
         for (selector, url, text) in [("#elsewhere", "http://elsewhere.example/away?x=1", "Elsewhere link"),
                                       ("#spoof", "http://evil.example/login", "paypal.com"),
                                       ("#image", "http://elsewhere.example/image", "Picture link")] {
-            try navigate(page)
-            let pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(page) ") }.count
-            try click(selector)
-            var opened: [JSONObject] = []
-            #expect(eventually(timeout: 20) { opened = desktop.opens(url); return !opened.isEmpty },
-                    "\(selector): no open for \(url); the host saw \(desktop.records("messages.jsonl"))")
-            #expect(opened.count == 1, "\(selector): \(opened)")
-            #expect(opened.first?["text"] as? String == text, "\(selector): \(opened)")
-            #expect(opened.first?["origin"] as? String == page, "\(selector): \(opened)")
-            // The host said done: the page stays (no load of the link, no reload of the page).
-            #expect(try currentURL() == page)
-            #expect(!proxy.saw(url), "\(url) was loaded in the browser too")
-            #expect(proxy.requests.filter { $0.hasPrefix("GET \(page) ") }.count == pageLoads, "the page was reloaded")
+            try page.navigate(Self.page)
+            let pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+            try page.click(selector)
+            try expectOpenedElsewhere(desktop, page, url: url, text: text, pageLoads: pageLoads)
         }
         // Nothing kept was sent to open.
         #expect(desktop.opens("http://stay.example/kept").isEmpty && desktop.opens("http://page.example/same").isEmpty)
+    }
+
+    /// `url` reached the host's `open` once, with `text` and the page as origin, and the browser
+    /// neither loaded it nor reloaded the page.
+    static func expectOpenedElsewhere(_ desktop: CompanionDesktop, _ page: PageDriver, url: String, text: String, pageLoads: Int,
+                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var opened: [JSONObject] = []
+        #expect(eventually(timeout: 20) { opened = desktop.opens(url); return !opened.isEmpty },
+                "no open for \(url); the host saw \(desktop.records("messages.jsonl"))", sourceLocation: sourceLocation)
+        #expect(opened.count == 1, "\(opened)", sourceLocation: sourceLocation)
+        #expect(opened.first?["text"] as? String == text, "\(opened)", sourceLocation: sourceLocation)
+        #expect(opened.first?["origin"] as? String == Self.page, "\(opened)", sourceLocation: sourceLocation)
+        // The host said done: the page stays (no load of the link, no reload of the page).
+        #expect(try page.evaluate("location.href") as? String == Self.page, sourceLocation: sourceLocation)
+        #expect(!desktop.proxy.saw(url), "\(url) was loaded in the browser too", sourceLocation: sourceLocation)
+        #expect(desktop.proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count == pageLoads, "the page was reloaded",
+                sourceLocation: sourceLocation)
+    }
+
+    /// A click whose answer is late waits for it; one the host never answers in time stays in
+    /// the browser; a link answered before the click is released is left to the page at once;
+    /// Ctrl+click is the user's: the browser opens it in a new tab.
+    static func checkTiming(_ desktop: CompanionDesktop, _ page: PageDriver) throws {
+        let proxy = desktop.proxy
+        // Answered (keep) after 0.5 s: the extension navigates itself.
+        try page.navigate(Self.page)
+        try page.click("#lagkeep")
+        #expect(proxy.wait(for: "http://stay-lag.example/k", timeout: 20), "the late-kept link was not loaded: \(proxy.requests)")
+        // Kept late, target=_blank: a new tab loads it, the page stays.
+        try page.navigate(Self.page)
+        try page.click("#blank")
+        #expect(proxy.wait(for: "http://stay-lag.example/new-tab", timeout: 20), "the late-kept _blank link was not loaded: \(proxy.requests)")
+        #expect(try page.evaluate("location.href") as? String == Self.page)
+        try page.front()
+        // Answered (elsewhere) after 0.5 s: sent to the host, not loaded.
+        try page.navigate(Self.page)
+        var pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+        try page.click("#lagaway")
+        try expectOpenedElsewhere(desktop, page, url: "http://lag-away.example/a", text: "elsewhere, answered late", pageLoads: pageLoads)
+        // Pressed, answered, then released: the cached keep lets the page see a plain click (no
+        // preventDefault, no stopped propagation) and the browser follows the link itself.
+        try page.navigate(Self.page)
+        try page.press("#anchor")
+        #expect(eventually(timeout: 10) { (try? desktop.explained(Self.page + "#here").isEmpty == false) ?? false },
+                "pressing the link did not ask the host: \(desktop.records("messages.jsonl"))")
+        usleep(200_000) // the answer's way back to the page (background → content script)
+        try page.release()
+        #expect(eventually(timeout: 10) { (try? page.evaluate("location.hash") as? String) == "#here" })
+        #expect(try page.evaluate("document.body.getAttribute('data-saw')") as? String == "anchor:plain ")
+        // Ctrl+click: the extension stays out of it (the browser opens a background tab).
+        try page.navigate(Self.page)
+        pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+        try page.ctrlClick("#elsewhere")
+        #expect(proxy.wait(for: "http://elsewhere.example/away?x=1", timeout: 20), "Ctrl+click did not open the link in the browser")
+        #expect(desktop.opens("http://elsewhere.example/away?x=1").isEmpty, "Ctrl+click was sent to openurld")
+        #expect(try page.evaluate("document.body.getAttribute('data-saw')") as? String == "elsewhere:plain ")
+        // Never answered in time (3 s > 1.5 s): the browser keeps the link; last, as the
+        // stand-in answers nothing else while it sleeps.
+        try page.navigate(Self.page)
+        try page.click("#slow")
+        #expect(proxy.wait(for: "http://slow.example/x", timeout: 20), "the unanswered link was lost: \(proxy.requests)")
+        #expect(desktop.opens("http://slow.example/x").isEmpty)
+    }
+
+    /// With no host installed every click stays in the browser.
+    static func checkNoHost(_ desktop: CompanionDesktop, _ page: PageDriver) throws {
+        for (selector, url) in [("#elsewhere", "http://elsewhere.example/away?x=1"), ("#keep", "http://stay.example/kept")] {
+            try page.navigate(Self.page)
+            try page.click(selector)
+            #expect(desktop.proxy.wait(for: url, timeout: 20), "\(url) was lost with no host: \(desktop.proxy.requests)")
+        }
+        #expect(desktop.records("launch.jsonl").isEmpty)
     }
 
     @Test func firefoxRoutesClicksThroughTheExtensionAndOpensContainers() throws {
@@ -57,8 +119,7 @@ import Testing
         defer { desktop.stop() }
         let firefox = try desktop.startFirefox()
         let marionette = firefox.marionette
-        try Self.checkClicks(desktop: desktop, click: { try marionette.click($0) }, navigate: { try marionette.navigate($0) },
-                             currentURL: { try marionette.currentURL() })
+        try Self.checkClicks(desktop, PageDriver(marionette))
         // The host was started by Firefox with the manifest's path and the add-on's id.
         let launch = try #require(desktop.records("launch.jsonl").first)
         #expect((launch["argv"] as? [String])?.last == CompanionDesktop.geckoID, "\(launch)")
@@ -73,7 +134,7 @@ import Testing
         try marionette.setContext("chrome")
         let made = try marionette.execute("""
             const { ContextualIdentityService } = ChromeUtils.importESModule("resource://gre/modules/ContextualIdentityService.sys.mjs");
-            const made = ContextualIdentityService.create("Side Project", "fingerprint", "blue");
+            ContextualIdentityService.create("Side Project", "fingerprint", "blue");
             const ids = {};
             for (const identity of ContextualIdentityService.getPublicIdentities())
               ids[ContextualIdentityService.getUserContextLabel(identity.userContextId)] = identity.userContextId;
@@ -96,6 +157,7 @@ import Testing
             #expect(eventually(timeout: 30) { tabs = (try? marionette.tabs()) ?? []; return tabs.contains { $0.url == item.url } },
                     "\(item.name): no tab opened \(item.url): \(tabs)")
             #expect(tabs.filter { $0.url == item.url }.map(\.userContextId) == [expected], "\(item.name): \(tabs)")
+            #expect(desktop.proxy.wait(for: item.url, timeout: 30), "\(item.url) was not loaded")
         }
         // The handler's page closed itself after a known container, and stayed to say an
         // unknown one was not found (listing the containers there are).
@@ -103,15 +165,23 @@ import Testing
         #expect(handlerPages.count == 1 && handlerPages.first?.url.contains("Nope") == true, "\(handlerPages)")
     }
 
+    @Test func firefoxWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
+        let desktop = try CompanionDesktop(name: "companion-fft")
+        defer { desktop.stop() }
+        try Self.checkTiming(desktop, PageDriver(try desktop.startFirefox().marionette))
+    }
+
+    @Test func firefoxKeepsEveryLinkWithoutAHost() throws {
+        let desktop = try CompanionDesktop(name: "companion-ffn", installHost: false)
+        defer { desktop.stop() }
+        try Self.checkNoHost(desktop, PageDriver(try desktop.startFirefox().marionette))
+    }
+
     @Test func chromiumRoutesClicksThroughTheExtension() throws {
         let desktop = try CompanionDesktop(name: "companion-cr")
         defer { desktop.stop() }
         let chromium = try desktop.startChromium()
-        let pipe = chromium.pipe
-        let session = chromium.session
-        try Self.checkClicks(desktop: desktop, click: { try pipe.click($0, session: session) },
-                             navigate: { try pipe.navigate($0, session: session) },
-                             currentURL: { (try pipe.evaluate("location.href", session: session) as? String) ?? "" })
+        try Self.checkClicks(desktop, PageDriver(chromium.pipe, session: chromium.session))
         let launch = try #require(desktop.records("launch.jsonl").first)
         #expect((launch["argv"] as? [String]) == ["chrome-extension://\(CompanionDesktop.chromiumID)/"], "\(launch)")
 
@@ -119,7 +189,62 @@ import Testing
         let handoff = try desktop.harness.run(["chromium", "--profile-directory=Work", "http://stay.example/handoff"], timeout: 60)
         #expect(handoff.status == 0, "\(handoff)")
         #expect(desktop.proxy.wait(for: "http://stay.example/handoff", timeout: 30), "the running Chromium did not load the handed-off link")
-        #expect(try pipe.targets().contains { $0["url"] as? String == "http://stay.example/handoff" })
+        #expect(try chromium.pipe.targets().contains { $0["url"] as? String == "http://stay.example/handoff" })
+    }
+
+    @Test func chromiumWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
+        let desktop = try CompanionDesktop(name: "companion-crt")
+        defer { desktop.stop() }
+        let chromium = try desktop.startChromium()
+        try Self.checkTiming(desktop, PageDriver(chromium.pipe, session: chromium.session))
+    }
+
+    @Test func chromiumKeepsEveryLinkWithoutAHost() throws {
+        let desktop = try CompanionDesktop(name: "companion-crn", installHost: false)
+        defer { desktop.stop() }
+        let chromium = try desktop.startChromium()
+        try Self.checkNoHost(desktop, PageDriver(chromium.pipe, session: chromium.session))
+    }
+}
+
+/// One browser's page, as the shared checks drive it: Firefox through Marionette, Chromium
+/// through CDP. Every click is trusted.
+struct PageDriver {
+    var navigate: (String) throws -> Void
+    var click: (String) throws -> Void
+    /// Presses the left button on the element; `release` lets it go (the click).
+    var press: (String) throws -> Void
+    var release: () throws -> Void
+    var ctrlClick: (String) throws -> Void
+    /// Brings the page's tab to the front again (after a link opened another tab).
+    var front: () throws -> Void
+    /// Evaluates a JavaScript expression in the page.
+    var evaluate: (String) throws -> Any?
+
+    init(_ marionette: MarionetteClient) {
+        navigate = { try marionette.navigate($0) }
+        click = { try marionette.click($0) }
+        press = { try marionette.press($0) }
+        release = { try marionette.release() }
+        ctrlClick = { try marionette.ctrlClick($0) }
+        front = {} // Marionette's commands stay with its own tab
+        evaluate = { try marionette.execute("return " + $0) }
+    }
+
+    init(_ pipe: ChromiumPipe, session: String) {
+        let pressedAt = Locked((x: 0.0, y: 0.0))
+        navigate = { try pipe.navigate($0, session: session) }
+        click = { try pipe.click($0, session: session) }
+        press = { selector in
+            let point = try pipe.centre(selector, session: session)
+            pressedAt.update { $0 = point }
+            try pipe.mouse("mouseMoved", at: point, session: session)
+            try pipe.mouse("mousePressed", at: point, session: session)
+        }
+        release = { try pipe.mouse("mouseReleased", at: pressedAt.value, session: session) }
+        ctrlClick = { try pipe.click($0, modifiers: 2, session: session) }
+        front = { try pipe.send("Page.bringToFront", session: session) }
+        evaluate = { try pipe.evaluate($0, session: session) }
     }
 }
 
@@ -141,6 +266,7 @@ final class CompanionDesktop {
     let records: String
     /// The host's executable (a script with `records` baked in).
     let host: String
+    let installHost: Bool
     private var browsers: [ChromiumPipe] = []
     private var children: [ChildProcess] = []
     private var stopped = false
@@ -155,10 +281,25 @@ final class CompanionDesktop {
         <p><a id="samesite" href="/same">same site</a></p>
         <p><a id="image" href="http://elsewhere.example/image"><img alt="Picture link" width="40" height="20"
            src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="></a></p>
+        <p><a id="anchor" href="#here">to the anchor</a></p>
+        <p><a id="lagkeep" href="http://stay-lag.example/k">kept, answered late</a></p>
+        <p><a id="lagaway" href="http://lag-away.example/a">elsewhere, answered late</a></p>
+        <p><a id="slow" href="http://slow.example/x">never answered in time</a></p>
+        <p><a id="blank" target="_blank" href="http://stay-lag.example/new-tab">kept, new tab, answered late</a></p>
+        <p id="here">the anchor</p>
+        <script>
+        // What the page's own click handlers see: "ID:plain" or "ID:prevented" per click.
+        document.addEventListener("click", (event) => {
+          const link = event.target.closest("a");
+          if (link) document.body.setAttribute("data-saw", (document.body.getAttribute("data-saw") || "") + link.id + (event.defaultPrevented ? ":prevented " : ":plain "));
+        });
+        </script>
         </body></html>
         """
 
-    init(name: String) throws {
+    /// `installHost: false` leaves the host's manifest out: every connectNative fails.
+    init(name: String, installHost: Bool = true) throws {
+        self.installHost = installHost
         for (program, package) in [("firefox-esr", "firefox-esr"), ("chromium", "chromium"), ("/usr/bin/python3", "python3")]
         where ChildProcess.findExecutable(program) == nil {
             throw HarnessError("\(program) is not installed: apt-get install -y \(package) (the companion tests drive Debian's browsers)")
@@ -231,9 +372,11 @@ final class CompanionDesktop {
 
             """
         try preferences.write(toFile: profile + "/user.js", atomically: true, encoding: .utf8)
-        let manifests = harness.desktop.home + "/.mozilla/native-messaging-hosts"
-        try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
-        try hostManifest(allowed: ("allowed_extensions", Self.geckoID)).write(to: URL(fileURLWithPath: manifests + "/\(Self.hostName).json"))
+        if installHost {
+            let manifests = harness.desktop.home + "/.mozilla/native-messaging-hosts"
+            try FileManager.default.createDirectory(atPath: manifests, withIntermediateDirectories: true)
+            try hostManifest(allowed: ("allowed_extensions", Self.geckoID)).write(to: URL(fileURLWithPath: manifests + "/\(Self.hostName).json"))
+        }
 
         let portFile = profile + "/MarionetteActivePort"
         try? FileManager.default.removeItem(atPath: portFile)
@@ -264,9 +407,11 @@ final class CompanionDesktop {
                 .write(toFile: Self.chromiumFlags, atomically: true, encoding: .utf8)
         }
         let userData = harness.desktop.configHome + "/chromium"
-        try FileManager.default.createDirectory(atPath: userData + "/NativeMessagingHosts", withIntermediateDirectories: true)
-        try hostManifest(allowed: ("allowed_origins", "chrome-extension://\(Self.chromiumID)/"))
-            .write(to: URL(fileURLWithPath: userData + "/NativeMessagingHosts/\(Self.hostName).json"))
+        if installHost {
+            try FileManager.default.createDirectory(atPath: userData + "/NativeMessagingHosts", withIntermediateDirectories: true)
+            try hostManifest(allowed: ("allowed_origins", "chrome-extension://\(Self.chromiumID)/"))
+                .write(to: URL(fileURLWithPath: userData + "/NativeMessagingHosts/\(Self.hostName).json"))
+        }
         let pipe = try ChromiumPipe(["chromium", "--remote-debugging-pipe", "--user-data-dir=\(userData)", "--profile-directory=Work",
                                      "--no-sandbox", "--no-first-run", "--no-default-browser-check", "--password-store=basic", "--disable-gpu",
                                      "--load-extension=\(Self.extensionDirectory)", "--disable-features=DisableLoadExtensionCommandLineSwitch",

@@ -4,7 +4,8 @@
 Run as `standin-native-host.py RECORD_DIR [browser's arguments...]` (the test's wrapper script
 bakes RECORD_DIR in). Speaks the companion's protocol on stdin/stdout (32-bit native-endian
 length, then JSON). Answers `keep` for a link whose host contains "stay" (or is the page's own
-host while the sameSite setting is off) and "elsewhere" (chromium:Elsewhere) otherwise.
+host while the sameSite setting is off) and "elsewhere" (chromium:Elsewhere) otherwise; it
+answers late for a host containing "lag" (0.5 s) or "slow" (3 s: after the extension's 1.5 s timeout).
 Records in RECORD_DIR:
   launch.jsonl    one line per start: argv, cwd, pid, ppid, the parent's cmdline, time
   messages.jsonl  every message received, with the pid and time
@@ -87,6 +88,11 @@ while True:
     if kind == "hello":
         send({"id": ident, "ok": True, "host": "0.1.0-standin", "profile": None})
     elif kind == "explain":
+        host = host_of(message.get("url", ""))
+        if "slow" in host:
+            time.sleep(3)
+        elif "lag" in host:
+            time.sleep(0.5)
         if keeps(message):
             send({"id": ident, "keep": True, "decision": "open", "target": "browser", "why": "stand-in: stays"})
         else:
