@@ -183,7 +183,8 @@ let package = Package(
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BrowserCompanionTests", dependencies: ["BrowserCompanion", "Catalog", "JSON"]),
         .testTarget(name: "ArrivalPathsTests", dependencies: ["ArrivalPaths", "DesktopDefaults", "RoutingCore", "Launching"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5],
     cxxLanguageStandard: .cxx17

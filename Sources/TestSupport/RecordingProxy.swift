@@ -9,6 +9,7 @@ public final class RecordingProxy: @unchecked Sendable {
     private let listener: Int32
     private let lines = Locked<[String]>([])
     private let stopped = Locked(false)
+    private let served = Locked<[String: String]>([:])
 
     /// What a request for a path (the target without its query) is answered with, beside the
     /// default page; lets the proxy serve a site of its own as a plain web server.
@@ -59,6 +60,10 @@ public final class RecordingProxy: @unchecked Sendable {
         return saw(url)
     }
 
+    /// Serves `html` for `url` (as the request line names it: an absolute URL through the proxy,
+    /// a path when asked directly); every other request still gets the short page.
+    public func serve(_ html: String, at url: String) { served.update { $0[url] = html } }
+
     /// Stops listening.
     public func stop() {
         guard !stopped.value else { return }
@@ -93,9 +98,13 @@ public final class RecordingProxy: @unchecked Sendable {
         }
         guard let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first, !line.isEmpty else { return }
         lines.update { $0.append(String(line)) }
-        let target = line.split(separator: " ").dropFirst().first.map { $0.prefix { $0 != "?" } } ?? ""
-        let page = pages[String(target)] ?? (type: "text/html", body: Array("<html><body>recorded</body></html>".utf8))
-        let response = Array("HTTP/1.1 200 OK\r\nContent-Type: \(page.type)\r\nContent-Length: \(page.body.count)\r\nConnection: close\r\n\r\n".utf8) + page.body
+        let parts = line.split(separator: " ")
+        let target = parts.count > 1 ? String(parts[1]) : ""
+        // A page served for the whole target (a proxied URL) first, then one for the path.
+        let page = served.value[target].map { (type: "text/html; charset=utf-8", body: Array($0.utf8)) }
+            ?? pages[String(target.prefix { $0 != "?" })]
+            ?? (type: "text/html", body: Array("<html><body>recorded</body></html>".utf8))
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Type: \(page.type)\r\nCache-Control: no-store\r\nContent-Length: \(page.body.count)\r\nConnection: close\r\n\r\n".utf8) + page.body
         _ = response.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 }
