@@ -175,7 +175,7 @@ test:
 	    status=$$?; echo "full output: .build/test.log"; exit $$status
 
 # bench-footprint runs bench-routing and bench-hygiene itself and ends with issue 15's table.
-BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-safety bench-gio bench-doctor bench-footprint openurl-fake-browser
+BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-safety bench-gio bench-doctor bench-companion bench-footprint openurl-fake-browser
 
 bench: release
 	for b in $(BENCHES); do swift build -c release --product $$b || exit 1; done
@@ -186,6 +186,7 @@ bench: release
 	.build/release/bench-safety
 	.build/release/bench-gio 20
 	.build/release/bench-doctor
+	.build/release/bench-companion
 	.build/release/bench-footprint
 
 # Only issue 15's table (with the routing and hygiene figures it includes).

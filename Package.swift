@@ -159,6 +159,7 @@ let package = Package(
         .executableTarget(name: "bench-footprint", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
         .executableTarget(name: "bench-safety", dependencies: ["BenchSupport", "URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
         .executableTarget(name: "bench-doctor", dependencies: ["BenchSupport", "TestSupport"], path: "Benchmarks/bench-doctor"),
+        .executableTarget(name: "bench-companion", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-companion"),
         .executableTarget(name: "bench-gio", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-gio"),
         .executableTarget(name: "bench-notify", dependencies: ["BenchSupport", "ConfigLanguage", "DBus", "Launching", "Notifying", "Execution", "TestSupport"], path: "Benchmarks/bench-notify"),
 

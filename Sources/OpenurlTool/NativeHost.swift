@@ -9,7 +9,7 @@ import URLModel
 
 /// `openurl-native-host`: the browser companion's native-messaging host. The browser starts it
 /// (one per extension connection) with its stdin and stdout as the message channel; it asks the
-/// daemon whether a clicked link stays in this browser (`Explain`) and hands the others to
+/// daemon whether a clicked link stays in this browser (`Open` with `dry-run`: Explain's decision, no trace) and hands the others to
 /// `Open` with the page's context, the browser as the opener. It never launches anything itself.
 public enum NativeHost {
     /// The host's name in the manifests the browsers read (`io.github.openurld.json`).
@@ -110,7 +110,9 @@ struct HostSession {
             return [("keep", .bool(true)), ("why", .string("a link to the page's own site"))]
         }
         let reply: [String: DBusValue]
-        switch call(Router1.Method.explain, link) {
+        // Open with dry-run decides as Explain does without writing the rule-by-rule trace
+        // (1.5 ms of a 1,001-rule config's 1.6 ms); nothing is carried out or recorded.
+        switch call(Router1.Method.open, link, dryRun: true) {
         case .success(let result): reply = result
         case .failure(let failure): return [("error", .string(failure.message))]
         }
@@ -141,8 +143,9 @@ struct HostSession {
     }
 
     /// Calls `method` for `link` with the page's context and the browser as the opener.
-    private mutating func call(_ method: String, _ link: ClickedLink) -> Result<[String: DBusValue], HostFailure> {
-        var options: [(String, DBusValue)] = [
+    private mutating func call(_ method: String, _ link: ClickedLink, dryRun: Bool = false) -> Result<[String: DBusValue], HostFailure> {
+        var options: [(String, DBusValue)] = dryRun ? [(Router1.Option.dryRun, .bool(true))] : []
+        options += [
             (Router1.Option.opener, .string(browser.program)),
             (Router1.Option.processID, .uint32(UInt32(truncatingIfNeeded: browser.pid))),
         ]

@@ -7,7 +7,7 @@ import ConfigLanguage
 /// `make install` / `uninstall` with PREFIX and DESTDIR, and the config's JSON Schema.
 @Suite(.serialized) struct PackagingTests {
     /// What a package ships, relative to the staging root, for PREFIX=/usr.
-    static let expectedFiles: Set<String> = [
+    static let expectedFiles: Set<String> = Set([
         "usr/bin/openurl", "usr/bin/openurl-tool", "usr/bin/openurld", "usr/bin/openurl-chooser", "usr/bin/openurl-native-host",
         "usr/share/applications/io.github.openurld.desktop",
         "usr/share/dbus-1/services/io.github.openurld.service",
@@ -19,7 +19,7 @@ import ConfigLanguage
         // manifests where Firefox and Chromium read the system's.
         "usr/share/openurld/openurld-companion.xpi",
         "usr/lib/mozilla/native-messaging-hosts/io.github.openurld.json", "etc/chromium/native-messaging-hosts/io.github.openurld.json",
-    ].union(["manifest.json", "background.js", "content.js", "container.html", "container.js", "options.html", "options.js"]
+    ] + ["manifest.json", "background.js", "content.js", "container.html", "container.js", "options.html", "options.js"]
         .map { "usr/share/openurld/browser-extension/" + $0 })
 
     /// Runs make in the source tree, installing the already built debug binaries.
