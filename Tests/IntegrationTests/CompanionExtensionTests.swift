@@ -104,6 +104,39 @@ import Testing
         #expect(desktop.opens("http://slow.example/x").isEmpty)
     }
 
+    /// A mailto link goes to the host; a link in a frame is sent with the frame's URL as origin;
+    /// with "Route links to the same site too" ticked in the options page, a same-site link is
+    /// asked with `sameSite: true` (and the stand-in sends it elsewhere).
+    static func checkDetails(_ desktop: CompanionDesktop, _ page: PageDriver) throws {
+        try page.navigate(Self.page)
+        try page.click("#mail")
+        var opened: [JSONObject] = []
+        #expect(eventually(timeout: 20) { opened = desktop.opens("mailto:someone@example.org?subject=Hi%20there"); return !opened.isEmpty },
+                "the mailto link did not reach the host: \(desktop.records("messages.jsonl"))")
+        #expect(opened.first?["text"] as? String == "write to someone")
+
+        try page.navigate(Self.page)
+        #expect(eventually(timeout: 20) { (try? page.evaluate("document.body.getAttribute('data-frame')") as? String) == "loaded" }, "the frame did not load")
+        try page.clickInFrame("#frame", "#framed")
+        #expect(eventually(timeout: 20) { opened = desktop.opens("http://elsewhere.example/from-frame"); return !opened.isEmpty },
+                "the framed link did not reach the host: \(desktop.records("messages.jsonl")); the proxy saw \(desktop.proxy.requests)")
+        #expect(opened.first?["origin"] as? String == "http://frame.example/inner.html", "\(opened)")
+        #expect(opened.first?["text"] as? String == "framed link", "\(opened)")
+        #expect(!desktop.proxy.saw("http://elsewhere.example/from-frame"))
+
+        try page.navigate(page.extensionBase + "options.html")
+        #expect(eventually(timeout: 10) { (try? page.evaluate("document.getElementById('status').textContent") as? String)?.hasPrefix("Connected to openurld 0.1.0-standin") == true },
+                "the options page does not show the host: \(String(describing: try? page.evaluate("document.body.innerText")))")
+        #expect(try page.evaluate("document.getElementById('sameSite').checked") as? Bool == false, "the same-site setting is not off by default")
+        try page.click("#sameSite")
+        #expect(try page.evaluate("document.getElementById('sameSite').checked") as? Bool == true)
+        try page.navigate(Self.page)
+        let pageLoads = desktop.proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+        try page.click("#samesite")
+        try expectOpenedElsewhere(desktop, page, url: "http://page.example/same", text: "same site", pageLoads: pageLoads)
+        #expect(try desktop.explained("http://page.example/same").last?["sameSite"] as? Bool == true)
+    }
+
     /// With no host installed every click stays in the browser.
     static func checkNoHost(_ desktop: CompanionDesktop, _ page: PageDriver) throws {
         for (selector, url) in [("#elsewhere", "http://elsewhere.example/away?x=1"), ("#keep", "http://stay.example/kept")] {
@@ -119,7 +152,7 @@ import Testing
         defer { desktop.stop() }
         let firefox = try desktop.startFirefox()
         let marionette = firefox.marionette
-        try Self.checkClicks(desktop, PageDriver(marionette))
+        try Self.checkClicks(desktop, try PageDriver(marionette))
         // The host was started by Firefox with the manifest's path and the add-on's id.
         let launch = try #require(desktop.records("launch.jsonl").first)
         #expect((launch["argv"] as? [String])?.last == CompanionDesktop.geckoID, "\(launch)")
@@ -168,13 +201,19 @@ import Testing
     @Test func firefoxWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
         let desktop = try CompanionDesktop(name: "companion-fft")
         defer { desktop.stop() }
-        try Self.checkTiming(desktop, PageDriver(try desktop.startFirefox().marionette))
+        try Self.checkTiming(desktop, try PageDriver(try desktop.startFirefox().marionette))
+    }
+
+    @Test func firefoxSendsMailtoFramesAndTheSameSiteSetting() throws {
+        let desktop = try CompanionDesktop(name: "companion-ffd")
+        defer { desktop.stop() }
+        try Self.checkDetails(desktop, try PageDriver(try desktop.startFirefox().marionette))
     }
 
     @Test func firefoxKeepsEveryLinkWithoutAHost() throws {
         let desktop = try CompanionDesktop(name: "companion-ffn", installHost: false)
         defer { desktop.stop() }
-        try Self.checkNoHost(desktop, PageDriver(try desktop.startFirefox().marionette))
+        try Self.checkNoHost(desktop, try PageDriver(try desktop.startFirefox().marionette))
     }
 
     @Test func chromiumRoutesClicksThroughTheExtension() throws {
@@ -199,6 +238,13 @@ import Testing
         try Self.checkTiming(desktop, PageDriver(chromium.pipe, session: chromium.session))
     }
 
+    @Test func chromiumSendsMailtoFramesAndTheSameSiteSetting() throws {
+        let desktop = try CompanionDesktop(name: "companion-crd")
+        defer { desktop.stop() }
+        let chromium = try desktop.startChromium()
+        try Self.checkDetails(desktop, PageDriver(chromium.pipe, session: chromium.session))
+    }
+
     @Test func chromiumKeepsEveryLinkWithoutAHost() throws {
         let desktop = try CompanionDesktop(name: "companion-crn", installHost: false)
         defer { desktop.stop() }
@@ -216,12 +262,26 @@ struct PageDriver {
     var press: (String) throws -> Void
     var release: () throws -> Void
     var ctrlClick: (String) throws -> Void
+    /// Clicks the element `selector` finds inside the frame `frame` finds (the framed page's link
+    /// fills its top-left 100×30 pixels).
+    var clickInFrame: (String, String) throws -> Void
+    /// `moz-extension://UUID/` or `chrome-extension://ID/`.
+    var extensionBase: String
     /// Brings the page's tab to the front again (after a link opened another tab).
     var front: () throws -> Void
     /// Evaluates a JavaScript expression in the page.
     var evaluate: (String) throws -> Any?
 
-    init(_ marionette: MarionetteClient) {
+    init(_ marionette: MarionetteClient) throws {
+        try marionette.setContext("chrome")
+        let host = try marionette.execute("return WebExtensionPolicy.getByID(arguments[0]).mozExtensionHostname", [CompanionDesktop.geckoID]) as? String
+        try marionette.setContext("content")
+        extensionBase = "moz-extension://\(host ?? "?")/"
+        clickInFrame = { frame, selector in
+            try marionette.command("WebDriver:SwitchToFrame", ["element": try marionette.element(frame)[MarionetteClient.elementKey] as Any])
+            defer { _ = try? marionette.command("WebDriver:SwitchToParentFrame") }
+            try marionette.click(selector)
+        }
         navigate = { try marionette.navigate($0) }
         click = { try marionette.click($0) }
         press = { try marionette.press($0) }
@@ -232,6 +292,14 @@ struct PageDriver {
     }
 
     init(_ pipe: ChromiumPipe, session: String) {
+        extensionBase = "chrome-extension://\(CompanionDesktop.chromiumID)/"
+        clickInFrame = { frame, _ in
+            // The browser hit-tests a cross-site frame from the compositor's data: let a scroll
+            // reach the screen (two animation frames) before clicking.
+            let script = "(async () => { const f = document.querySelector(\(ChromiumPipe.quoted(frame))); f.scrollIntoView({block: 'center'}); for (let i = 0; i < 3; i++) await new Promise(r => requestAnimationFrame(r)); const r = f.getBoundingClientRect(); return [r.x + f.clientLeft + 50, r.y + f.clientTop + 15]; })()"
+            guard let point = try pipe.evaluate(script, session: session) as? [Double], point.count == 2 else { throw HarnessError("no frame \(frame)") }
+            for type in ["mouseMoved", "mousePressed", "mouseReleased"] { try pipe.mouse(type, at: (point[0], point[1]), session: session) }
+        }
         let pressedAt = Locked((x: 0.0, y: 0.0))
         navigate = { try pipe.navigate($0, session: session) }
         click = { try pipe.click($0, session: session) }
@@ -260,6 +328,13 @@ final class CompanionDesktop {
     /// Gives the `chromium` wrapper (and so the daemon's launches) `--no-sandbox` as root; removed by `stop()`.
     static let chromiumFlags = "/etc/chromium.d/zz-openurld-companion-tests"
 
+    /// The page inside the test page's frame: one link filling its top-left 100×30 pixels.
+    static let framePage = """
+        <!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin: 0">
+        <a id="framed" href="http://elsewhere.example/from-frame" style="position: absolute; left: 0; top: 0; width: 100px; height: 30px; display: block">framed link</a>
+        </body></html>
+        """
+
     let harness: DaemonHarness
     let proxy: RecordingProxy
     /// Where the stand-in host writes launch.jsonl, messages.jsonl, opens.jsonl, exit.jsonl.
@@ -286,6 +361,8 @@ final class CompanionDesktop {
         <p><a id="lagaway" href="http://lag-away.example/a">elsewhere, answered late</a></p>
         <p><a id="slow" href="http://slow.example/x">never answered in time</a></p>
         <p><a id="blank" target="_blank" href="http://stay-lag.example/new-tab">kept, new tab, answered late</a></p>
+        <p><a id="mail" href="mailto:someone@example.org?subject=Hi%20there">write to someone</a></p>
+        <p><iframe id="frame" src="http://frame.example/inner.html" onload="document.body.setAttribute('data-frame', 'loaded')" style="border: 0; width: 300px; height: 60px"></iframe></p>
         <p id="here">the anchor</p>
         <script>
         // What the page's own click handlers see: "ID:plain" or "ID:prevented" per click.
@@ -307,6 +384,7 @@ final class CompanionDesktop {
         harness = try DaemonHarness(name: name, withDesktopSession: true)
         proxy = try RecordingProxy()
         proxy.serve(Self.testPage, at: CompanionExtensionTests.page)
+        proxy.serve(Self.framePage, at: "http://frame.example/inner.html")
         records = harness.desktop.root + "/host-records"
         host = harness.desktop.root + "/standin-host"
         try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
