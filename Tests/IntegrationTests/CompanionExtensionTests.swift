@@ -339,7 +339,7 @@ final class CompanionDesktop {
     let proxy: RecordingProxy
     /// Where the stand-in host writes launch.jsonl, messages.jsonl, opens.jsonl, exit.jsonl.
     let records: String
-    /// The host's executable (a script with `records` baked in).
+    /// The host's executable (the stand-in: a script with `records` baked in).
     let host: String
     let installHost: Bool
     private var browsers: [ChromiumPipe] = []
@@ -375,7 +375,9 @@ final class CompanionDesktop {
         """
 
     /// `installHost: false` leaves the host's manifest out: every connectNative fails.
-    init(name: String, installHost: Bool = true) throws {
+    /// `hostExecutable` is the host the manifests name (openurld's `openurl-native-host` once it
+    /// exists); by default the stand-in, whose records `records(_:)` reads.
+    init(name: String, installHost: Bool = true, hostExecutable: String? = nil) throws {
         self.installHost = installHost
         for (program, package) in [("firefox-esr", "firefox-esr"), ("chromium", "chromium"), ("/usr/bin/python3", "python3")]
         where ChildProcess.findExecutable(program) == nil {
@@ -386,11 +388,16 @@ final class CompanionDesktop {
         proxy.serve(Self.testPage, at: CompanionExtensionTests.page)
         proxy.serve(Self.framePage, at: "http://frame.example/inner.html")
         records = harness.desktop.root + "/host-records"
-        host = harness.desktop.root + "/standin-host"
         try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
         let fixture = PackageRoot.path + "/Tests/IntegrationTests/Fixtures/standin-native-host.py"
-        try "#!/bin/sh\nexec /usr/bin/python3 -I '\(fixture)' '\(records)' \"$@\"\n".write(toFile: host, atomically: true, encoding: .utf8)
-        chmod(host, 0o755)
+        if let hostExecutable {
+            host = hostExecutable
+        } else {
+            let script = harness.desktop.root + "/standin-host"
+            try "#!/bin/sh\nexec /usr/bin/python3 -I '\(fixture)' '\(records)' \"$@\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+            host = script
+        }
     }
 
     deinit { stop() }
