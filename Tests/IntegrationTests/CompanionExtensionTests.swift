@@ -217,6 +217,22 @@ import Testing
         // unknown one was not found (listing the containers there are).
         let handlerPages = try marionette.tabs().filter { $0.url.contains("/container.html#") }
         #expect(handlerPages.count == 1 && handlerPages.first?.url.contains("Nope") == true, "\(handlerPages)")
+        // That page says so and lists the containers.
+        let own = try marionette.command("WebDriver:GetWindowHandle")
+        let listed = try marionette.command("WebDriver:GetWindowHandles")
+        let handles = (listed as? [String]) ?? ((listed as? JSONObject)?["value"] as? [String]) ?? []
+        var said = ""
+        var seen: [String] = []
+        for handle in handles {
+            try marionette.command("WebDriver:SwitchToWindow", ["handle": handle])
+            let url = try marionette.currentURL()
+            seen.append(url)
+            if url.contains("/container.html#") { said = String(describing: try marionette.execute("return document.body.innerText")) }
+        }
+        try marionette.command("WebDriver:SwitchToWindow", ["handle": ((own as? JSONObject)?["value"] as? String) ?? ""])
+        for words in ["No container named “Nope”", "http://stay.example/in-no-container", "Shopping", "Side Project", "Work"] {
+            #expect(said.contains(words), "the unknown-container page does not say \(words): \(said) (tabs: \(seen))")
+        }
     }
 
     @Test func firefoxWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
@@ -250,6 +266,18 @@ import Testing
         #expect(handoff.status == 0, "\(handoff)")
         #expect(desktop.proxy.wait(for: "http://stay.example/handoff", timeout: 30), "the running Chromium did not load the handed-off link")
         #expect(try chromium.pipe.targets().contains { $0["url"] as? String == "http://stay.example/handoff" })
+
+        // What Chromium says about the one manifest both browsers load: loaded, enabled, and its
+        // warnings are only about the Firefox-only parts (asked through chrome://extensions' own API).
+        try chromium.pipe.navigate("chrome://extensions/", session: chromium.session)
+        let info = try chromium.pipe.evaluate("new Promise(r => chrome.developerPrivate.getExtensionInfo(\(ChromiumPipe.quoted(CompanionDesktop.chromiumID)), r))",
+                                              session: chromium.session) as? JSONObject
+        #expect(info?["state"] as? String == "ENABLED", "\(String(describing: info))")
+        let warnings = (info?["installWarnings"] as? [String]) ?? []
+        let errors = (info?["manifestErrors"] as? [Any]) ?? []
+        #expect(warnings.allSatisfy { ["contextualIdentities", "browser_specific_settings", "protocol_handlers", "background.scripts"].contains(where: $0.contains) },
+                "unexpected warnings: \(warnings)")
+        #expect(errors.isEmpty, "\(errors)")
     }
 
     @Test func chromiumWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
