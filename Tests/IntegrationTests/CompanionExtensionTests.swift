@@ -20,6 +20,7 @@ import Testing
         try page.navigate(Self.page)
         try page.click("#keep")
         #expect(proxy.wait(for: "http://stay.example/kept", timeout: 20), "the kept link was not loaded: \(proxy.requests)")
+        #expect(eventually(timeout: 20) { (try? page.evaluate("location.href") as? String) == "http://stay.example/kept" }, "the page did not go to http://stay.example/kept")
         #expect(try desktop.explained("http://stay.example/kept").first?["origin"] as? String == Self.page,
                 "the host was not asked about the kept link: \(desktop.records("messages.jsonl"))")
 
@@ -27,6 +28,7 @@ import Testing
         try page.navigate(Self.page)
         try page.click("#samesite")
         #expect(proxy.wait(for: "http://page.example/same", timeout: 20), "the same-site link was not loaded: \(proxy.requests)")
+        #expect(eventually(timeout: 20) { (try? page.evaluate("location.href") as? String) == "http://page.example/same" }, "the page did not go to http://page.example/same")
         #expect(try desktop.explained("http://page.example/same").first?["sameSite"] as? Bool == false)
 
         // Elsewhere: stopped here, sent to openurld with its text and origin.
@@ -68,6 +70,7 @@ import Testing
         try page.navigate(Self.page)
         try page.click("#lagkeep")
         #expect(proxy.wait(for: "http://stay-lag.example/k", timeout: 20), "the late-kept link was not loaded: \(proxy.requests)")
+        #expect(eventually(timeout: 20) { (try? page.evaluate("location.href") as? String) == "http://stay-lag.example/k" }, "the page did not go to http://stay-lag.example/k")
         // Kept late, target=_blank: a new tab loads it, the page stays.
         try page.navigate(Self.page)
         try page.click("#blank")
@@ -89,12 +92,30 @@ import Testing
         try page.release()
         #expect(eventually(timeout: 10) { (try? page.evaluate("location.hash") as? String) == "#here" })
         #expect(try page.evaluate("document.body.getAttribute('data-saw')") as? String == "anchor:plain ")
+        // Pressed, answered (elsewhere), then released: stopped before the page's own handlers.
+        try page.navigate(Self.page)
+        pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+        try page.press("#spoof")
+        #expect(eventually(timeout: 10) { (try? desktop.explained("http://evil.example/login").isEmpty == false) ?? false })
+        usleep(200_000)
+        try page.release()
+        try expectOpenedElsewhere(desktop, page, url: "http://evil.example/login", text: "paypal.com", pageLoads: pageLoads)
+        #expect(try page.evaluate("String(document.body.getAttribute('data-saw'))") as? String == "null",
+                "the page's handlers saw a click that went elsewhere")
+        // The keyboard: Enter on a focused link.
+        try page.navigate(Self.page)
+        pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+        try page.enter("#elsewhere")
+        try expectOpenedElsewhere(desktop, page, url: "http://elsewhere.example/away?x=1", text: "Elsewhere link", pageLoads: pageLoads)
+        try page.navigate(Self.page)
+        try page.enter("#keep")
+        #expect(proxy.wait(for: "http://stay.example/kept", timeout: 20), "Enter on the kept link did not load it")
         // Ctrl+click: the extension stays out of it (the browser opens a background tab).
         try page.navigate(Self.page)
         pageLoads = proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
         try page.ctrlClick("#elsewhere")
         #expect(proxy.wait(for: "http://elsewhere.example/away?x=1", timeout: 20), "Ctrl+click did not open the link in the browser")
-        #expect(desktop.opens("http://elsewhere.example/away?x=1").isEmpty, "Ctrl+click was sent to openurld")
+        #expect(desktop.opens("http://elsewhere.example/away?x=1").count == 1, "Ctrl+click was sent to openurld (only Enter's open is expected)")
         #expect(try page.evaluate("document.body.getAttribute('data-saw')") as? String == "elsewhere:plain ")
         // Never answered in time (3 s > 1.5 s): the browser keeps the link; last, as the
         // stand-in answers nothing else while it sleeps.
@@ -102,6 +123,39 @@ import Testing
         try page.click("#slow")
         #expect(proxy.wait(for: "http://slow.example/x", timeout: 20), "the unanswered link was lost: \(proxy.requests)")
         #expect(desktop.opens("http://slow.example/x").isEmpty)
+    }
+
+    /// A mailto link goes to the host; a link in a frame is sent with the frame's URL as origin;
+    /// with "Route links to the same site too" ticked in the options page, a same-site link is
+    /// asked with `sameSite: true` (and the stand-in sends it elsewhere).
+    static func checkDetails(_ desktop: CompanionDesktop, _ page: PageDriver) throws {
+        try page.navigate(Self.page)
+        try page.click("#mail")
+        var opened: [JSONObject] = []
+        #expect(eventually(timeout: 20) { opened = desktop.opens("mailto:someone@example.org?subject=Hi%20there"); return !opened.isEmpty },
+                "the mailto link did not reach the host: \(desktop.records("messages.jsonl"))")
+        #expect(opened.first?["text"] as? String == "write to someone")
+
+        try page.navigate(Self.page)
+        #expect(eventually(timeout: 20) { (try? page.evaluate("document.body.getAttribute('data-frame')") as? String) == "loaded" }, "the frame did not load")
+        try page.clickInFrame("#frame", "#framed")
+        #expect(eventually(timeout: 20) { opened = desktop.opens("http://elsewhere.example/from-frame"); return !opened.isEmpty },
+                "the framed link did not reach the host: \(desktop.records("messages.jsonl")); the proxy saw \(desktop.proxy.requests)")
+        #expect(opened.first?["origin"] as? String == "http://frame.example/inner.html", "\(opened)")
+        #expect(opened.first?["text"] as? String == "framed link", "\(opened)")
+        #expect(!desktop.proxy.saw("http://elsewhere.example/from-frame"))
+
+        try page.navigate(page.extensionBase + "options.html")
+        #expect(eventually(timeout: 10) { (try? page.evaluate("document.getElementById('status').textContent") as? String)?.hasPrefix("Connected to openurld 0.1.0-standin") == true },
+                "the options page does not show the host: \(String(describing: try? page.evaluate("document.body.innerText")))")
+        #expect(try page.evaluate("document.getElementById('sameSite').checked") as? Bool == false, "the same-site setting is not off by default")
+        try page.click("#sameSite")
+        #expect(try page.evaluate("document.getElementById('sameSite').checked") as? Bool == true)
+        try page.navigate(Self.page)
+        let pageLoads = desktop.proxy.requests.filter { $0.hasPrefix("GET \(Self.page) ") }.count
+        try page.click("#samesite")
+        try expectOpenedElsewhere(desktop, page, url: "http://page.example/same", text: "same site", pageLoads: pageLoads)
+        #expect(try desktop.explained("http://page.example/same").last?["sameSite"] as? Bool == true)
     }
 
     /// With no host installed every click stays in the browser.
@@ -119,7 +173,7 @@ import Testing
         defer { desktop.stop() }
         let firefox = try desktop.startFirefox()
         let marionette = firefox.marionette
-        try Self.checkClicks(desktop, PageDriver(marionette))
+        try Self.checkClicks(desktop, try PageDriver(marionette))
         // The host was started by Firefox with the manifest's path and the add-on's id.
         let launch = try #require(desktop.records("launch.jsonl").first)
         #expect((launch["argv"] as? [String])?.last == CompanionDesktop.geckoID, "\(launch)")
@@ -163,18 +217,40 @@ import Testing
         // unknown one was not found (listing the containers there are).
         let handlerPages = try marionette.tabs().filter { $0.url.contains("/container.html#") }
         #expect(handlerPages.count == 1 && handlerPages.first?.url.contains("Nope") == true, "\(handlerPages)")
+        // That page says so and lists the containers.
+        let own = try marionette.command("WebDriver:GetWindowHandle")
+        let listed = try marionette.command("WebDriver:GetWindowHandles")
+        let handles = (listed as? [String]) ?? ((listed as? JSONObject)?["value"] as? [String]) ?? []
+        var said = ""
+        var seen: [String] = []
+        for handle in handles {
+            try marionette.command("WebDriver:SwitchToWindow", ["handle": handle])
+            let url = try marionette.currentURL()
+            seen.append(url)
+            if url.contains("/container.html#") { said = String(describing: try marionette.execute("return document.body.innerText")) }
+        }
+        try marionette.command("WebDriver:SwitchToWindow", ["handle": ((own as? JSONObject)?["value"] as? String) ?? ""])
+        for words in ["No container named “Nope”", "http://stay.example/in-no-container", "Shopping", "Side Project", "Work"] {
+            #expect(said.contains(words), "the unknown-container page does not say \(words): \(said) (tabs: \(seen))")
+        }
     }
 
     @Test func firefoxWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
         let desktop = try CompanionDesktop(name: "companion-fft")
         defer { desktop.stop() }
-        try Self.checkTiming(desktop, PageDriver(try desktop.startFirefox().marionette))
+        try Self.checkTiming(desktop, try PageDriver(try desktop.startFirefox().marionette))
+    }
+
+    @Test func firefoxSendsMailtoFramesAndTheSameSiteSetting() throws {
+        let desktop = try CompanionDesktop(name: "companion-ffd")
+        defer { desktop.stop() }
+        try Self.checkDetails(desktop, try PageDriver(try desktop.startFirefox().marionette))
     }
 
     @Test func firefoxKeepsEveryLinkWithoutAHost() throws {
         let desktop = try CompanionDesktop(name: "companion-ffn", installHost: false)
         defer { desktop.stop() }
-        try Self.checkNoHost(desktop, PageDriver(try desktop.startFirefox().marionette))
+        try Self.checkNoHost(desktop, try PageDriver(try desktop.startFirefox().marionette))
     }
 
     @Test func chromiumRoutesClicksThroughTheExtension() throws {
@@ -190,6 +266,18 @@ import Testing
         #expect(handoff.status == 0, "\(handoff)")
         #expect(desktop.proxy.wait(for: "http://stay.example/handoff", timeout: 30), "the running Chromium did not load the handed-off link")
         #expect(try chromium.pipe.targets().contains { $0["url"] as? String == "http://stay.example/handoff" })
+
+        // What Chromium says about the one manifest both browsers load: loaded, enabled, and its
+        // warnings are only about the Firefox-only parts (asked through chrome://extensions' own API).
+        try chromium.pipe.navigate("chrome://extensions/", session: chromium.session)
+        let info = try chromium.pipe.evaluate("new Promise(r => chrome.developerPrivate.getExtensionInfo(\(ChromiumPipe.quoted(CompanionDesktop.chromiumID)), r))",
+                                              session: chromium.session) as? JSONObject
+        #expect(info?["state"] as? String == "ENABLED", "\(String(describing: info))")
+        let warnings = (info?["installWarnings"] as? [String]) ?? []
+        let errors = (info?["manifestErrors"] as? [Any]) ?? []
+        #expect(warnings.allSatisfy { ["contextualIdentities", "browser_specific_settings", "protocol_handlers", "background.scripts"].contains(where: $0.contains) },
+                "unexpected warnings: \(warnings)")
+        #expect(errors.isEmpty, "\(errors)")
     }
 
     @Test func chromiumWaitsForLateAnswersAndLeavesModifiedClicksAlone() throws {
@@ -197,6 +285,13 @@ import Testing
         defer { desktop.stop() }
         let chromium = try desktop.startChromium()
         try Self.checkTiming(desktop, PageDriver(chromium.pipe, session: chromium.session))
+    }
+
+    @Test func chromiumSendsMailtoFramesAndTheSameSiteSetting() throws {
+        let desktop = try CompanionDesktop(name: "companion-crd")
+        defer { desktop.stop() }
+        let chromium = try desktop.startChromium()
+        try Self.checkDetails(desktop, PageDriver(chromium.pipe, session: chromium.session))
     }
 
     @Test func chromiumKeepsEveryLinkWithoutAHost() throws {
@@ -216,22 +311,58 @@ struct PageDriver {
     var press: (String) throws -> Void
     var release: () throws -> Void
     var ctrlClick: (String) throws -> Void
+    /// Focuses the element and presses Enter (trusted key events).
+    var enter: (String) throws -> Void
+    /// Clicks the element `selector` finds inside the frame `frame` finds (the framed page's link
+    /// fills its top-left 100×30 pixels).
+    var clickInFrame: (String, String) throws -> Void
+    /// `moz-extension://UUID/` or `chrome-extension://ID/`.
+    var extensionBase: String
     /// Brings the page's tab to the front again (after a link opened another tab).
     var front: () throws -> Void
     /// Evaluates a JavaScript expression in the page.
     var evaluate: (String) throws -> Any?
 
-    init(_ marionette: MarionetteClient) {
-        navigate = { try marionette.navigate($0) }
+    init(_ marionette: MarionetteClient) throws {
+        try marionette.setContext("chrome")
+        let host = try marionette.execute("return WebExtensionPolicy.getByID(arguments[0]).mozExtensionHostname", [CompanionDesktop.geckoID]) as? String
+        try marionette.setContext("content")
+        extensionBase = "moz-extension://\(host ?? "?")/"
+        clickInFrame = { frame, selector in
+            try marionette.command("WebDriver:SwitchToFrame", ["element": try marionette.element(frame)[MarionetteClient.elementKey] as Any])
+            defer { _ = try? marionette.command("WebDriver:SwitchToParentFrame") }
+            try marionette.click(selector)
+        }
+        navigate = { url in
+            // A navigation the extension started just before can still commit over this one: look.
+            for _ in 0..<3 {
+                try marionette.navigate(url)
+                if eventually(timeout: 2, { (try? marionette.execute("return location.href + ' ' + document.readyState") as? String) == url + " complete" }) { return }
+            }
+            throw HarnessError("Firefox did not stay on \(url)")
+        }
         click = { try marionette.click($0) }
         press = { try marionette.press($0) }
         release = { try marionette.release() }
         ctrlClick = { try marionette.ctrlClick($0) }
         front = {} // Marionette's commands stay with its own tab
+        enter = { selector in
+            let element = try marionette.element(selector)
+            _ = try marionette.execute("arguments[0].focus()", [element])
+            try marionette.command("WebDriver:ElementSendKeys", ["id": element[MarionetteClient.elementKey] as Any, "text": "\u{E007}"])
+        }
         evaluate = { try marionette.execute("return " + $0) }
     }
 
     init(_ pipe: ChromiumPipe, session: String) {
+        extensionBase = "chrome-extension://\(CompanionDesktop.chromiumID)/"
+        clickInFrame = { frame, _ in
+            // The browser hit-tests a cross-site frame from the compositor's data: let a scroll
+            // reach the screen (two animation frames) before clicking.
+            let script = "(async () => { const f = document.querySelector(\(ChromiumPipe.quoted(frame))); f.scrollIntoView({block: 'center'}); for (let i = 0; i < 3; i++) await new Promise(r => requestAnimationFrame(r)); const r = f.getBoundingClientRect(); return [r.x + f.clientLeft + 50, r.y + f.clientTop + 15]; })()"
+            guard let point = try pipe.evaluate(script, session: session) as? [Double], point.count == 2 else { throw HarnessError("no frame \(frame)") }
+            for type in ["mouseMoved", "mousePressed", "mouseReleased"] { try pipe.mouse(type, at: (point[0], point[1]), session: session) }
+        }
         let pressedAt = Locked((x: 0.0, y: 0.0))
         navigate = { try pipe.navigate($0, session: session) }
         click = { try pipe.click($0, session: session) }
@@ -244,6 +375,12 @@ struct PageDriver {
         release = { try pipe.mouse("mouseReleased", at: pressedAt.value, session: session) }
         ctrlClick = { try pipe.click($0, modifiers: 2, session: session) }
         front = { try pipe.send("Page.bringToFront", session: session) }
+        enter = { selector in
+            _ = try pipe.evaluate("document.querySelector(\(ChromiumPipe.quoted(selector))).focus()", session: session)
+            let key: JSONObject = ["key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13]
+            try pipe.send("Input.dispatchKeyEvent", key.merging(["type": "keyDown", "text": "\r"]) { $1 }, session: session)
+            try pipe.send("Input.dispatchKeyEvent", key.merging(["type": "keyUp"]) { $1 }, session: session)
+        }
         evaluate = { try pipe.evaluate($0, session: session) }
     }
 }
@@ -260,11 +397,18 @@ final class CompanionDesktop {
     /// Gives the `chromium` wrapper (and so the daemon's launches) `--no-sandbox` as root; removed by `stop()`.
     static let chromiumFlags = "/etc/chromium.d/zz-openurld-companion-tests"
 
+    /// The page inside the test page's frame: one link filling its top-left 100×30 pixels.
+    static let framePage = """
+        <!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin: 0">
+        <a id="framed" href="http://elsewhere.example/from-frame" style="position: absolute; left: 0; top: 0; width: 100px; height: 30px; display: block">framed link</a>
+        </body></html>
+        """
+
     let harness: DaemonHarness
     let proxy: RecordingProxy
     /// Where the stand-in host writes launch.jsonl, messages.jsonl, opens.jsonl, exit.jsonl.
     let records: String
-    /// The host's executable (a script with `records` baked in).
+    /// The host's executable (the stand-in: a script with `records` baked in).
     let host: String
     let installHost: Bool
     private var browsers: [ChromiumPipe] = []
@@ -286,6 +430,8 @@ final class CompanionDesktop {
         <p><a id="lagaway" href="http://lag-away.example/a">elsewhere, answered late</a></p>
         <p><a id="slow" href="http://slow.example/x">never answered in time</a></p>
         <p><a id="blank" target="_blank" href="http://stay-lag.example/new-tab">kept, new tab, answered late</a></p>
+        <p><a id="mail" href="mailto:someone@example.org?subject=Hi%20there">write to someone</a></p>
+        <p><iframe id="frame" src="http://frame.example/inner.html" onload="document.body.setAttribute('data-frame', 'loaded')" style="border: 0; width: 300px; height: 60px"></iframe></p>
         <p id="here">the anchor</p>
         <script>
         // What the page's own click handlers see: "ID:plain" or "ID:prevented" per click.
@@ -298,7 +444,9 @@ final class CompanionDesktop {
         """
 
     /// `installHost: false` leaves the host's manifest out: every connectNative fails.
-    init(name: String, installHost: Bool = true) throws {
+    /// `hostExecutable` is the host the manifests name (openurld's `openurl-native-host` once it
+    /// exists); by default the stand-in, whose records `records(_:)` reads.
+    init(name: String, installHost: Bool = true, hostExecutable: String? = nil) throws {
         self.installHost = installHost
         for (program, package) in [("firefox-esr", "firefox-esr"), ("chromium", "chromium"), ("/usr/bin/python3", "python3")]
         where ChildProcess.findExecutable(program) == nil {
@@ -307,12 +455,18 @@ final class CompanionDesktop {
         harness = try DaemonHarness(name: name, withDesktopSession: true)
         proxy = try RecordingProxy()
         proxy.serve(Self.testPage, at: CompanionExtensionTests.page)
+        proxy.serve(Self.framePage, at: "http://frame.example/inner.html")
         records = harness.desktop.root + "/host-records"
-        host = harness.desktop.root + "/standin-host"
         try FileManager.default.createDirectory(atPath: records, withIntermediateDirectories: true)
         let fixture = PackageRoot.path + "/Tests/IntegrationTests/Fixtures/standin-native-host.py"
-        try "#!/bin/sh\nexec /usr/bin/python3 -I '\(fixture)' '\(records)' \"$@\"\n".write(toFile: host, atomically: true, encoding: .utf8)
-        chmod(host, 0o755)
+        if let hostExecutable {
+            host = hostExecutable
+        } else {
+            let script = harness.desktop.root + "/standin-host"
+            try "#!/bin/sh\nexec /usr/bin/python3 -I '\(fixture)' '\(records)' \"$@\"\n".write(toFile: script, atomically: true, encoding: .utf8)
+            chmod(script, 0o755)
+            host = script
+        }
     }
 
     deinit { stop() }
