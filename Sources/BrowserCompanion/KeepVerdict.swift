@@ -14,17 +14,21 @@ public struct ExplainedLink: Sendable, Equatable {
     public var launchEntry: String?
     /// The arguments the launch puts before the URL.
     public var launchArguments: [String]
+    /// The URL the launch hands over (nil: none, or the final URL).
+    public var launchURL: String?
     /// Whether the safety verdict warns (a warning asks, so the link goes to the daemon).
     public var warns: Bool
 
     /// An explained link.
-    public init(decision: String, target: String?, url: String, finalURL: String, launchEntry: String?, launchArguments: [String], warns: Bool = false) {
+    public init(decision: String, target: String?, url: String, finalURL: String, launchEntry: String?, launchArguments: [String],
+                launchURL: String? = nil, warns: Bool = false) {
         self.decision = decision
         self.target = target
         self.url = url
         self.finalURL = finalURL
         self.launchEntry = launchEntry
         self.launchArguments = launchArguments
+        self.launchURL = launchURL
         self.warns = warns
     }
 }
@@ -56,6 +60,10 @@ public struct KeepVerdict: Sendable, Equatable {
             return KeepVerdict(keep: false, why: "the rules change it to \(explained.finalURL)")
         }
         guard var entry = explained.launchEntry else { return KeepVerdict(keep: false, why: "the rules run a command for it") }
+        if let handed = explained.launchURL, handed != explained.finalURL {
+            // A container's ext+openurld: link: only the extension's page can open it there.
+            return KeepVerdict(keep: false, why: "the rules hand \(explained.target ?? entry) another link (\(handed))")
+        }
         if entry == "system" {
             guard let systemEntry else { return KeepVerdict(keep: false, why: "the previous default handler is not known") }
             entry = systemEntry

@@ -75,6 +75,8 @@
 #define OPENURL_RESULT_LAUNCH "launch"
 #define OPENURL_LAUNCH_ENTRY "entry"
 #define OPENURL_LAUNCH_ARGUMENTS "arguments"
+// s: the URL the launch hands over, when it is not the final URL itself (a container's ext+openurld: link).
+#define OPENURL_LAUNCH_URL "url"
 
 // Outcomes the handler acts on.
 #define OPENURL_OUTCOME_ABANDONED "abandoned"

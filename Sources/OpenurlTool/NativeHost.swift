@@ -122,7 +122,8 @@ struct HostSession {
         let explained = ExplainedLink(decision: reply[Key.decision]?.string ?? "", target: reply[Key.target]?.string,
                                       url: reply[Key.url]?.string ?? link.url, finalURL: reply[Key.finalURL]?.string ?? link.url,
                                       launchEntry: launch?[Router1.Launch.entry]?.string,
-                                      launchArguments: launch?[Router1.Launch.arguments]?.stringArray ?? [], warns: safety != "safe")
+                                      launchArguments: launch?[Router1.Launch.arguments]?.stringArray ?? [],
+                                      launchURL: launch?[Router1.Launch.url]?.string, warns: safety != "safe")
         let verdict = KeepVerdict.judge(explained, in: browser, systemEntry: systemEntry(for: link.url))
         var members: [(String, JSONValue)] = [("keep", .bool(verdict.keep)), ("decision", .string(explained.decision))]
         if let target = explained.target { members.append(("target", .string(target))) }

@@ -31,15 +31,18 @@ extension Decision {
     private static func launchValue(_ launch: Launch) -> DBusValue? {
         let entry: String
         let arguments: [String]
+        var url: String?
         switch launch {
-        case .desktopEntry(let id, let action, _): (entry, arguments) = (action.map { "\(id):\($0)" } ?? id, [])
-        case .desktopEntryAdding(let id, let added, _): (entry, arguments) = (id, added)
+        case .desktopEntry(let id, let action, let handed): (entry, arguments, url) = (action.map { "\(id):\($0)" } ?? id, [], handed)
+        case .desktopEntryAdding(let id, let added, let handed): (entry, arguments, url) = (id, added, handed)
         case .desktopEntryAppending(let id, let appended): (entry, arguments) = (id, appended)
         case .desktopEntryWithArguments(let id, let replaced): (entry, arguments) = (id, replaced)
-        case .system: (entry, arguments) = ("system", [])
+        case .system(let handed): (entry, arguments, url) = ("system", [], handed)
         case .argv: return nil
         }
-        return .vardict(pairs: [(Router1.Launch.entry, .string(entry)), (Router1.Launch.arguments, .stringArray(arguments))])
+        var pairs: [(String, DBusValue)] = [(Router1.Launch.entry, .string(entry)), (Router1.Launch.arguments, .stringArray(arguments))]
+        if let url { pairs.append((Router1.Launch.url, .string(url))) }
+        return .vardict(pairs: pairs)
     }
 }
 

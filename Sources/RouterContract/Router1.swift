@@ -131,6 +131,8 @@ public enum Router1 {
         public static let entry: String = OPENURL_LAUNCH_ENTRY
         /// `as`: the arguments before the URL (a profile, a private or app window).
         public static let arguments: String = OPENURL_LAUNCH_ARGUMENTS
+        /// `s`: the URL handed over, when the launch carries one (`ext+openurld:` for a container).
+        public static let url: String = OPENURL_LAUNCH_URL
     }
 
     /// The error names the daemon replies with, besides the bus's own.
