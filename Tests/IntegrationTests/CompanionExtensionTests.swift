@@ -569,7 +569,8 @@ final class CompanionDesktop {
         let pipe = try ChromiumPipe(["chromium", "--remote-debugging-pipe", "--user-data-dir=\(userData)", "--profile-directory=Work",
                                      "--no-sandbox", "--no-first-run", "--no-default-browser-check", "--password-store=basic", "--disable-gpu",
                                      "--load-extension=\(Self.extensionDirectory)", "--disable-features=DisableLoadExtensionCommandLineSwitch",
-                                     "--proxy-server=\(proxy.address)", "--proxy-bypass-list=<-loopback>", "about:blank"],
+                                     "--proxy-server=\(proxy.address)", "--proxy-bypass-list=<-loopback>",
+                                     "--disable-background-networking", "--disable-component-update", "about:blank"],
                                     environment: harness.environment, logPath: harness.desktop.root + "/chromium.log")
         browsers.append(pipe)
         // The extension's service worker runs (the extension loaded, with its fixed id).
