@@ -171,11 +171,13 @@ import Testing
         let desktop = try Self.desktop("route-cr", config: config)
         defer { desktop.stop() }
         let harness = desktop.harness
-        // Personal, made by Chromium itself before the one the test drives starts.
+        // Work and Personal, made by Chromium itself (and entered in its Local State) before the one the test drives starts.
         let userData = harness.desktop.configHome + "/chromium"
-        let made = try harness.run(["chromium", "--headless=new", "--no-sandbox", "--no-first-run", "--user-data-dir=\(userData)",
-                                    "--profile-directory=Personal", "--dump-dom", "about:blank"], timeout: 90)
-        #expect(made.status == 0, "\(made)")
+        for profile in ["Work", "Personal"] {
+            let made = try harness.run(["chromium", "--headless=new", "--no-sandbox", "--no-first-run", "--user-data-dir=\(userData)",
+                                        "--profile-directory=\(profile)", "--dump-dom", "about:blank"], timeout: 90)
+            #expect(made.status == 0, "\(made)")
+        }
         let chromium = try desktop.startChromium()
         let page = PageDriver(chromium.pipe, session: chromium.session)
         try Self.reload(desktop)
@@ -202,6 +204,8 @@ import Testing
         let routed = try Self.recorded(desktop, "http://work.example/moved")
         #expect(routed.count == 1 && routed.first?.outcome == "done" && routed.first?.opener == "chromium", "\(routed)")
         #expect(try page.evaluate("location.href") as? String == Self.page)
+        // The page's target appears as its navigation starts; its request reaches the proxy a moment later.
+        #expect(desktop.proxy.wait(for: "http://work.example/moved", timeout: 30), "the work link was never requested")
         #expect(desktop.proxy.requests.filter { $0.hasPrefix("GET http://work.example/moved ") }.count == 1, "loaded more than once")
     }
 }
