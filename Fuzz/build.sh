@@ -51,7 +51,7 @@ module() { # NAME SOURCE-DIR
     built+=("$out/obj/$name.o")
 }
 # Platform first: Patterns, Hygiene and LinkSafety import it (its lock), and it imports none of them.
-for name in Platform JSON URLModel Patterns Hygiene LinkExtraction LinkSafety SiteLists RoutingCore Catalog TOML Templates ConfigLanguage Routing; do module "$name" "Sources/$name"; done
+for name in Platform JSON URLModel Patterns Hygiene LinkExtraction LinkSafety SiteLists RoutingCore Catalog TOML Templates ConfigLanguage Routing BrowserCompanion; do module "$name" "Sources/$name"; done
 module DBus Sources/DBus
 
 libs=(-ltomlplusplus -lpcre2-8 -licui18n -licuuc -ldbus-1 -lstdc++)
@@ -62,7 +62,7 @@ fi
 for name in "${targets[@]}"; do
     src=Fuzz/Targets/$name.swift
     [ -f "$src" ] || { echo "fuzz: no target $name ($src)" >&2; exit 2; }
-    objects=("$out"/obj/{Platform,JSON,URLModel,Patterns,Hygiene,LinkExtraction,LinkSafety,SiteLists,RoutingCore,Catalog,TOML,Templates,ConfigLanguage,Routing,DBus}.o)
+    objects=("$out"/obj/{Platform,JSON,URLModel,Patterns,Hygiene,LinkExtraction,LinkSafety,SiteLists,RoutingCore,Catalog,TOML,Templates,ConfigLanguage,Routing,BrowserCompanion,DBus}.o)
     if newer "$out/$name" "$src" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
         echo "fuzz: target $name"
         swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" -package-name openurld \

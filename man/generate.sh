@@ -20,5 +20,6 @@ splice() { # TEMPLATE PLACEHOLDER FILE...
 splice "$here/openurl.1.scd" @SYNOPSIS@ "$out/synopsis.scd" @COMMANDS@ "$out/commands.scd" | scdoc > "$out/openurl.1"
 scdoc < "$here/openurld.1.scd" > "$out/openurld.1"
 scdoc < "$here/openurl-chooser.1.scd" > "$out/openurl-chooser.1"
+scdoc < "$here/openurl-native-host.1.scd" > "$out/openurl-native-host.1"
 splice "$here/openurld.toml.5.scd" @KEYS@ "$out/keys.scd" | scdoc > "$out/openurld.toml.5"
 rm -f "$out/synopsis.scd" "$out/commands.scd" "$out/keys.scd"

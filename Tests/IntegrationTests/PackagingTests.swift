@@ -13,6 +13,7 @@ import ConfigLanguage
         "usr/share/dbus-1/services/io.github.openurld.service",
         "usr/lib/systemd/user/openurld.service",
         "usr/share/man/man1/openurl.1", "usr/share/man/man1/openurld.1", "usr/share/man/man1/openurl-chooser.1", "usr/share/man/man5/openurld.toml.5",
+        "usr/share/man/man1/openurl-native-host.1",
         "usr/share/bash-completion/completions/openurl", "usr/share/zsh/site-functions/_openurl",
         "usr/share/fish/vendor_completions.d/openurl.fish", "usr/share/openurld/config.schema.json",
         // The browser companion: the extension, unpacked and as Firefox's .xpi, and the host's
