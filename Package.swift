@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "BrowserCompanionTests", dependencies: ["BrowserCompanion", "Catalog", "JSON", "TestSupport"]),
+        .testTarget(name: "BrowserCompanionTests", dependencies: ["BrowserCompanion", "JSON", "TestSupport"]),
         .testTarget(name: "ArrivalPathsTests", dependencies: ["ArrivalPaths", "DesktopDefaults", "RoutingCore", "Launching"]),
         .testTarget(name: "IntegrationTests", dependencies: ["JSON", "Templates", "ConfigLanguage", "DBus", "RouterContract", "OpenurlCommands", "TestSupport"],
                     exclude: ["Fixtures"]),
