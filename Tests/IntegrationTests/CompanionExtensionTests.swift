@@ -595,23 +595,7 @@ final class CompanionDesktop {
         browsers.removeAll()
         for child in children { child.terminate(grace: 0) }
         children.removeAll()
-        let home = "HOME=" + harness.desktop.home
-        let ownGroup = getpgrp()
-        var left: [pid_t] = []
-        for attempt in 0..<100 {
-            left = RealBrowserDesktop.processes { pid in
-                guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
-                      environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == home }) else { return false }
-                let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
-                return exe.contains("firefox") || exe.contains("chromium") || exe.contains("python3")
-            }
-            if left.isEmpty { break }
-            for pid in left {
-                let group = getpgid(pid)
-                if group > 1, group != ownGroup { kill(-group, SIGKILL) } else { kill(pid, SIGKILL) }
-            }
-            if attempt > 0 { usleep(100_000) }
-        }
+        let left = RealBrowserDesktop.killAll(home: harness.desktop.home, programs: ["firefox", "chromium", "python3"])
         if !left.isEmpty { Issue.record("browsers still running after cleanup: \(left)") }
         if getuid() == 0 { try? FileManager.default.removeItem(atPath: Self.chromiumFlags) }
         proxy.stop()

@@ -217,27 +217,35 @@ final class RealBrowserDesktop {
     func stop() {
         guard !stopped else { return }
         stopped = true
-        let home = "HOME=" + harness.desktop.home
+        let browsers = Self.killAll(home: harness.desktop.home, programs: ["firefox", "chromium"])
+        if !browsers.isEmpty { Issue.record("browsers still running after cleanup: \(browsers)") }
+        if getuid() == 0 { try? FileManager.default.removeItem(atPath: Self.chromiumFlags) }
+        for proxy in proxies.values { proxy.stop() }
+    }
+
+    /// Kills every process of the sandbox whose HOME is `home` and whose program's path contains
+    /// one of `programs` (its process group when it has one of its own), looking again until none
+    /// is left; the pids still running after 10 s.
+    static func killAll(home: String, programs: [String]) -> [pid_t] {
+        let variable = "HOME=" + home
         let ownGroup = getpgrp()
-        var browsers: [pid_t] = []
+        var left: [pid_t] = []
         for attempt in 0..<100 {
-            browsers = Self.processes { pid in
+            left = processes { pid in
                 guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
-                      environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == home }) else { return false }
+                      environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == variable }) else { return false }
                 let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
-                return exe.contains("firefox") || exe.contains("chromium")
+                return programs.contains { exe.contains($0) }
             }
-            if browsers.isEmpty { break }
-            for pid in browsers {
+            if left.isEmpty { break }
+            for pid in left {
                 let group = getpgid(pid)
                 if group > 1, group != ownGroup { kill(-group, SIGKILL) } else { kill(pid, SIGKILL) }
             }
             // Waiting for the kernel to reap what was killed: each pass looks again.
             if attempt > 0 { usleep(100_000) }
         }
-        if !browsers.isEmpty { Issue.record("browsers still running after cleanup: \(browsers)") }
-        if getuid() == 0 { try? FileManager.default.removeItem(atPath: Self.chromiumFlags) }
-        for proxy in proxies.values { proxy.stop() }
+        return left
     }
 
     /// The pids of running processes for which `matches` holds.

@@ -138,18 +138,8 @@ final class DevToolsBrowser {
     /// Kills every Chromium process of the sandbox's home (the browser and what it started)
     /// and removes the flag file.
     func stop() {
-        let home = "HOME=" + harness.desktop.home
-        for attempt in 0..<100 {
-            let browsers = RealBrowserDesktop.processes { pid in
-                guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
-                      environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == home }) else { return false }
-                return ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "").contains("chromium")
-            }
-            if browsers.isEmpty { break }
-            for pid in browsers { kill(pid, SIGKILL) }
-            // Waiting for the kernel to reap what was killed: each pass looks again.
-            if attempt > 0 { usleep(100_000) }
-        }
+        let left = RealBrowserDesktop.killAll(home: harness.desktop.home, programs: ["chromium"])
+        if !left.isEmpty { Issue.record("chromium still running after cleanup: \(left)") }
         if process.isRunning { process.terminate() }
         if getuid() == 0 { try? FileManager.default.removeItem(atPath: Self.rootFlags) }
     }
