@@ -1,3 +1,4 @@
+import BrowserCompanion
 import RouterContract
 import DBus
 import Notifying
@@ -89,6 +90,17 @@ extension Client {
             line(.ok, "systemd unit", unit)
         } else {
             line(.note, "systemd unit", "not installed: D-Bus starts openurld directly")
+        }
+        for found in HostManifests.find(home: paths.home, configHome: paths.configHome) {
+            let label = "companion host (\(found.browser))"
+            if let problem = found.problem {
+                line(.broken, label, "\(found.path) \(problem)", fix: "make install (it writes the manifest naming openurl-native-host)")
+            } else if let host = found.host {
+                line(.ok, label, "\(found.path) → \(host)")
+            } else {
+                line(.note, label, "no manifest: links clicked inside \(found.browser) are not routed (make install puts it at \(found.path); "
+                     + "then install the extension, README: Links clicked inside the browser)")
+            }
         }
 
         Output.print("paths:")

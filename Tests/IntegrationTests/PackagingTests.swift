@@ -104,6 +104,14 @@ import ConfigLanguage
         #expect(harness.browser.waitForRecords(1).last?.last == "https://example.org/", "\(harness.browser.records())")
         _ = try harness.call("ListRules")
         let pid = try harness.daemonPID()
+        // The companion host's manifests are where each browser reads a user's, naming the installed host.
+        let manifests = [harness.desktop.home + "/.mozilla/native-messaging-hosts/io.github.openurld.json",
+                         harness.desktop.configHome + "/chromium/NativeMessagingHosts/io.github.openurld.json"]
+        let status = try harness.run([prefix + "/bin/openurl", "status"])
+        for browser in ["Firefox", "Chromium"] {
+            #expect(status.stdout.contains("ok      companion host (\(browser)): ") && status.stdout.contains("→ \(prefix)/bin/openurl-native-host"),
+                    "\(status.stdout)")
+        }
 
         let uninstall = try Self.make(["uninstall", "PREFIX=\(prefix)"], environment: harness.environment)
         #expect(uninstall.status == 0, "\(uninstall)")
@@ -115,6 +123,7 @@ import ConfigLanguage
         // mimeinfo.cache is update-desktop-database's index of every app there, not ours.
         let left = Self.files(under: prefix).subtracting(["share/applications/mimeinfo.cache"])
         #expect(left.isEmpty, "left behind: \(left)")
+        for manifest in manifests { #expect(!FileManager.default.fileExists(atPath: manifest), "left behind: \(manifest)") }
     }
 
     /// The schema validates every config block in README.md (some name browsers this machine
