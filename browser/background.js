@@ -19,6 +19,18 @@ let lastError = null;
 let failures = 0; // ports in a row that closed before the host answered anything
 const pending = new Map(); // id -> {resolve, timer}
 
+// A random id this profile's copy of the extension keeps in storage.local: the host finds it in
+// the profile's extension storage on disk, which tells it the profile (one Chromium process
+// serves every profile, so its process cannot).
+const instance = api.storage.local.get({ instance: "" }).then(async (items) => {
+  if (typeof items.instance === "string" && items.instance) return items.instance;
+  const made = crypto.randomUUID();
+  await api.storage.local.set({ instance: made });
+  return made;
+}).catch(() => "");
+// Settled once the current port's hello is posted: requests go after it, in order.
+let helloPosted = Promise.resolve();
+
 let sameSite = false;
 const settingsLoaded = api.storage.local.get({ sameSite: false }).then(
   (items) => { sameSite = items.sameSite === true; },
@@ -74,8 +86,10 @@ function connect() {
     for (const id of [...pending.keys()]) settle(id, { id, error: "openurld host disconnected: " + error });
     scheduleReconnect();
   });
-  request({ type: "hello", browser: BROWSER, version: api.runtime.getManifest().version }).then((answer) => {
-    if (answer && answer.ok) { hello = answer; lastError = null; }
+  helloPosted = instance.then((id) => {
+    request({ type: "hello", browser: BROWSER, version: api.runtime.getManifest().version, instance: id }).then((answer) => {
+      if (answer && answer.ok) { hello = answer; lastError = null; }
+    });
   });
   return opened;
 }
@@ -114,6 +128,8 @@ async function handle(message, sender) {
   // The frame's own URL, as the browser tells it (a page cannot fake it).
   const origin = (sender && sender.url) || (typeof message.origin === "string" ? message.origin : "");
   const text = typeof message.text === "string" ? message.text : "";
+  if (!port) connect();
+  await helloPosted;
   if (message.type === "explain") {
     await settingsLoaded;
     return request({ type: "explain", url, origin, text, sameSite });

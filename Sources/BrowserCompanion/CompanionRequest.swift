@@ -24,8 +24,9 @@ public struct ClickedLink: Sendable, Equatable {
 public struct CompanionRequest: Sendable, Equatable {
     /// What is asked.
     public enum Kind: Sendable, Equatable {
-        /// The extension connected: which browser, which version of it.
-        case hello(browser: String?, version: String?)
+        /// The extension connected: which browser, which version of it, and the random id this
+        /// profile's copy keeps in its storage (how the host tells a Chromium profile).
+        case hello(browser: String?, version: String?, instance: String?)
         /// Would the rules keep this link in this browser?
         case explain(ClickedLink)
         /// Route it (the rules send it elsewhere).
@@ -59,7 +60,7 @@ public struct CompanionRequest: Sendable, Equatable {
         }
         self.id = id
         switch type {
-        case "hello": kind = .hello(browser: value["browser"]?.string, version: value["version"]?.string)
+        case "hello": kind = .hello(browser: value["browser"]?.string, version: value["version"]?.string, instance: value["instance"]?.string)
         case "explain": kind = .explain(try link())
         case "open": kind = .open(try link())
         default: throw Problem(id: id, description: "unknown type \"\(type)\" (hello, explain, open)")

@@ -12,15 +12,44 @@ public struct HostBrowser: Sendable, Equatable {
     public var key: String?
     /// Firefox family: the profile's directory; Chromium family: the profile's directory name
     /// under the user data directory (`Default`, `Work`). Nil when it cannot be told (a Chromium
-    /// with several profiles open).
+    /// with several profiles open, until the extension's hello names its instance).
     public var profile: String?
+    /// Chromium family: the user data directory.
+    public var userData: String?
 
     /// A browser as described.
-    public init(pid: Int32, program: String, key: String?, profile: String?) {
+    public init(pid: Int32, program: String, key: String?, profile: String?, userData: String? = nil) {
         self.pid = pid
         self.program = program
         self.key = key
         self.profile = profile
+        self.userData = userData
+    }
+
+    /// The Chromium profile whose storage for extension `extensionID` holds `instance` (the random
+    /// id the companion keeps in `storage.local`, which LevelDB writes in plain bytes to
+    /// `PROFILE/Local Extension Settings/ID/*.log`); nil unless exactly one does.
+    public static func chromiumProfile(holding instance: String, extensionID: String, userData: String) -> String? {
+        let needle = Array(instance.utf8)
+        guard needle.count >= 8, !extensionID.contains("/"), !extensionID.isEmpty else { return nil }
+        var holders: [String] = []
+        for profile in (try? FileSystem.listDirectory(userData)) ?? [] {
+            let storage = userData + "/" + profile + "/Local Extension Settings/" + extensionID
+            let files = ((try? FileSystem.listDirectory(storage)) ?? []).filter { $0.hasSuffix(".log") || $0.hasSuffix(".ldb") }
+            if files.contains(where: { contains(FileSystem.contents(storage + "/" + $0) ?? [], needle) }) { holders.append(profile) }
+        }
+        return holders.count == 1 ? holders[0] : nil
+    }
+
+    /// Whether `bytes` holds `needle` anywhere.
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var index = 0
+        while index <= bytes.count - needle.count {
+            if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The known browser a desktop id or program name (`firefox-esr.desktop`, `chromium`) names.
@@ -53,6 +82,7 @@ public struct HostBrowser: Sendable, Equatable {
                 ?? environment["CHROME_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? configHome + "/" + (known?.profileRoot ?? "chromium")
             profile = Self.onlyProfile(openFiles: openFiles, userData: userData)
+            return HostBrowser(pid: pid, program: program, key: key, profile: profile, userData: userData)
         default:
             profile = nil
         }

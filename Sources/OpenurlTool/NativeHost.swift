@@ -30,8 +30,11 @@ public enum NativeHost {
         }
         ProcessSpawn.ignoreBrokenPipes()
         let environment = Environment.current()
-        var session = HostSession(environment: environment,
-                                  browser: HostBrowser.read(pid: Environment.parentProcessID, environment: environment))
+        // Chromium starts a host with the extension's origin, `chrome-extension://ID/`.
+        let origin = arguments.dropFirst().first { $0.hasPrefix("chrome-extension://") }
+        let extensionID = origin.map { String($0.dropFirst("chrome-extension://".count).prefix { $0 != "/" }) }
+        var session = HostSession(environment: environment, browser: HostBrowser.read(pid: Environment.parentProcessID, environment: environment),
+                                  extensionID: extensionID)
         var buffer = NativeMessageBuffer()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -76,14 +79,17 @@ struct HostFailure: Error {
 /// One browser's connection: the bus, the browser it serves, what it has looked up.
 struct HostSession {
     let environment: [String: String]
-    let browser: HostBrowser
+    private(set) var browser: HostBrowser
+    /// Chromium: the extension's id, where its storage is kept in each profile.
+    let extensionID: String?
     private var connection: DBusConnection?
     private let sameSite = SameSite(listText: FileSystem.contents(PublicSuffixList.debianPath))
     private var systemEntries: [String: String?] = [:]
 
-    init(environment: [String: String], browser: HostBrowser) {
+    init(environment: [String: String], browser: HostBrowser, extensionID: String?) {
         self.environment = environment
         self.browser = browser
+        self.extensionID = extensionID
     }
 
     /// The answer to one message's bytes.
@@ -94,7 +100,11 @@ struct HostSession {
         }
         var members: [(String, JSONValue)] = [("id", request.id)]
         switch request.kind {
-        case .hello:
+        case .hello(_, _, let instance):
+            // Several Chromium profiles open: the one whose extension storage holds this instance's id.
+            if browser.profile == nil, let instance, let extensionID, let userData = browser.userData {
+                browser.profile = HostBrowser.chromiumProfile(holding: instance, extensionID: extensionID, userData: userData)
+            }
             members += [("ok", .bool(true)), ("host", .string("0.1.0")), ("browser", .string(browser.program)),
                         ("profile", browser.profile.map { .string(Path.lastComponent($0)) } ?? .null)]
         case .explain(let link):

@@ -58,4 +58,24 @@ import Testing
         #expect(both.key == "chromium")
         #expect(both.profile == nil)
     }
+
+    @Test func aChromiumProfileIsTheOneWhoseExtensionStorageHoldsTheInstance() throws {
+        let root = NSTemporaryDirectory() + "hostbrowser-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let id = "hpnkcnnaigafnfpajjilndogjkikpgce"
+        let instance = "5b0f3c2e-8a41-4c1e-9d7a-2f6e1b9c0d33"
+        for (profile, value) in [("Work", "other-0000-1111"), ("Personal", instance), ("Default", "")] {
+            let storage = root + "/\(profile)/Local Extension Settings/\(id)"
+            try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: true)
+            // LevelDB's log: a record header, then the key and the JSON value in plain bytes.
+            try Data([0x1f, 0x9c, 0x02, 0x00, 0x01] + Array("instance\"\(value)\"".utf8)).write(to: URL(fileURLWithPath: storage + "/000003.log"))
+        }
+        #expect(HostBrowser.chromiumProfile(holding: instance, extensionID: id, userData: root) == "Personal")
+        #expect(HostBrowser.chromiumProfile(holding: "not-there-at-all", extensionID: id, userData: root) == nil)
+        #expect(HostBrowser.chromiumProfile(holding: "short", extensionID: id, userData: root) == nil)
+        #expect(HostBrowser.chromiumProfile(holding: instance, extensionID: "../x", userData: root) == nil)
+        // Two profiles holding it (a copied profile): not told.
+        try FileManager.default.copyItem(atPath: root + "/Personal", toPath: root + "/Copy")
+        #expect(HostBrowser.chromiumProfile(holding: instance, extensionID: id, userData: root) == nil)
+    }
 }

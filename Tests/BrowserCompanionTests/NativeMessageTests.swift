@@ -33,7 +33,8 @@ import Testing
     }
 
     static let requests: [(String, CompanionRequest.Kind?)] = [
-        (#"{"id":1,"type":"hello","browser":"firefox","version":"0.1.0"}"#, .hello(browser: "firefox", version: "0.1.0")),
+        (#"{"id":1,"type":"hello","browser":"firefox","version":"0.1.0"}"#, .hello(browser: "firefox", version: "0.1.0", instance: nil)),
+        (#"{"id":1,"type":"hello","browser":"chromium","version":"0.1.0","instance":"6f1c"}"#, .hello(browser: "chromium", version: "0.1.0", instance: "6f1c")),
         (#"{"id":2,"type":"explain","url":"https://x.org/","origin":"https://p.org/","text":"x.org"}"#,
          .explain(ClickedLink(url: "https://x.org/", origin: "https://p.org/", text: "x.org"))),
         (#"{"id":3,"type":"open","url":"mailto:a@x.org","sameSite":true}"#, .open(ClickedLink(url: "mailto:a@x.org", sameSite: true))),

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+extension RealBrowsers {
 /// Issue 34: the companion WebExtension (`browser/`) in Debian's real Firefox ESR and Chromium,
 /// talking to a native messaging host. Until openurld's own host exists, the host is the
 /// stand-in `Fixtures/standin-native-host.py` (keep for hosts containing "stay", "elsewhere"
@@ -301,6 +302,10 @@ import Testing
         try Self.checkNoHost(desktop, PageDriver(chromium.pipe, session: chromium.session))
     }
 }
+}
+
+/// The suite by its own name, for the helpers beside it.
+typealias CompanionExtensionTests = RealBrowsers.CompanionExtensionTests
 
 /// One browser's page, as the shared checks drive it: Firefox through Marionette, Chromium
 /// through CDP. Every click is trusted.

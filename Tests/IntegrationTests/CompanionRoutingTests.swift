@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+extension RealBrowsers {
 /// Issue 34, end to end: the companion extension in Debian's real Firefox ESR and Chromium,
 /// openurld's own `openurl-native-host`, and the daemon deciding by the rules. A link the rules
 /// keep stays in the page; one they send to another profile lands there once (that profile's own
@@ -13,6 +14,7 @@ import Testing
     static let testPage = """
         <!DOCTYPE html><html><head><meta charset="utf-8"><title>routing</title></head><body>
         <p><a id="keep" href="http://stay.example/kept">kept link</a></p>
+        <p><a id="personal" href="http://personal.example/kept">kept in Personal</a></p>
         <p><a id="work" href="http://work.example/moved">work link</a></p>
         <p><a id="spoof" href="http://evil.example/login">paypal.com</a></p>
         <p><a id="shop" href="http://shop.example/item?id=7">shop link</a></p>
@@ -165,6 +167,11 @@ import Testing
             match.opener = "chromium"
             open = "chromium:Personal"
 
+            [[rules]]
+            name = "personal"
+            match.domain = "personal.example"
+            open = "chromium:Personal"
+
             [default]
             open = "browser.desktop"
             """
@@ -207,5 +214,21 @@ import Testing
         // The page's target appears as its navigation starts; its request reaches the proxy a moment later.
         #expect(desktop.proxy.wait(for: "http://work.example/moved", timeout: 30), "the work link was never requested")
         #expect(desktop.proxy.requests.filter { $0.hasPrefix("GET http://work.example/moved ") }.count == 1, "loaded more than once")
+
+        // Both profiles are open now, so Personal's host cannot tell its profile from the process:
+        // the extension's instance id in Personal's storage tells it, and a link the rules open in
+        // Personal stays in Personal's page.
+        let personalTarget = try #require(pages.first?["targetId"] as? String)
+        let personal = PageDriver(chromium.pipe, session: try chromium.pipe.attach(personalTarget))
+        try personal.navigate(Self.page)
+        try personal.click("#personal")
+        #expect(desktop.proxy.wait(for: "http://personal.example/kept", timeout: 30), "the Personal page did not load its kept link")
+        #expect(eventually(timeout: 20) { (try? personal.evaluate("location.href") as? String) == "http://personal.example/kept" },
+                "the link did not stay in Personal's page: \((try? personal.evaluate("location.href")) ?? "?")")
+        #expect(try Self.recorded(desktop, "http://personal.example/kept").isEmpty, "it went through openurld instead of staying")
     }
 }
+}
+
+/// The suite by its own name, for the helpers beside it.
+typealias CompanionRoutingTests = RealBrowsers.CompanionRoutingTests

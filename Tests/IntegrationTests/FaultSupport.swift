@@ -62,8 +62,9 @@ enum Fault {
         return found.split(separator: "\n").map(String.init)
     }
 
-    /// Waits for one chooser window titled `Open link — HOST` and returns it.
-    static func window(_ harness: DaemonHarness, host: String, timeout: Double = 20) -> String? {
+    /// Waits for one chooser window titled `Open link — HOST` and returns it (up to 45 s: under CI's
+    /// load a GTK window once took longer than 20 s to map).
+    static func window(_ harness: DaemonHarness, host: String, timeout: Double = 45) -> String? {
         var window: String?
         _ = eventually(timeout: timeout) {
             window = windows(harness, titled: "^Open link — \(NSRegularExpression.escapedPattern(for: host))$").first

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+extension RealBrowsers {
 /// Issue 21: the real browsers from Debian (`firefox-esr`, `chromium`), profiles made by their
 /// own commands in an isolated home, links routed through the daemon by `xdg-open` and
 /// `gio open`, and each profile's preferences pointing at its own recording proxy on 127.0.0.1:
@@ -101,6 +102,10 @@ import Testing
         #expect(harness.browser.records().isEmpty, "a link went to the default instead: \(harness.browser.records())")
     }
 }
+}
+
+/// The suite by its own name, for the helpers beside it.
+typealias RealBrowserTests = RealBrowsers.RealBrowserTests
 
 /// An isolated desktop with Debian's Firefox ESR and Chromium, each with a `Work` and a
 /// `Personal` profile made by the browser itself, each profile behind its own recording proxy.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
+extension RealBrowsers {
 /// Issue 34, part 4: a web app installed in Debian's Chromium (by Chromium itself, through the
 /// DevTools protocol's `PWA.install` over `--remote-debugging-pipe`: no policy file, nothing
 /// outside the sandbox but the root flag file) is a target, and a link sent to it opens in the
@@ -52,6 +53,10 @@ import Testing
         #expect(found, "app windows: \(titles); all: \(all); env DISPLAY=\(harness.environment["DISPLAY"] ?? "-"); targets: \(targets)")
     }
 }
+}
+
+/// The suite by its own name, for the helpers beside it.
+typealias WebAppWindowTests = RealBrowsers.WebAppWindowTests
 
 /// A site Chromium can install as a web app: a start page, a second page, a manifest and an
 /// icon (Chromium refuses to install without one), on 127.0.0.1 (a secure context over http).
