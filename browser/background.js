@@ -21,15 +21,24 @@ const pending = new Map(); // id -> {resolve, timer}
 
 // A random id this profile's copy of the extension keeps in storage.local: the host finds it in
 // the profile's extension storage on disk, which tells it the profile (one Chromium process
-// serves every profile, so its process cannot).
-const instance = api.storage.local.get({ instance: "" }).then(async (items) => {
-  if (typeof items.instance === "string" && items.instance) return items.instance;
-  const made = crypto.randomUUID();
-  await api.storage.local.set({ instance: made });
-  return made;
-}).catch(() => "");
-// Settled once the current port's hello is posted: requests go after it, in order.
-let helloPosted = Promise.resolve();
+// serves every profile, so its process cannot). Known a moment after the worker starts; a hello
+// sent before that goes without it and is followed by one with it. No request waits for it.
+let instanceId = "";
+api.storage.local.get({ instance: "" }).then(async (items) => {
+  let id = typeof items.instance === "string" ? items.instance : "";
+  if (!id) {
+    id = crypto.randomUUID();
+    await api.storage.local.set({ instance: id });
+  }
+  instanceId = id;
+  if (port) sayHello();
+}).catch(() => {});
+
+function sayHello() {
+  request({ type: "hello", browser: BROWSER, version: api.runtime.getManifest().version, instance: instanceId }).then((answer) => {
+    if (answer && answer.ok) { hello = answer; lastError = null; }
+  });
+}
 
 let sameSite = false;
 const settingsLoaded = api.storage.local.get({ sameSite: false }).then(
@@ -86,11 +95,7 @@ function connect() {
     for (const id of [...pending.keys()]) settle(id, { id, error: "openurld host disconnected: " + error });
     scheduleReconnect();
   });
-  helloPosted = instance.then((id) => {
-    request({ type: "hello", browser: BROWSER, version: api.runtime.getManifest().version, instance: id }).then((answer) => {
-      if (answer && answer.ok) { hello = answer; lastError = null; }
-    });
-  });
+  sayHello();
   return opened;
 }
 
@@ -128,8 +133,6 @@ async function handle(message, sender) {
   // The frame's own URL, as the browser tells it (a page cannot fake it).
   const origin = (sender && sender.url) || (typeof message.origin === "string" ? message.origin : "");
   const text = typeof message.text === "string" ? message.text : "";
-  if (!port) connect();
-  await helloPosted;
   if (message.type === "explain") {
     await settingsLoaded;
     return request({ type: "explain", url, origin, text, sameSite });

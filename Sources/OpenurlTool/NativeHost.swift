@@ -82,6 +82,8 @@ struct HostSession {
     private(set) var browser: HostBrowser
     /// Chromium: the extension's id, where its storage is kept in each profile.
     let extensionID: String?
+    /// The random id the extension's hello named, kept in its profile's storage.
+    private var instance: String?
     private var connection: DBusConnection?
     private let sameSite = SameSite(listText: FileSystem.contents(PublicSuffixList.debianPath))
     private var systemEntries: [String: String?] = [:]
@@ -101,10 +103,8 @@ struct HostSession {
         var members: [(String, JSONValue)] = [("id", request.id)]
         switch request.kind {
         case .hello(_, _, let instance):
-            // Several Chromium profiles open: the one whose extension storage holds this instance's id.
-            if browser.profile == nil, let instance, let extensionID, let userData = browser.userData {
-                browser.profile = HostBrowser.chromiumProfile(holding: instance, extensionID: extensionID, userData: userData)
-            }
+            if let instance, !instance.isEmpty { self.instance = instance }
+            findProfile()
             members += [("ok", .bool(true)), ("host", .string("0.1.0")), ("browser", .string(browser.program)),
                         ("profile", browser.profile.map { .string(Path.lastComponent($0)) } ?? .null)]
         case .explain(let link):
@@ -115,7 +115,16 @@ struct HostSession {
         return .object(members)
     }
 
+    /// Several Chromium profiles open: the one whose extension storage holds this instance's id.
+    /// Looked for again at each question until found, since a freshly made id reaches the disk
+    /// (LevelDB's log) a moment after the extension's write resolves.
+    private mutating func findProfile() {
+        guard browser.profile == nil, let instance, let extensionID, let userData = browser.userData else { return }
+        browser.profile = HostBrowser.chromiumProfile(holding: instance, extensionID: extensionID, userData: userData)
+    }
+
     private mutating func explain(_ link: ClickedLink) -> [(String, JSONValue)] {
+        findProfile()
         if !link.sameSite, sameSite.holds(url: link.url, origin: link.origin) {
             return [("keep", .bool(true)), ("why", .string("a link to the page's own site"))]
         }
