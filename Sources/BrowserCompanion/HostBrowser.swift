@@ -52,10 +52,12 @@ public struct HostBrowser: Sendable, Equatable {
         return false
     }
 
-    /// The known browser a desktop id or program name (`firefox-esr.desktop`, `chromium`) names.
-    public static func knownKey(_ name: String) -> String? {
-        let bare = name.hasSuffix(".desktop") ? String(name.dropLast(8)) : name
-        return KnownBrowser.table.first { $0.nativeNames.contains(bare) || $0.key == bare }?.key
+    /// The known browser a desktop id or program name (`firefox-esr.desktop`, `chromium`) names,
+    /// as discovery identifies a native entry (`KnownBrowser.identify`).
+    public static func knownKey(_ name: String) -> String? { known(name)?.key }
+
+    private static func known(_ name: String) -> KnownBrowser? {
+        KnownBrowser.identify(desktopID: name, program: nil, packaging: .native)
     }
 
     /// Reads the browser `pid` from `/proc` (`procRoot` in tests); `environment` gives the
@@ -67,26 +69,26 @@ public struct HostBrowser: Sendable, Equatable {
         var program = Path.lastComponent(exe)
         // Firefox's binary keeps the package's name; a `-bin` wrapper target is the same browser.
         if program.hasSuffix("-bin") { program = String(program.dropLast(4)) }
-        let key = knownKey(program) ?? arguments.first.flatMap { knownKey(Path.lastComponent($0)) }
-        let family = key.flatMap { key in KnownBrowser.table.first { $0.key == key }?.family }
+        let browser = known(program) ?? arguments.first.flatMap { known(Path.lastComponent($0)) }
         let openFiles = ((try? FileSystem.listDirectory(base + "/fd")) ?? []).compactMap { try? FileSystem.symbolicLinkTarget(base + "/fd/" + $0) }
-        var profile: String?
-        switch family {
+        switch browser?.family {
         case .firefox?:
-            profile = Self.argument(after: ["--profile", "-profile"], in: arguments)
+            let profile = Self.argument(after: ["--profile", "-profile"], in: arguments)
                 ?? openFiles.first { $0.hasSuffix("/.parentlock") }.map { Path.parent($0) }
+            return HostBrowser(pid: pid, program: program, key: browser?.key, profile: profile)
         case .chromium?:
-            let known = KnownBrowser.table.first { $0.key == key }
-            let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Environment.homeDirectory(environment) + "/.config"
+            // Where discovery reads the same browser's profiles: $CHROME_CONFIG_HOME (else
+            // $XDG_CONFIG_HOME) with the browser's own directory, unless the process names one.
+            func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+            let configHome = variable("CHROME_CONFIG_HOME") ?? variable("XDG_CONFIG_HOME") ?? Environment.homeDirectory(environment) + "/.config"
             let userData = arguments.lazy.compactMap { $0.hasPrefix("--user-data-dir=") ? String($0.dropFirst(16)) : nil }.first
-                ?? environment["CHROME_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? configHome + "/" + (known?.profileRoot ?? "chromium")
-            profile = Self.onlyProfile(openFiles: openFiles, userData: userData)
-            return HostBrowser(pid: pid, program: program, key: key, profile: profile, userData: userData)
+                ?? browser.map { $0.profileDirectories(packaging: .native, home: Environment.homeDirectory(environment), configHome: configHome).legacy }
+                ?? configHome + "/chromium"
+            return HostBrowser(pid: pid, program: program, key: browser?.key, profile: Self.onlyProfile(openFiles: openFiles, userData: userData),
+                               userData: userData)
         default:
-            profile = nil
+            return HostBrowser(pid: pid, program: program, key: browser?.key, profile: nil)
         }
-        return HostBrowser(pid: pid, program: program, key: key, profile: profile)
     }
 
     /// The value after one of `names` (`--profile DIR`), or in `--profile=DIR`.

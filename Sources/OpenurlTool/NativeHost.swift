@@ -12,11 +12,6 @@ import URLModel
 /// daemon whether a clicked link stays in this browser (`Open` with `dry-run`: Explain's decision, no trace) and hands the others to
 /// `Open` with the page's context, the browser as the opener. It never launches anything itself.
 public enum NativeHost {
-    /// The host's name in the manifests the browsers read (`io.github.openurld.json`).
-    public static let name = "io.github.openurld"
-    /// The extension's id in Firefox (`allowed_extensions`).
-    public static let firefoxExtensionID = "companion@openurld.github.io"
-
     /// Serves the browser until it closes the channel; the exit status.
     public static func run(arguments: [String]) -> Int32 {
         if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {

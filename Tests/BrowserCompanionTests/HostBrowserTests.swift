@@ -57,6 +57,10 @@ import Testing
         let both = HostBrowser.read(pid: 51, procRoot: root, environment: ["XDG_CONFIG_HOME": root + "/config"])
         #expect(both.key == "chromium")
         #expect(both.profile == nil)
+        #expect(both.userData == userData)
+        // $CHROME_CONFIG_HOME stands in for $XDG_CONFIG_HOME, as discovery reads it.
+        let chrome = HostBrowser.read(pid: 51, procRoot: root, environment: ["CHROME_CONFIG_HOME": root + "/config", "XDG_CONFIG_HOME": "/elsewhere"])
+        #expect(chrome.userData == userData && chrome.profile == nil)
     }
 
     @Test func aChromiumProfileIsTheOneWhoseExtensionStorageHoldsTheInstance() throws {
