@@ -63,7 +63,7 @@ FUZZ_SECONDS ?= 60
 # openurld is one multi-call binary (Sources/openurld): openurl-tool and openurl-chooser are
 # symlinks to it (relative, so they hold wherever the directory goes), which SwiftPM does not
 # make: each build rule links them in its build directory, and install-files in BINDIR.
-MULTICALL_LINKS = openurl-tool openurl-chooser openurl-native-host
+MULTICALL_LINKS = openurl-tool openurl-chooser openurl-native-host openurl-settings
 link-multicall = for name in $(MULTICALL_LINKS); do ln -sfn openurld $(1)/$$name; done
 
 build:

@@ -136,11 +136,19 @@ let package = Package(
         // The one table of openurl's commands: parsing, help, man synopsis, completions. No Foundation.
         .target(name: "OpenurlCommands"),
 
+        // What openurld's GTK windows share: the C casts, signals, labels.
+        .target(name: "GtkWidgets", dependencies: ["CGtk", "RoutingCore"], swiftSettings: gtkSwiftSettings),
         // The chooser window the daemon spawns for `ask` (GTK 4; never linked into openurl).
-        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "Platform", "JSON", "URLModel", "LinkSafety", "RoutingCore", "RouterContract"],
+        .target(name: "OpenurlChooser", dependencies: ["CGtk", "CGtkLoader", "GtkWidgets", "Platform", "JSON", "URLModel", "LinkSafety", "RoutingCore", "RouterContract"],
+                swiftSettings: gtkSwiftSettings),
+        // `openurl settings`: the rules in force, a link tried, recent clicks made into rules,
+        // remembered answers, the default handlers (GTK 4); it talks to the daemon over Router1 and
+        // writes only the user's config.toml.
+        .target(name: "OpenurlSettings", dependencies: ["CGtk", "CGtkLoader", "GtkWidgets", "Platform", "JSON", "URLModel", "RoutingCore", "Catalog",
+                                                        "ConfigLanguage", "ConfigFiles", "DBus", "RouterContract"],
                 swiftSettings: gtkSwiftSettings),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
-        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser", "Platform"],
+        .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser", "OpenurlSettings", "Platform"],
                           swiftSettings: gtkSwiftSettings),
 
         // Fakes and harnesses for tests: private buses, Xvfb + dunst, a recording browser.

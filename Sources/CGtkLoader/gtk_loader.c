@@ -1,4 +1,4 @@
-// GTK 4 for the chooser, loaded with dlopen instead of linked, so that the multi-call binary
+// GTK 4 for the chooser and the settings window, loaded with dlopen instead of linked, so that the multi-call binary
 // (openurld, openurl-tool, openurl-chooser) maps GTK, pango, cairo and the rest only in chooser
 // mode, never in the daemon or the tool. Each GTK function the chooser calls is defined here
 // under GTK's own name and prototype (gtk.h is included, so a prototype that does not match
@@ -71,6 +71,33 @@
     VOID(gtk_widget_set_margin_start, (GtkWidget *widget, int margin), (widget, margin)) \
     VOID(gtk_widget_set_margin_top, (GtkWidget *widget, int margin), (widget, margin)) \
     VOID(gtk_widget_set_tooltip_text, (GtkWidget *widget, const char *text), (widget, text)) \
+    VOID(gtk_box_remove, (GtkBox *box, GtkWidget *child), (box, child)) \
+    CALL(GtkWidget *, gtk_button_new_with_mnemonic, (const char *label), (label)) \
+    VOID(gtk_check_button_set_active, (GtkCheckButton *self, gboolean setting), (self, setting)) \
+    VOID(gtk_drop_down_set_selected, (GtkDropDown *self, guint position), (self, position)) \
+    CALL(const char *, gtk_label_get_text, (GtkLabel *self), (self)) \
+    VOID(gtk_label_set_selectable, (GtkLabel *self, gboolean setting), (self, setting)) \
+    VOID(gtk_label_set_text, (GtkLabel *self, const char *str), (self, str)) \
+    VOID(gtk_list_box_remove, (GtkListBox *box, GtkWidget *child), (box, child)) \
+    CALL(int, gtk_notebook_append_page, (GtkNotebook *notebook, GtkWidget *child, GtkWidget *tab_label), (notebook, child, tab_label)) \
+    CALL(int, gtk_notebook_get_current_page, (GtkNotebook *notebook), (notebook)) \
+    CALL(GtkWidget *, gtk_notebook_new, (void), ()) \
+    VOID(gtk_notebook_set_current_page, (GtkNotebook *notebook, int page_num), (notebook, page_num)) \
+    CALL(GtkSettings *, gtk_settings_get_default, (void), ()) \
+    CALL(gboolean, gtk_switch_get_active, (GtkSwitch *self), (self)) \
+    CALL(GtkWidget *, gtk_switch_new, (void), ()) \
+    VOID(gtk_switch_set_active, (GtkSwitch *self, gboolean is_active), (self, is_active)) \
+    CALL(GtkWidget *, gtk_widget_get_first_child, (GtkWidget *widget), (widget)) \
+    CALL(gboolean, gtk_widget_get_sensitive, (GtkWidget *widget), (widget)) \
+    CALL(gboolean, gtk_widget_get_visible, (GtkWidget *widget), (widget)) \
+    VOID(gtk_widget_set_hexpand, (GtkWidget *widget, gboolean expand), (widget, expand)) \
+    VOID(gtk_widget_set_sensitive, (GtkWidget *widget, gboolean sensitive), (widget, sensitive)) \
+    VOID(gtk_widget_set_size_request, (GtkWidget *widget, int width, int height), (widget, width, height)) \
+    VOID(gtk_widget_set_vexpand, (GtkWidget *widget, gboolean expand), (widget, expand)) \
+    VOID(gtk_widget_set_visible, (GtkWidget *widget, gboolean visible), (widget, visible)) \
+    CALL(GtkWidget *, gtk_list_box_row_get_child, (GtkListBoxRow *row), (row)) \
+    VOID(gtk_widget_set_halign, (GtkWidget *widget, GtkAlign align), (widget, align)) \
+    VOID(gtk_widget_set_valign, (GtkWidget *widget, GtkAlign align), (widget, align)) \
     VOID(gtk_window_destroy, (GtkWindow *window), (window)) \
     CALL(GtkWidget *, gtk_window_get_focus, (GtkWindow *window), (window)) \
     CALL(GtkWidget *, gtk_window_new, (void), ()) \
@@ -100,7 +127,7 @@ int openurl_gtk_load(char *error, size_t size) {
     }
 #define OPENURL_LOOKUP(name) \
     if (!(real_##name = (__typeof__(&name))dlsym(gtk, #name))) { \
-        snprintf(error, size, "%s has no %s; the chooser needs GTK 4.8 or later", OPENURL_GTK_LIBRARY, #name); \
+        snprintf(error, size, "%s has no %s; openurld's windows need GTK 4.8 or later", OPENURL_GTK_LIBRARY, #name); \
         return -1; \
     }
 #define OPENURL_LOOKUP_CALL(ret, name, params, args) OPENURL_LOOKUP(name)
@@ -126,3 +153,10 @@ static void ensure_loaded(const char *name) {
 #define OPENURL_FORWARD_VOID(name, params, args) \
     void name params { ensure_loaded(#name); real_##name args; }
 OPENURL_GTK_FUNCTIONS(OPENURL_FORWARD, OPENURL_FORWARD_VOID)
+
+// GtkSettings' properties are set with the variadic g_object_set, which Swift cannot call.
+void openurl_gtk_prefer_dark_theme(int dark) {
+    ensure_loaded("gtk_settings_get_default");
+    GtkSettings *settings = real_gtk_settings_get_default();
+    if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark ? TRUE : FALSE, NULL);
+}

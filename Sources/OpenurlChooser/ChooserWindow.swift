@@ -1,5 +1,6 @@
 import RouterContract
 import CGtk
+import GtkWidgets
 import JSON
 import Platform
 import RoutingCore
@@ -38,29 +39,6 @@ enum ChooserWindow {
 
 /// The window being shown. C callbacks cannot capture context, so they reach it through this global.
 nonisolated(unsafe) var current: ChooserUI?
-
-typealias Widget = UnsafeMutablePointer<GtkWidget>
-
-/// A GObject cast (the C cast macros do not import).
-func cast<T>(_ widget: Widget) -> UnsafeMutablePointer<T> {
-    UnsafeMutableRawPointer(widget).assumingMemoryBound(to: T.self)
-}
-
-/// The same cast for types GTK keeps opaque (`GtkLabel`, `GtkImage`, ...).
-func cast(_ widget: Widget) -> OpaquePointer { OpaquePointer(widget) }
-
-/// A widget GTK just made. GTK's constructors abort on allocation failure rather than return
-/// NULL, so a nil here is a broken GTK: stop with a message rather than show half a window.
-func made(_ widget: Widget?, _ what: String) -> Widget {
-    guard let widget else { fatalError("GTK returned no \(what)") }
-    return widget
-}
-
-/// Connects a `@convention(c)` callback to a signal.
-func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ callback: GCallback) {
-    g_signal_connect_data(instance, signal, callback, nil, nil, GConnectFlags(rawValue: 0))
-}
-
 
 /// The widgets and the answer logic.
 final class ChooserUI {
@@ -119,16 +97,7 @@ final class ChooserUI {
     }
 
     private func label(_ text: String, markup: Bool = false, classes: [String] = [], small: Bool = false, wrap: Bool = true) -> Widget {
-        let widget = made(gtk_label_new(nil), "label")
-        let body = markup ? text : MarkupText.escaped(text)
-        gtk_label_set_markup(cast(widget), small ? "<small>\(body)</small>" : body)
-        gtk_label_set_xalign(cast(widget), 0)
-        if wrap {
-            gtk_label_set_wrap(cast(widget), 1)
-            gtk_label_set_wrap_mode(cast(widget), PANGO_WRAP_WORD_CHAR)
-        }
-        for name in classes { gtk_widget_add_css_class(widget, name) }
-        return widget
+        makeLabel(text, markup: markup, classes: classes, small: small, wrap: wrap)
     }
 
     /// The link as it will be opened, domain emphasised, with what is worth knowing about it.

@@ -5,7 +5,7 @@ import Foundation
 /// tests run the real binaries.
 public enum BuiltProduct {
     /// The names that are symlinks to the multi-call binary `openurld` (Sources/openurld).
-    public static let multicallNames = ["openurl-tool", "openurl-chooser"]
+    public static let multicallNames = ["openurl-tool", "openurl-chooser", "openurl-native-host", "openurl-settings"]
 
     /// The path of the built `name`, or a thrown message saying how to build it.
     ///

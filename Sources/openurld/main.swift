@@ -1,8 +1,9 @@
-// The one binary behind openurld, openurl-tool, openurl-chooser and openurl-native-host: they share one copy of the
+// The one binary behind openurld, openurl-tool, openurl-chooser, openurl-native-host and openurl-settings: they share one copy of the
 // Swift runtime and of every module, and the name it was run by says which it is. `make install`
 // installs it as openurld, with openurl-tool and openurl-chooser as symlinks to it.
 import OpenurlChooser
 import OpenurlDaemon
+import OpenurlSettings
 import OpenurlTool
 import Platform
 
@@ -12,6 +13,7 @@ enum Role: String, CaseIterable {
     case tool = "openurl-tool"
     case chooser = "openurl-chooser"
     case nativeHost = "openurl-native-host"
+    case settings = "openurl-settings"
 
     init?(programName name: String) {
         // `openurl` execs openurl-tool with argv[0] "openurl", so its messages keep its own name.
@@ -34,4 +36,5 @@ case .daemon: DaemonMain.run(arguments: arguments)
 case .tool: exitProcess(ToolMain.run(arguments: arguments))
 case .chooser: ChooserMain.run(arguments: arguments)
 case .nativeHost: exitProcess(NativeHost.run(arguments: arguments))
+case .settings: SettingsMain.run(arguments: arguments)
 }

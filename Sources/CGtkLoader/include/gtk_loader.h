@@ -7,4 +7,8 @@
 /// message for the user in `error` (at most `size` bytes, NUL-terminated).
 int openurl_gtk_load(char *error, size_t size);
 
+/// Asks GTK for the theme's dark variant (1) or its light one (0), as the desktop's colour
+/// scheme says; GTK 4.8 without libadwaita does not follow the scheme by itself.
+void openurl_gtk_prefer_dark_theme(int dark);
+
 #endif
