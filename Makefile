@@ -51,9 +51,9 @@ RELEASE = swift build -c release --static-swift-stdlib
 INSTALL_STRIP ?= -s
 
 # Every file `make install` writes, relative to DESTDIR; `make uninstall` removes exactly these.
-INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser $(BINDIR)/openurl-native-host \
-	$(APPDIR)/io.github.openurld.desktop $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service \
-	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man1/openurl-chooser.1 $(MANDIR)/man1/openurl-native-host.1 $(MANDIR)/man5/openurld.toml.5 \
+INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR)/openurl-chooser $(BINDIR)/openurl-native-host $(BINDIR)/openurl-settings \
+	$(APPDIR)/io.github.openurld.desktop $(APPDIR)/io.github.openurld.Settings.desktop $(DBUSDIR)/io.github.openurld.service $(UNITDIR)/openurld.service \
+	$(MANDIR)/man1/openurl.1 $(MANDIR)/man1/openurld.1 $(MANDIR)/man1/openurl-chooser.1 $(MANDIR)/man1/openurl-native-host.1 $(MANDIR)/man1/openurl-settings.1 $(MANDIR)/man5/openurld.toml.5 \
 	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json \
 	$(addprefix $(EXTDIR)/,$(EXTFILES)) $(XPI) $(MOZHOSTDIR)/$(HOSTMANIFEST) $(CHROMIUMHOSTDIR)/$(HOSTMANIFEST)
 
@@ -105,8 +105,10 @@ install-files: generated
 	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.desktop > $(DESTDIR)$(APPDIR)/io.github.openurld.desktop
 	sed 's|@BINDIR@|$(BINDIR)|' dbus/io.github.openurld.service.in > $(DESTDIR)$(DBUSDIR)/io.github.openurld.service
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/openurld.service > $(DESTDIR)$(UNITDIR)/openurld.service
+	sed 's|^Exec=openurl |Exec=$(BINDIR)/openurl |' desktop/io.github.openurld.Settings.desktop > $(DESTDIR)$(APPDIR)/io.github.openurld.Settings.desktop
+	chmod 644 $(DESTDIR)$(APPDIR)/io.github.openurld.Settings.desktop
 	chmod 644 $(DESTDIR)$(APPDIR)/io.github.openurld.desktop $(DESTDIR)$(DBUSDIR)/io.github.openurld.service $(DESTDIR)$(UNITDIR)/openurld.service
-	install -m 644 $(GENDIR)/openurl.1 $(GENDIR)/openurld.1 $(GENDIR)/openurl-chooser.1 $(GENDIR)/openurl-native-host.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(GENDIR)/openurl.1 $(GENDIR)/openurld.1 $(GENDIR)/openurl-chooser.1 $(GENDIR)/openurl-native-host.1 $(GENDIR)/openurl-settings.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(GENDIR)/openurld.toml.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 644 $(GENDIR)/openurl.bash $(DESTDIR)$(BASHDIR)/openurl
 	install -m 644 $(GENDIR)/_openurl $(DESTDIR)$(ZSHDIR)/_openurl

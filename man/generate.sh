@@ -21,5 +21,6 @@ splice "$here/openurl.1.scd" @SYNOPSIS@ "$out/synopsis.scd" @COMMANDS@ "$out/com
 scdoc < "$here/openurld.1.scd" > "$out/openurld.1"
 scdoc < "$here/openurl-chooser.1.scd" > "$out/openurl-chooser.1"
 scdoc < "$here/openurl-native-host.1.scd" > "$out/openurl-native-host.1"
+scdoc < "$here/openurl-settings.1.scd" > "$out/openurl-settings.1"
 splice "$here/openurld.toml.5.scd" @KEYS@ "$out/keys.scd" | scdoc > "$out/openurld.toml.5"
 rm -f "$out/synopsis.scd" "$out/commands.scd" "$out/keys.scd"

@@ -5,7 +5,7 @@
 
 /// The name of every command `openurl` knows; `Client` switches over it exhaustively.
 public enum CommandName: String, CaseIterable, Sendable {
-    case route = "", test, check, copy, extract, apps, install, uninstall, status, doctor, reload, rules, recent, reopen, help
+    case route = "", test, check, copy, extract, apps, install, uninstall, status, doctor, reload, rules, recent, reopen, settings, help
     case complete = "__complete", generate = "__generate"
 }
 
@@ -211,6 +211,11 @@ public enum CommandTable {
         ], arguments: [ArgumentSpec("N", .recentID)],
         "route recent link N again, optionally with another target",
         "Carry out recent link N again (see recent), with TARGET instead of the target decided then. A link that was held by the safety checks is opened as Open anyway would. The display of the shell it runs from goes with it (an ask shows its window there, as a click's does)."),
+        CommandSpec(.settings, options: [
+            OptionSpec("--page", value: "PAGE", kind: .words(["rules", "try", "recent", "remembered", "defaults"]), "open on PAGE: rules, try, recent, remembered or defaults"),
+            OptionSpec("--report", value: "FILE", kind: .file, "after each change, write what the window shows to FILE as one JSON object (for tests and scripts)"),
+        ], "open the settings window",
+        "Open the settings window (GTK 4): the rules in force grouped by where they come from, each with a switch (a rule the administrator locked cannot be turned off), what it matches, where it sends links, FILE:LINE and its hits among the recent clicks; Try a link, which shows as you type what openurl test would (decision, target, rule, safety verdict, trace) with the moment's network, VPN, time, window, keys and app as fields; Recent, with Open again, Copy, Try it and Make a rule…, which appends one [[rules]] block to config.toml and reloads; Remembered, with Forget; Defaults, openurl status with Make openurld the default. It talks to openurld over D-Bus (starting it if needed) and writes only your config.toml. Alt+1 to Alt+5 show the pages, F5 reads everything again, Ctrl+W closes."),
         CommandSpec(.help, arguments: [ArgumentSpec("COMMAND", .command, optional: true)],
         "show help for openurl or one command",
         "Show the usage summary, or the help of COMMAND (the same as openurl COMMAND --help)."),

@@ -64,6 +64,7 @@ struct Client {
         case .rules: return runRules(parsed.positionals)
         case .recent: return runRecent(parsed)
         case .reopen: return runReopen(parsed)
+        case .settings: return runSettings(Array(arguments.dropFirst()))
         case .help: return runHelp(parsed.positionals.first)
         case .complete: return runComplete(parsed.positionals[0])
         case .generate: return runGenerate(parsed.positionals[0])

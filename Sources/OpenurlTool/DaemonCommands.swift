@@ -160,3 +160,14 @@ extension DBusError {
         meansServiceUnavailable || name == "org.freedesktop.DBus.Error.NoServer" || name == "org.freedesktop.DBus.Error.FileNotFound"
     }
 }
+
+extension Client {
+    /// `openurl settings`: becomes `openurl-settings` (the multi-call binary's GTK window),
+    /// from the directory this binary was installed in, with the same arguments.
+    func runSettings(_ arguments: [String]) -> Int32 {
+        let own = (try? FileSystem.resolvingSymbolicLinks("/proc/self/exe")) ?? ""
+        let program = Path.join(Path.parent(own), "openurl-settings")
+        let problem = replaceProcess(with: program, arguments: ["openurl-settings"] + arguments)
+        return fail("cannot start the settings window \(program): \(problem) (make install links it beside openurld)", code: ExitCode.notCarriedOut)
+    }
+}
