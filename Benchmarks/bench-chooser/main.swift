@@ -1,6 +1,7 @@
 // Chooser start-up benchmark: from the click (`openurl URL`, through the daemon) to the chooser
 // window mapped, beside `zenity --list` (GTK) and the chooser started directly, in one run on one
-// Xvfb with no window manager. "Mapped" is the MapNotify that `xev -root -event substructure`
+// Xvfb with no window manager; then the settings window (`openurl settings`, issue 35) from exec
+// to its window mapped, the first start of the run and the median, beside the same zenity. "Mapped" is the MapNotify that `xev -root -event substructure`
 // reports for a new top-level window. Run in release mode:
 //   make release && swift build -c release --product bench-chooser   (openurl-chooser is a symlink to openurld)
 //   .build/release/bench-chooser [runs]
@@ -81,7 +82,7 @@ let watcher = try MapWatcher(environment: environment)
 func closeWindows(_ child: ChildProcess?) throws {
     if let child { _ = child.terminate(grace: 1) }
     for _ in 0..<200 {
-        let found = try Command.run(["xdotool", "search", "--onlyvisible", "--name", "^(Open link|Pick)"], environment: environment)
+        let found = try Command.run(["xdotool", "search", "--onlyvisible", "--name", "^(Open link|Pick|Link routing)"], environment: environment)
         guard let window = found.stdout.split(separator: "\n").first else { return }
         _ = try Command.run(["xdotool", "windowfocus", "--sync", String(window), "key", "Escape"], environment: environment)
         usleep(20_000)
@@ -104,13 +105,17 @@ let zenity = ["zenity", "--list", "--title=Pick", "--column=Open with", "Browser
 let direct = [chooser, "--url", url] + ["browser.desktop\tBrowser\tweb-browser", "work.desktop\tWork Browser\tweb-browser", "copy\tCopy\tedit-copy", "discard\tDiscard\tuser-trash"].flatMap { ["--choice", $0] }
 // Warm up: fill the page cache for GTK, zenity and the chooser. The first click also starts the
 // daemon and the resident chooser (`openurl-chooser --serve`): that is the cold click.
+let settingsWindow = [openurl, "settings"]
+// Before anything else of this binary's GTK side has run in this process tree: the first start.
+let coldSettings = try timeToMap(settingsWindow, keepChild: true)
 let coldClick = try timeToMap([openurl, url], keepChild: false)
 _ = try timeToMap(zenity, keepChild: true)
 _ = try timeToMap(direct, keepChild: true)
 
-var clicks: [Double] = [], zenityTimes: [Double] = [], directTimes: [Double] = []
+var clicks: [Double] = [], zenityTimes: [Double] = [], directTimes: [Double] = [], settingsTimes: [Double] = []
 for _ in 0..<runs {
     clicks.append(try timeToMap([openurl, url], keepChild: false))
+    settingsTimes.append(try timeToMap(settingsWindow, keepChild: true))
     zenityTimes.append(try timeToMap(zenity, keepChild: true))
     directTimes.append(try timeToMap(direct, keepChild: true))
 }
@@ -125,6 +130,15 @@ for (name, values) in [("`openurl URL` → openurld → resident chooser → win
     print("| \(name) | \(ms(median(values))) | \(ms(p90(values))) | \(String(format: "%.2f×", median(values) / median(zenityTimes))) |")
 }
 print("| first click of the run (starts openurld and the chooser server; one sample) | \(ms(coldClick)) | | \(String(format: "%.2f×", coldClick / median(zenityTimes))) |")
+
+// Issue 35: the settings window reads the rules and recent clicks over the bus before it maps.
+print("\nSettings window start-up (`openurl settings` → its window mapped, the daemon running)\n")
+print("| path | median | p90 | vs zenity |")
+print("|---|---|---|---|")
+print("| `openurl settings` (the handler execs openurl-tool, which execs openurl-settings) | \(ms(median(settingsTimes))) | \(ms(p90(settingsTimes))) | \(String(format: "%.2f×", median(settingsTimes) / median(zenityTimes))) |")
+print("| the first start of the run (one sample; starts openurld by activation) | \(ms(coldSettings)) | | \(String(format: "%.2f×", coldSettings / median(zenityTimes))) |")
+print("| `zenity --list` (GTK 3) | \(ms(median(zenityTimes))) | \(ms(p90(zenityTimes))) | 1.00× |")
+print("goal: settings window ≤ 300 ms from a cold start: \(coldSettings <= 0.300 ? "met" : "MISSED") (\(ms(coldSettings))); median \(median(settingsTimes) <= 0.300 ? "met" : "MISSED")")
 
 /// `VmRSS`, `RssAnon` and `RssFile` from /proc/PID/status and `Pss` from smaps_rollup, in MiB.
 func memory(_ pid: Int32) -> [String: Double] {

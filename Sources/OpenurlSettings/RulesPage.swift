@@ -56,6 +56,8 @@ final class RulesPage {
         defer { updating = false }
         for group in groups { gtk_box_remove(cast(box), group) }
         groups = []
+        firstList = nil
+        places = []
         rows = []
         var hits: [String: Int] = [:]
         for click in clicks where !click.rule.isEmpty { hits[click.rule, default: 0] += 1 }
@@ -72,16 +74,34 @@ final class RulesPage {
             let list = made(gtk_list_box_new(), "list box")
             gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
             connect(UnsafeMutableRawPointer(list), "row-activated", unsafeBitCast(ruleRowActivated, to: GCallback.self))
-            for rule in members {
+            for (position, rule) in members.enumerated() {
                 let row = makeRow(rule, hits: hits[rule.name] ?? 0)
                 gtk_list_box_append(OpaquePointer(list), row)
+                places.append((list, position))
             }
             let frame = made(gtk_frame_new(nil), "frame")
             gtk_frame_set_child(cast(frame), list)
             gtk_box_append(cast(group), frame)
             groups.append(group)
             gtk_box_append(cast(box), group)
+            if firstList == nil { firstList = list }
         }
+    }
+
+    /// The first group's list, which takes the focus when the window opens on this page.
+    private(set) var firstList: Widget?
+
+    /// Where each row is: its group's list and its position there.
+    private var places: [(list: Widget, position: Int)] = []
+
+    /// Puts the focus on rule `index` (the first by default), so Enter, Space and the arrows act
+    /// on the rules at once, and after a switch is moved the focus stays on its rule.
+    func focus(_ index: Int = 0) {
+        guard places.indices.contains(index) else { return }
+        let (list, position) = places[index]
+        guard let row = gtk_list_box_get_row_at_index(OpaquePointer(list), Int32(position)) else { return }
+        gtk_list_box_select_row(OpaquePointer(list), row)
+        _ = gtk_widget_grab_focus(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
     }
 
     private func makeRow(_ rule: RouterClient.Rule, hits: Int) -> Widget {
@@ -146,6 +166,7 @@ final class RulesPage {
             ui.say("\(Self.title(of: row.rule)) was not changed: \(error)")
         }
         ui.refresh()
+        focus(index)
     }
 
     /// Enter or Space on a row moves its switch; a locked rule's says why it cannot.

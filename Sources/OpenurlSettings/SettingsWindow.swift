@@ -70,6 +70,7 @@ final class SettingsUI {
 
         refresh()
         gtk_notebook_set_current_page(cast(notebook), Int32(firstPage))
+        if firstPage == 0 { rules.focus() }
         gtk_window_present(cast(window))
     }
 
@@ -109,6 +110,7 @@ final class SettingsUI {
     /// A page was shown: its first field takes the focus, so typing goes where it is read.
     func pageShown(_ index: Int) {
         switch index {
+        case 0: rules.focus()
         case 1: tryLink.focus()
         case 4: defaults.showIfFirst()
         default: break
