@@ -186,7 +186,7 @@ let package = Package(
         // processes and their time limits, the click record, clipboard, notifications, default
         // handlers and their takeover, the session clock.
         .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Notifying", "Records", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
-        .testTarget(name: "ConfigFilesTests", dependencies: ["RoutingCore", "ConfigLanguage", "ConfigFiles"]),
+        .testTarget(name: "ConfigFilesTests", dependencies: ["RoutingCore", "ConfigLanguage", "ConfigFiles", "Routing", "Platform"]),
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.
         .testTarget(name: "FootprintTests", dependencies: ["TestSupport"]),

@@ -32,12 +32,13 @@ public enum ConfigFile {
     /// compiled: at load (a bad one is a load error) or on first use (the daemon's start).
     /// `describe` reads the entries the config names that discovery did not list (for their names);
     /// those it does not find either are not installed (`Config.missingApps`). Without it nothing
-    /// is checked against what is installed.
+    /// is checked against what is installed. `userText` stands in for the contents of `path`
+    /// (to check a new `config.toml` before writing it; see `UserRuleFile`).
     public static func load(path: String, required: Bool, systemDirs: [String] = [], discover: () -> AppCatalog = { AppCatalog() },
                             describe: (([String]) -> [AppEntry])? = nil, rememberedText: String? = nil,
-                            clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
+                            userText: String? = nil, clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> Result<Config, LoadError> {
         let layers = loadLayers(path: path, required: required, systemDirs: systemDirs, discover: discover, describe: describe,
-                                rememberedText: rememberedText, clearURLsPatterns: clearURLsPatterns)
+                                rememberedText: rememberedText, userText: userText, clearURLsPatterns: clearURLsPatterns)
         if let failure = layers.userFailure { return .failure(failure) }
         return .success(layers.config)
     }

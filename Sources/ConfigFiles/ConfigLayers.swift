@@ -96,9 +96,11 @@ extension ConfigFile {
     /// then the user's config at `path` and the remembered answers beside it, each over the ones
     /// before it. A file that fails keeps its last good version from `memory` (none at start:
     /// it is left out); a site list that fails keeps its last good entries (none: it is empty).
+    /// `userText` and `rememberedText` stand in for the user's files (to check a new version
+    /// before writing it).
     public static func loadLayers(path: String, required: Bool, systemDirs: [String], memory: ConfigMemory = ConfigMemory(),
                                   discover: () -> AppCatalog = { AppCatalog() }, describe: (([String]) -> [AppEntry])? = nil,
-                                  rememberedText: String? = nil,
+                                  rememberedText: String? = nil, userText: String? = nil,
                                   clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> LayeredConfig {
         var config = Config(path: path)
         config.catalog = discover()
@@ -151,7 +153,7 @@ extension ConfigFile {
         }
         for file in SystemConfig.files(configDirs: systemDirs) { _ = load(file, .system) }
         var userProblems: [String] = []
-        if let problem = load(path, .user, required: required) { userProblems.append(problem) }
+        if let problem = load(path, .user, given: userText, required: required) { userProblems.append(problem) }
         config = config.finishingLayers()
         let remembered = rememberedPath(besides: path)
         let configProblems = userProblems.count
