@@ -145,7 +145,7 @@ let package = Package(
         // remembered answers, the default handlers (GTK 4); it talks to the daemon over Router1 and
         // writes only the user's config.toml.
         .target(name: "OpenurlSettings", dependencies: ["CGtk", "CGtkLoader", "GtkWidgets", "Platform", "JSON", "URLModel", "RoutingCore", "Catalog",
-                                                        "ConfigLanguage", "ConfigFiles", "DBus", "RouterContract"],
+                                                        "ConfigLanguage", "ConfigFiles", "DBus", "RouterContract", "Launching"],
                 swiftSettings: gtkSwiftSettings),
         // One binary for the three above, dispatching on the name it was run by (argv[0]).
         .executableTarget(name: "openurld", dependencies: ["OpenurlDaemon", "OpenurlTool", "OpenurlChooser", "OpenurlSettings", "Platform"],

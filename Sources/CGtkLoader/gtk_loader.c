@@ -23,6 +23,7 @@
     VOID(gtk_box_append, (GtkBox *box, GtkWidget *child), (box, child)) \
     CALL(GtkWidget *, gtk_box_new, (GtkOrientation orientation, int spacing), (orientation, spacing)) \
     CALL(gboolean, gtk_check_button_get_active, (GtkCheckButton *self), (self)) \
+    CALL(GtkWidget *, gtk_check_button_new_with_label, (const char *label), (label)) \
     CALL(GtkWidget *, gtk_check_button_new_with_mnemonic, (const char *label), (label)) \
     CALL(guint, gtk_drop_down_get_selected, (GtkDropDown *self), (self)) \
     CALL(GtkWidget *, gtk_drop_down_new_from_strings, (const char *const *strings), (strings)) \

@@ -13,6 +13,9 @@ final class RecentPage {
     private var labels: [Widget] = []
     let form = RuleForm()
     private var formBox: Widget?
+    /// The list and its buttons, hidden while the form is open (the form takes their place).
+    private var scrolled: Widget?
+    private var buttons: Widget?
 
     func build() -> Widget {
         let box = made(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8), "box")
@@ -25,7 +28,9 @@ final class RecentPage {
         gtk_scrolled_window_set_child(cast(scrolled), list)
         gtk_widget_set_vexpand(scrolled, 1)
         gtk_box_append(cast(box), scrolled)
+        self.scrolled = scrolled
         let buttons = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8), "box")
+        self.buttons = buttons
         for (title, action) in [("_Open again", 0), ("_Copy", 1), ("Tr_y it", 2), ("Ma_ke a rule…", 3)] {
             let button = made(gtk_button_new_with_mnemonic(title), "button")
             connect(UnsafeMutableRawPointer(button), "clicked", unsafeBitCast(recentButton, to: GCallback.self), data: signalData(action))
@@ -34,6 +39,7 @@ final class RecentPage {
         gtk_box_append(cast(box), buttons)
         let formBox = form.build()
         gtk_widget_set_visible(formBox, 0)
+        gtk_widget_set_vexpand(formBox, 1)
         self.formBox = formBox
         gtk_box_append(cast(box), formBox)
         return box
@@ -103,6 +109,7 @@ final class RecentPage {
     func openForm(for click: RecentLink) {
         guard let formBox else { return }
         form.start(for: click)
+        for widget in [scrolled, buttons].compactMap({ $0 }) { gtk_widget_set_visible(widget, 0) }
         gtk_widget_set_visible(formBox, 1)
         form.focus()
         settings?.reportSoon()
@@ -110,6 +117,10 @@ final class RecentPage {
 
     func closeForm() {
         if let formBox { gtk_widget_set_visible(formBox, 0) }
+        for widget in [scrolled, buttons].compactMap({ $0 }) { gtk_widget_set_visible(widget, 1) }
+        if let list, let row = gtk_list_box_get_selected_row(OpaquePointer(list)) {
+            _ = gtk_widget_grab_focus(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
+        }
         settings?.reportSoon()
     }
 

@@ -51,7 +51,7 @@ final class SettingsUI {
         self.notebook = notebook
         gtk_widget_set_vexpand(notebook, 1)
         let pages: [(String, Widget)] = [("_Rules", rules.build()), ("_Try a link", tryLink.build()), ("Rec_ent", recent.build()),
-                                         ("Re_membered", remembered.build()), ("_Defaults", defaults.build())]
+                                         ("Remem_bered", remembered.build()), ("_Defaults", defaults.build())]
         for (title, page) in pages {
             _ = gtk_notebook_append_page(cast(notebook), page, made(gtk_label_new_with_mnemonic(title), "label"))
         }
@@ -135,6 +135,9 @@ final class SettingsUI {
         switch Int32(keyval) {
         case GDK_KEY_1...GDK_KEY_5 where alt && !control:
             showPage(Int(keyval) - Int(GDK_KEY_1))
+            return true
+        case GDK_KEY_m where alt && !control && recent.formIsOpen, GDK_KEY_s where alt && !control && recent.formIsOpen:
+            recent.form.focusList(action: Int32(keyval) == GDK_KEY_s)
             return true
         case GDK_KEY_F5:
             refresh()

@@ -36,11 +36,12 @@ final class TryPage {
         window = entryRow(in: right, "_Window:", placeholder: "focused window's title")
         opener = entryRow(in: right, "_From app:", placeholder: "slack, org.gnome.Evolution.desktop")
         let checks = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8), "box")
-        let vpn = made(gtk_check_button_new_with_mnemonic("_VPN up"), "check button")
+        let vpn = made(gtk_check_button_new_with_label("VPN up"), "check button")
         self.vpn = vpn
         gtk_box_append(cast(checks), vpn)
-        for (name, label) in [("shift", "S_hift"), ("ctrl", "Ct_rl"), ("alt", "Al_t"), ("super", "S_uper")] {
-            let check = made(gtk_check_button_new_with_mnemonic(label + " held"), "check button")
+        // No mnemonics here: the letters are the fields' and the pages'; Tab reaches these.
+        for (name, label) in [("shift", "Shift"), ("ctrl", "Ctrl"), ("alt", "Alt"), ("super", "Super")] {
+            let check = made(gtk_check_button_new_with_label(label + " held"), "check button")
             keys.append((name, check))
             gtk_box_append(cast(checks), check)
         }

@@ -157,6 +157,45 @@ import Testing
         #expect(text.contains("decision:  \(expected["decision"] as? String ?? "?")") && text.contains("trace:"), "\(text)")
     }
 
+    /// "Make a rule…" on a recent click: the block appended to config.toml, every byte before it
+    /// kept; `openurl check` accepts the file, and the next click on the domain follows the rule.
+    @Test func aRuleMadeFromARecentClickRoutesTheNextOneAndKeepsTheFile() throws {
+        let harness = try Self.harness("settingsmake", system: nil)
+        let before = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        _ = try harness.call("Open", [.string("https://news.example.net/a/b"), .vardict(pairs: [])])
+        #expect(harness.browser.waitForRecords(1) == [["https://news.example.net/a/b"]])
+        let window = try Window(harness, page: "recent")
+        #expect(eventually(timeout: 10) { ((window.shown["recent"] as? [String: Any])?["clicks"] as? [Any])?.count == 1 }, "\(window.shown)")
+        try window.press("alt+k")
+        var form: [String: Any] = [:]
+        #expect(eventually(timeout: 10) {
+            form = (window.shown["recent"] as? [String: Any])?["form"] as? [String: Any] ?? [:]
+            return (form["message"] as? String)?.contains("the new rule routes this link") == true
+        }, "\(window.shown)")
+        #expect(form["match"] as? String == "links to example.net and its subdomains (match.domain)", "\(form)")
+        // "Send to" (Alt+S): End picks the last action (Ask …), Up the one before it (Discard),
+        // then Up again: Copy.
+        try window.press("alt+s", "End", "Up", "Up")
+        #expect(eventually(timeout: 10) {
+            form = (window.shown["recent"] as? [String: Any])?["form"] as? [String: Any] ?? [:]
+            return form["action"] as? String == "Copy it"
+        }, "\(window.shown)")
+        #expect(form["name"] as? String == "example.net → copy", "\(form)")
+        try window.press("alt+v")
+        #expect(eventually(timeout: 10) { window.status.contains("Added rule “example.net → copy”") }, "\(window.shown)")
+
+        let after = try String(contentsOfFile: harness.configPath, encoding: .utf8)
+        #expect(after.hasPrefix(before), "the file before the new block changed:\n\(after)")
+        #expect(String(after.dropFirst(before.count)) == "\n\n[[rules]]\nname = \"example.net → copy\"\nmatch.domain = \"example.net\"\ncopy = true\n"
+                || String(after.dropFirst(before.count)) == "\n[[rules]]\nname = \"example.net → copy\"\nmatch.domain = \"example.net\"\ncopy = true\n",
+                "\(after.dropFirst(before.count))")
+        let check = try harness.run([try BuiltProduct.path("openurl-tool"), "check"])
+        #expect(check.status == 0, "\(check)")
+        let next = try harness.call("Open", [.string("https://www.example.net/other"), .vardict(pairs: [])]).first?.dictionary ?? [:]
+        #expect(next["decision"]?.string == "copy" && next["rule"]?.string == "example.net → copy", "\(next)")
+        #expect(eventually(timeout: 10) { (window.rules.last?["name"] as? String) == "example.net → copy" }, "\(window.rules)")
+    }
+
     @Test func forgetRemovesARememberedAnswer() throws {
         let config = """
             [default]
