@@ -21,7 +21,7 @@ import ConfigLanguage
         return try Command.run([man, "--warnings", "-l", page], extraEnvironment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": "", "LANG": "C.UTF-8"])
     }
 
-    @Test(arguments: ["openurl.1", "openurld.1", "openurl-chooser.1", "openurl-native-host.1", "openurld.toml.5"])
+    @Test(arguments: ["openurl.1", "openurld.1", "openurl-chooser.1", "openurl-native-host.1", "openurl-settings.1", "openurld.toml.5"])
     func eachPageRendersWithoutWarnings(page: String) throws {
         let directory = try Self.buildPages()
         defer { try? FileManager.default.removeItem(atPath: directory) }

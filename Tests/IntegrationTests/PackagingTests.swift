@@ -9,11 +9,12 @@ import ConfigLanguage
     /// What a package ships, relative to the staging root, for PREFIX=/usr.
     static let expectedFiles: Set<String> = Set([
         "usr/bin/openurl", "usr/bin/openurl-tool", "usr/bin/openurld", "usr/bin/openurl-chooser", "usr/bin/openurl-native-host",
-        "usr/share/applications/io.github.openurld.desktop",
+        "usr/bin/openurl-settings",
+        "usr/share/applications/io.github.openurld.desktop", "usr/share/applications/io.github.openurld.Settings.desktop",
         "usr/share/dbus-1/services/io.github.openurld.service",
         "usr/lib/systemd/user/openurld.service",
         "usr/share/man/man1/openurl.1", "usr/share/man/man1/openurld.1", "usr/share/man/man1/openurl-chooser.1", "usr/share/man/man5/openurld.toml.5",
-        "usr/share/man/man1/openurl-native-host.1",
+        "usr/share/man/man1/openurl-native-host.1", "usr/share/man/man1/openurl-settings.1",
         "usr/share/bash-completion/completions/openurl", "usr/share/zsh/site-functions/_openurl",
         "usr/share/fish/vendor_completions.d/openurl.fish", "usr/share/openurld/config.schema.json",
         // The browser companion: the extension, unpacked and as Firefox's .xpi, and the host's
@@ -49,7 +50,7 @@ import ConfigLanguage
         #expect(install.status == 0, "\(install)")
         #expect(Self.files(under: stage) == Self.expectedFiles)
         // One multi-call binary: the other names are relative symlinks to it, and both binaries are stripped.
-        for name in ["openurl-tool", "openurl-chooser", "openurl-native-host"] {
+        for name in ["openurl-tool", "openurl-chooser", "openurl-native-host", "openurl-settings"] {
             #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: stage + "/usr/bin/" + name)) == "openurld", "\(name)")
         }
         // Each browser's host manifest names the installed host and only the companion.
