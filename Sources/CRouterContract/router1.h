@@ -31,6 +31,9 @@
 #define OPENURL_METHOD_CLEAR_RECENT "ClearRecent"
 #define OPENURL_METHOD_DESCRIBE_RULES "DescribeRules"
 #define OPENURL_METHOD_CONFIG_SOURCES "ConfigSources"
+// ForgetRemembered(s name): removes the remembered answer of that name from remembered.toml and
+// answers once the reloaded rules are in force.
+#define OPENURL_METHOD_FORGET_REMEMBERED "ForgetRemembered"
 
 // Keys of the a{sv} options of Open, OpenText, Copy and Explain.
 #define OPENURL_OPTION_ACTIVATION_TOKEN "activation-token"

@@ -85,6 +85,7 @@ extension Daemon {
                     try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
                     return []
                 },
+                forgetRememberedMethod,
                 DBusMethod(Router1.Method.listApps, inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
                     let apps = self.executor.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
                     return [.array(elementSignature: ListedApp.signature, apps.map { ListedApp(id: $0.id, name: $0.name).dbusValue })]

@@ -51,6 +51,9 @@ public enum Router1 {
         public static let describeRules: String = OPENURL_METHOD_DESCRIBE_RULES
         /// `ConfigSources() → aa{sv}`: each file of every layer (site lists too) and how it loaded.
         public static let configSources: String = OPENURL_METHOD_CONFIG_SOURCES
+        /// `ForgetRemembered(s name)`: removes that remembered answer from `remembered.toml`,
+        /// answering once the reloaded rules are in force.
+        public static let forgetRemembered: String = OPENURL_METHOD_FORGET_REMEMBERED
     }
 
     /// The keys of the `a{sv}` options of `Open`, `OpenText`, `Copy` and `Explain`.
