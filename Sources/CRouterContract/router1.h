@@ -31,6 +31,9 @@
 #define OPENURL_METHOD_CLEAR_RECENT "ClearRecent"
 #define OPENURL_METHOD_DESCRIBE_RULES "DescribeRules"
 #define OPENURL_METHOD_CONFIG_SOURCES "ConfigSources"
+// ForgetRemembered(s name): removes the remembered answer of that name from remembered.toml and
+// answers once the reloaded rules are in force.
+#define OPENURL_METHOD_FORGET_REMEMBERED "ForgetRemembered"
 
 // Keys of the a{sv} options of Open, OpenText, Copy and Explain.
 #define OPENURL_OPTION_ACTIVATION_TOKEN "activation-token"
@@ -50,6 +53,18 @@
 // Keys of the context a{sv}: s, the text the link was shown as; s, the page it was on.
 #define OPENURL_CONTEXT_LINK_TEXT "link-text"
 #define OPENURL_CONTEXT_ORIGIN_URL "origin-url"
+// a{sv}, Explain and a dry-run Open only: facts of the click's moment to use instead of those
+// the daemon sees, as `openurl test`'s options give them (each key left out is seen as usual).
+#define OPENURL_OPTION_MOMENT "moment"
+// Keys of the moment a{sv}: s, a network (connection name or Wi-Fi SSID, `--network`); b, a VPN is
+// up (`--vpn`); s, the VPN's name (`--vpn-name`); s, the local time "YYYY-MM-DD HH:MM" (`--at`);
+// s, the keys held, "shift,ctrl" or "none" (`--modifiers`); s, the focused window's title (`--window`).
+#define OPENURL_MOMENT_NETWORK "network"
+#define OPENURL_MOMENT_VPN "vpn"
+#define OPENURL_MOMENT_VPN_NAME "vpn-name"
+#define OPENURL_MOMENT_AT "at"
+#define OPENURL_MOMENT_MODIFIERS "modifiers"
+#define OPENURL_MOMENT_WINDOW "window"
 
 // Properties of Router1 beside Version, ConfigPath, ConfigError and Environment.
 // a{ss}: what the daemon sees of the moment (network, vpn, x11), as `openurl status` prints it.

@@ -194,6 +194,9 @@ public struct Rule: Sendable {
     public var source = RuleSource(layer: .user, file: "", line: 0)
     /// `safety`: overrides `[settings] safety` for links this rule takes.
     public var safety: SafetyPolicy?
+    /// Its `match` table as read, kept (not rendered) so `matchText` can say what it matches as
+    /// the file says it, only when asked; nil for a rule without one.
+    public var matchSource: TOMLNode?
 }
 
 /// A `[[rewrite]]` entry: when its matchers hold, the URL is replaced.

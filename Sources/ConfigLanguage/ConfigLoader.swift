@@ -294,6 +294,7 @@ struct ConfigReader {
             rule.source = ruleSource(item, "rules")
             rule.identity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"]))
             rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
+            rule.matchSource = item["match"]
             config.rules.append(rule)
         }
     }

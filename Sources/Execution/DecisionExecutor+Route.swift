@@ -24,10 +24,13 @@ public struct RouteRequest {
     public var context: LinkContext?
     /// A held link sent again (`openurl reopen`): it goes where the rules send it, not held again.
     public var releasingHold = false
+    /// Facts of the moment given by the caller (`Explain`'s `moment`): those are not read, and
+    /// the rules see them instead.
+    public var moment: MomentOverride?
 
     /// A request for `url` from `click`.
     public init(url: String, click: Click, explain: Bool = false, forceAsk: Bool = false, dryRun: Bool = false, context: LinkContext? = nil,
-                releasingHold: Bool = false) {
+                releasingHold: Bool = false, moment: MomentOverride? = nil) {
         self.url = url
         self.click = click
         self.explain = explain
@@ -35,6 +38,7 @@ public struct RouteRequest {
         self.dryRun = dryRun
         self.context = context
         self.releasingHold = releasingHold
+        self.moment = moment
     }
 }
 
@@ -57,8 +61,10 @@ extension DecisionExecutor {
     public func route(_ request: RouteRequest, completion: @escaping (Result<RoutedLink, URLParseError>) -> Void) {
         if ProbeLink.token(in: request.url) != nil { return completion(.success(probe(request))) }
         let engine = self.engine
-        readMoment(engine.momentNeeds, request.click.environment) { [weak self] moment in
+        let given = request.moment ?? MomentOverride()
+        readMoment(engine.momentNeeds.subtracting(given.replaces), request.click.environment) { [weak self] seen in
             guard let self else { return }
+            let moment = given.applied(to: seen)
             let input = DecisionInput(request.url, opener: request.click.opener, moment: moment, explain: request.explain,
                                       forceAsk: request.forceAsk, context: request.context)
             var decision: Decision

@@ -190,7 +190,8 @@ final class Daemon {
     func open(_ url: String, options: OpenOptions, explain: Bool = false, completion: @escaping (Result<DBusValue, Error>) -> Void) {
         let click = Click(activationToken: options.activationToken, opener: options.opener, environment: options.environment,
                           deadline: options.deadline)
-        let request = RouteRequest(url: url, click: click, explain: explain, forceAsk: options.ask, dryRun: options.dryRun, context: options.context)
+        let request = RouteRequest(url: url, click: click, explain: explain, forceAsk: options.ask, dryRun: options.dryRun, context: options.context,
+                                   moment: options.moment)
         executor.route(request) { routed in
             switch routed {
             case .failure(let error):

@@ -4,12 +4,15 @@ import ConfigLanguage
 import RoutingCore
 import RouterContract
 
-extension Rule {
-    /// `DescribeRules`' entry: `index` (0 for a remembered answer), `name`, `action`, `enabled`,
-    /// `layer`, `file`, `line`, `locked`, `recommended`.
-    var dbusDescription: DBusValue {
-        RuleDescription(index: Int32(clamping: index), name: name ?? "", action: action.summary, enabled: enabled, layer: source.layer.rawValue,
-                        file: source.file, line: UInt32(clamping: source.line), locked: source.locked, recommended: source.recommended).dbusValue
+extension Config {
+    /// `DescribeRules`' entry for `rule`: `index` (0 for a remembered answer), `name`, `action`,
+    /// `enabled`, `layer`, `file`, `line`, `locked`, `recommended`, `match` (what it matches, as
+    /// its keys read) and `target` (where it sends links, empty when it opens nothing).
+    func dbusDescription(of rule: Rule) -> DBusValue {
+        RuleDescription(index: Int32(clamping: rule.index), name: rule.name ?? "", action: rule.action.summary, enabled: rule.enabled,
+                        layer: rule.source.layer.rawValue, file: rule.source.file, line: UInt32(clamping: rule.source.line),
+                        locked: rule.source.locked, recommended: rule.source.recommended,
+                        match: matchText(of: rule), target: rule.action.targetText).dbusValue
     }
 }
 

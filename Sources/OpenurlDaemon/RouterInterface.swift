@@ -76,7 +76,7 @@ extension Daemon {
                 DBusMethod(Router1.Method.describeRules, outputs: [.init("rules", "aa{sv}")]) { [unowned self] _, _ in
                     // Remembered answers first (index 0): they answer the asks of the rules after them.
                     let config = self.rules.engine.config
-                    return [.array(elementSignature: "a{sv}", (config.remembered + config.rules).map(\.dbusDescription))]
+                    return [.array(elementSignature: "a{sv}", (config.remembered + config.rules).map(config.dbusDescription(of:)))]
                 },
                 DBusMethod(Router1.Method.configSources, outputs: [.init("sources", "aa{sv}")]) { [unowned self] _, _ in
                     [.array(elementSignature: "a{sv}", self.rules.sources.map(\.dbusDescription))]
@@ -85,6 +85,7 @@ extension Daemon {
                     try self.setRule(args[0].string ?? "", enabled: args[1].bool ?? true)
                     return []
                 },
+                forgetRememberedMethod,
                 DBusMethod(Router1.Method.listApps, inputs: [.init("scheme", "s")], outputs: [.init("apps", "a(ss)")]) { [unowned self] args, _ in
                     let apps = self.executor.launcher.listApps(forScheme: (args[0].string ?? "").lowercased())
                     return [.array(elementSignature: ListedApp.signature, apps.map { ListedApp(id: $0.id, name: $0.name).dbusValue })]

@@ -44,8 +44,13 @@ extension Client {
     func runRules(_ arguments: [String]) -> Int32 {
         do {
             if let verb = arguments.first {
-                guard verb == "enable" || verb == "disable", arguments.count == 2 else {
+                guard ["enable", "disable", "forget"].contains(verb), arguments.count == 2 else {
                     return fail("usage: \(CommandTable.spec(.rules).synopsis)", code: ExitCode.usage)
+                }
+                if verb == "forget" {
+                    _ = try callDaemon(Router1.Method.forgetRemembered, [.string(arguments[1])])
+                    Output.print("forgot \"\(arguments[1])\"")
+                    return ExitCode.success
                 }
                 _ = try callDaemon(Router1.Method.setRuleEnabled, [.string(arguments[1]), .bool(verb == "enable")])
                 return ExitCode.success

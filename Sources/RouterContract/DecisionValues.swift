@@ -93,6 +93,9 @@ public struct OpenOptions {
     /// `context` (a{sv}): the text the link was shown as (`link-text`) and the page it was on
     /// (`origin-url`), for the safety verdict.
     public var context: LinkContext?
+    /// `moment` (a{sv}): facts to decide by instead of those the daemon sees (`Router1.MomentOption`
+    /// keys), as `openurl test`'s options give them; nil when not given.
+    public var moment: MomentOverride?
 
     /// Known keys are checked for type; unknown keys are ignored, so newer clients keep working.
     public init(_ value: DBusValue, method: String) throws {
@@ -136,6 +139,13 @@ public struct OpenOptions {
             }
             context = LinkContext(linkText: try text(Router1.Context.linkText), originURL: try text(Router1.Context.originURL))
         }
+        if let item = options[Router1.Option.moment] {
+            moment = try Self.moment(item, method: method)
+            // A made-up moment only explains: a click is never carried out by facts that are not so.
+            guard dryRun || method == Router1.Method.explain else {
+                throw DBusError.invalidArgs("\(method): option moment is for Explain and a dry-run Open only")
+            }
+        }
         if let item = options[ClickEnvironment.optionKey] {
             guard let entries = item.dictionary else { throw DBusError.invalidArgs("\(method): option environment must be a{ss}") }
             for name in ClickEnvironment.names {
@@ -144,5 +154,36 @@ public struct OpenOptions {
                 if !text.isEmpty { environment[name] = text }
             }
         }
+    }
+}
+
+extension OpenOptions {
+    /// The `moment` option's facts; each key left out is seen as for any click, unknown keys are
+    /// ignored (as the options' are), a wrong type or value is `InvalidArgs` worded as `openurl test` words it.
+    static func moment(_ value: DBusValue, method: String) throws -> MomentOverride {
+        typealias Key = Router1.MomentOption
+        guard let entries = value.dictionary else { throw DBusError.invalidArgs("\(method): option moment must be a{sv}") }
+        func string(_ key: String) throws -> String? {
+            guard let item = entries[key] else { return nil }
+            guard let text = item.string else { throw DBusError.invalidArgs("\(method): moment \(key) must be a string (s)") }
+            return text
+        }
+        var given = MomentOverride(network: try string(Key.network), vpnName: try string(Key.vpnName), window: try string(Key.window))
+        if let item = entries[Key.vpn] {
+            guard let flag = item.bool else { throw DBusError.invalidArgs("\(method): moment \(Key.vpn) must be a boolean (b)") }
+            given.vpn = flag
+        }
+        // The messages are `openurl test`'s, naming the key where it names the option.
+        func invalid(_ error: MomentOverride.ValueError, _ key: String) -> DBusError {
+            DBusError.invalidArgs(error.message(option: "\(method): moment \(key)"))
+        }
+        if given.vpn == false, given.vpnName != nil { throw invalid(.vpnNameWithoutVPN, Key.vpnName) }
+        if let at = try string(Key.at) {
+            do throws(MomentOverride.ValueError) { given.time = try MomentOverride.time(parsing: at) } catch { throw invalid(error, Key.at) }
+        }
+        if let keys = try string(Key.modifiers) {
+            do throws(MomentOverride.ValueError) { given.modifiers = try MomentOverride.modifiers(parsing: keys) } catch { throw invalid(error, Key.modifiers) }
+        }
+        return given
     }
 }

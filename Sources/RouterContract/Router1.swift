@@ -51,6 +51,9 @@ public enum Router1 {
         public static let describeRules: String = OPENURL_METHOD_DESCRIBE_RULES
         /// `ConfigSources() → aa{sv}`: each file of every layer (site lists too) and how it loaded.
         public static let configSources: String = OPENURL_METHOD_CONFIG_SOURCES
+        /// `ForgetRemembered(s name)`: removes that remembered answer from `remembered.toml`,
+        /// answering once the reloaded rules are in force.
+        public static let forgetRemembered: String = OPENURL_METHOD_FORGET_REMEMBERED
     }
 
     /// The keys of the `a{sv}` options of `Open`, `OpenText`, `Copy` and `Explain`.
@@ -79,6 +82,25 @@ public enum Router1 {
         public static let processID: String = OPENURL_OPTION_PROCESS_ID
         /// `a{sv}`: what the page or app that showed the link says about it (`Context` keys).
         public static let context: String = OPENURL_OPTION_CONTEXT
+        /// `a{sv}`: facts of the moment to decide by instead of those seen (`MomentOption` keys);
+        /// `Explain` and a dry-run `Open` only.
+        public static let moment: String = OPENURL_OPTION_MOMENT
+    }
+
+    /// The keys of the `moment` option, each standing for one of `openurl test`'s options.
+    public enum MomentOption {
+        /// `s`: the network, a connection's name or Wi-Fi SSID (`--network`).
+        public static let network: String = OPENURL_MOMENT_NETWORK
+        /// `b`: a VPN is up, or with false none is (`--vpn`).
+        public static let vpn: String = OPENURL_MOMENT_VPN
+        /// `s`: the VPN connection's name; implies a VPN is up (`--vpn-name`).
+        public static let vpnName: String = OPENURL_MOMENT_VPN_NAME
+        /// `s`: the local time, `YYYY-MM-DD HH:MM` (`--at`).
+        public static let at: String = OPENURL_MOMENT_AT
+        /// `s`: the keys held, a comma-separated list or `none` (`--modifiers`).
+        public static let modifiers: String = OPENURL_MOMENT_MODIFIERS
+        /// `s`: the title of the focused window (`--window`).
+        public static let window: String = OPENURL_MOMENT_WINDOW
     }
 
     /// The keys of the `context` option.

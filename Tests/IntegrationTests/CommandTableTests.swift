@@ -50,7 +50,7 @@ import Testing
         (["reopen"], "reopen: missing N"),
         (["reopen", "x"], "reopen: N must be the id"),
         (["reopen", "1", "--with"], "reopen: --with needs a value"),
-        (["rules", "frob", "x"], "usage: openurl rules [enable|disable NAME]"),
+        (["rules", "frob", "x"], "usage: openurl rules [enable|disable|forget NAME]"),
         (["test", "--jsn", "https://a.org/"], "did you mean --json?"),
         (["help", "stauts"], "did you mean \"status\"?"),
     ])

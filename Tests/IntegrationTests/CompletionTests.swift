@@ -94,7 +94,7 @@ import Testing
         #expect(try Self.bashComplete(["openurl", ""], script: script, environment: environment) == Toolbox.commandNames)
         #expect(try Self.bashComplete(["openurl", "st"], script: script, environment: environment) == ["status"])
         #expect(try Self.bashComplete(["openurl", "test", "--"], script: script, environment: environment) == ["--json", "--config", "--opener", "--link-text", "--origin-url", "--network", "--vpn", "--vpn-name", "--at", "--modifiers", "--window", "--help"])
-        #expect(try Self.bashComplete(["openurl", "rules", ""], script: script, environment: environment) == ["enable", "disable"])
+        #expect(try Self.bashComplete(["openurl", "rules", ""], script: script, environment: environment) == ["enable", "disable", "forget"])
         // Issue 24: the keys --modifiers takes.
         #expect(try Self.bashComplete(["openurl", "test", "--modifiers", "s"], script: script, environment: environment) == ["shift", "super"])
     }
@@ -107,7 +107,7 @@ import Testing
         #expect(Set(try Self.fishComplete("openurl ", script: script, environment: environment)) == Set(Toolbox.commandNames))
         #expect(Set(try Self.fishComplete("openurl extract --", script: script, environment: environment))
                 == ["--open", "--all", "--json", "--selection", "--help"])
-        #expect(Set(try Self.fishComplete("openurl rules ", script: script, environment: environment)) == ["enable", "disable"])
+        #expect(Set(try Self.fishComplete("openurl rules ", script: script, environment: environment)) == ["enable", "disable", "forget"])
     }
 
     @Test func zshCompletionParsesAndNamesEveryCommand() throws {

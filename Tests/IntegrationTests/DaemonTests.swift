@@ -165,7 +165,7 @@ import Testing
         #expect(version.first?.string == "0.1.0")
         let introspection = try harness.run(["gdbus", "introspect", "--session", "--dest", DaemonHarness.busName, "--object-path", DaemonHarness.path])
         #expect(introspection.status == 0, "\(introspection)")
-        for member in ["Open(", "OpenText(", "Copy(", "Explain(", "Reload(", "ListRules(", "SetRuleEnabled(", "ListApps(", "Recent(", "Reopen(",
+        for member in ["Open(", "OpenText(", "Copy(", "Explain(", "Reload(", "ListRules(", "SetRuleEnabled(", "ListApps(", "Recent(", "Reopen(", "ForgetRemembered(",
                        "Routed(", "ConfigReloaded(", "readonly s Version", "readonly s ConfigPath", "readonly s ConfigError",
                        "interface org.freedesktop.Application", "ActivateAction("] {
             #expect(introspection.stdout.contains(member), "missing \(member)")
