@@ -6,11 +6,10 @@ import RoutingCore
 /// (the daemon is started by D-Bus activation when it is not running). Calls block; each is one
 /// round trip of a millisecond or so, except `Reload`, which answers once the config is in force.
 final class RouterClient {
-    /// A rule in force, as `DescribeRules` lists it, with what it matches.
+    /// A rule in force, as `DescribeRules` lists it (with what it matches, as the config's keys read).
     struct Rule: Equatable {
         var description: RuleDescription
-        /// What the rule matches, as the config's keys read (`domain = "example.org"`); empty for all links.
-        var match: String
+        var match: String { description.match }
         var name: String { description.name }
         var isRemembered: Bool { description.layer == "remembered" }
     }
@@ -29,13 +28,7 @@ final class RouterClient {
 
     /// The rules in force, remembered answers first, as `openurl rules` lists them.
     func rules() throws -> [Rule] {
-        let reply = try call(Router1.Method.describeRules).first
-        let described = try RuleDescription.list(reply)
-        let raw = reply?.array ?? []
-        return described.enumerated().map { index, rule in
-            let entry = index < raw.count ? raw[index].dictionary : nil
-            return Rule(description: rule, match: entry?["match"]?.string ?? "")
-        }
+        try RuleDescription.list(try call(Router1.Method.describeRules).first).map(Rule.init(description:))
     }
 
     /// Turns a rule on or off until the daemon exits (`SetRuleEnabled`); `#N` names a rule by index.
@@ -47,7 +40,7 @@ final class RouterClient {
     /// moment's facts the caller fixes (`moment`) and the app it came from (`opener`).
     func explain(_ url: String, moment: [(String, DBusValue)], opener: String?) throws -> [String: DBusValue] {
         var options: [(String, DBusValue)] = []
-        if !moment.isEmpty { options.append(("moment", .vardict(pairs: moment))) }
+        if !moment.isEmpty { options.append((Router1.Option.moment, .vardict(pairs: moment))) }
         if let opener, !opener.isEmpty { options.append((Router1.Option.opener, .string(opener))) }
         return try call(Router1.Method.explain, [.string(url), .vardict(pairs: options)]).first?.dictionary ?? [:]
     }
@@ -69,7 +62,7 @@ final class RouterClient {
 
     /// Forgets a remembered answer (`ForgetRemembered`).
     func forget(_ name: String) throws {
-        _ = try call("ForgetRemembered", [.string(name)])
+        _ = try call(Router1.Method.forgetRemembered, [.string(name)])
     }
 
     /// Every target a rule may name for `scheme` (`ListTargets`).

@@ -87,12 +87,14 @@ final class TryPage {
     /// The moment's facts the fields fix, as `Explain`'s `moment` option carries them.
     var moment: [(String, DBusValue)] {
         var facts: [(String, DBusValue)] = []
-        if let network, !entryText(network).isEmpty { facts.append(("network", .string(entryText(network)))) }
-        if let vpn, gtk_check_button_get_active(cast(vpn)) != 0 { facts.append(("vpn", .bool(true))) }
-        if let time, !entryText(time).isEmpty { facts.append(("at", .string(entryText(time)))) }
-        if let window, !entryText(window).isEmpty { facts.append(("window", .string(entryText(window)))) }
+        typealias Key = Router1.MomentOption
+        if let network, !entryText(network).isEmpty { facts.append((Key.network, .string(entryText(network)))) }
+        if let vpn, gtk_check_button_get_active(cast(vpn)) != 0 { facts.append((Key.vpn, .bool(true))) }
+        if let time, !entryText(time).isEmpty { facts.append((Key.at, .string(entryText(time)))) }
+        if let window, !entryText(window).isEmpty { facts.append((Key.window, .string(entryText(window)))) }
+        // The keys a window's Try button is pressed with are not the link's: none held, unless ticked.
         let held = keys.filter { gtk_check_button_get_active(cast($0.check)) != 0 }.map(\.name)
-        facts.append(("modifiers", .string(held.isEmpty ? "none" : held.joined(separator: ","))))
+        facts.append((Key.modifiers, .string(held.isEmpty ? "none" : held.joined(separator: ","))))
         return facts
     }
 

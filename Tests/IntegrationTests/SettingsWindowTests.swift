@@ -157,6 +157,32 @@ import Testing
         #expect(text.contains("decision:  \(expected["decision"] as? String ?? "?")") && text.contains("trace:"), "\(text)")
     }
 
+    /// The network field goes to Explain as the moment's network: the rule that needs it takes
+    /// the link, as `openurl test --network` says, and without it the link goes elsewhere.
+    @Test func theNetworkFieldDecidesAsOpenurlTestNetworkDoes() throws {
+        let config = Self.user + "\n\n[[rules]]\nname = \"Office\"\nmatch.network = \"CorpWiFi\"\nopen = \"work.desktop\"\n"
+        let harness = try Self.harness("settingsmoment", config: config, system: nil)
+        let window = try Window(harness, page: "try")
+        let url = "https://intranet.example/wiki"
+        try window.type(url)
+        var shown: [String: Any] = [:]
+        #expect(eventually(timeout: 10) {
+            shown = window.shown["try"] as? [String: Any] ?? [:]
+            return shown["link"] as? String == url && shown["decision"] is String
+        }, "\(window.shown)")
+        #expect(shown["rule"] == nil || shown["rule"] is NSNull, "no network given, yet \(shown)")
+        try window.press("alt+n")
+        try window.type("CorpWiFi")
+        #expect(eventually(timeout: 10) {
+            shown = window.shown["try"] as? [String: Any] ?? [:]
+            return shown["rule"] as? String == "Office"
+        }, "\(window.shown)")
+        let test = try harness.run([try BuiltProduct.path("openurl-tool"), "test", "--json", "--network", "CorpWiFi", url])
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(test.stdout.utf8)) as? [String: Any], "\(test)")
+        #expect(shown["decision"] as? String == expected["decision"] as? String && shown["target"] as? String == expected["target"] as? String
+                && expected["rule"] as? String == "Office", "\(shown) vs \(expected)")
+    }
+
     /// "Make a rule…" on a recent click: the block appended to config.toml, every byte before it
     /// kept; `openurl check` accepts the file, and the next click on the domain follows the rule.
     @Test func aRuleMadeFromARecentClickRoutesTheNextOneAndKeepsTheFile() throws {
