@@ -161,3 +161,11 @@ void openurl_gtk_prefer_dark_theme(int dark) {
     GtkSettings *settings = real_gtk_settings_get_default();
     if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark ? TRUE : FALSE, NULL);
 }
+
+int openurl_gtk_prefers_dark_theme(void) {
+    ensure_loaded("gtk_settings_get_default");
+    GtkSettings *settings = real_gtk_settings_get_default();
+    gboolean dark = FALSE;
+    if (settings) g_object_get(settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+    return dark ? 1 : 0;
+}

@@ -44,8 +44,10 @@ public enum SettingsMain {
         g_set_application_name("Link routing")
         gtk_init()
         let client = try? RouterClient()
-        if client != nil, let dark = ColorScheme.prefersDark() { openurl_gtk_prefer_dark_theme(dark ? 1 : 0) }
+        let dark = client == nil ? nil : ColorScheme.prefersDark()
+        if let dark { openurl_gtk_prefer_dark_theme(dark ? 1 : 0) }
         let ui = SettingsUI(client: client, report: reportPath.map(SettingsReport.init(path:)), firstPage: page, tool: toolPath())
+        ui.colorScheme = dark.map { $0 ? "dark" : "light" } ?? "unknown"
         settings = ui
         ui.build()
         g_main_loop_run(g_main_loop_new(nil, 0))

@@ -1,3 +1,4 @@
+import CGtkLoader
 import JSON
 import Platform
 
@@ -11,6 +12,7 @@ struct SettingsReport {
         let page = SettingsUI.pageNames.indices.contains(ui.currentPage) ? SettingsUI.pageNames[ui.currentPage] : ""
         let report = JSONValue.object([
             ("page", .string(page)), ("status", .string(ui.statusText)),
+            ("dark", .bool(openurl_gtk_prefers_dark_theme() != 0)), ("scheme", .string(ui.colorScheme)),
             ("rules", ui.rules.json), ("try", ui.tryLink.json), ("recent", ui.recent.json),
             ("remembered", ui.remembered.json), ("defaults", ui.defaults.json),
         ])

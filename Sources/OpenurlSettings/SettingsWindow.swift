@@ -18,6 +18,8 @@ final class SettingsUI {
 
     let client: RouterClient?
     let report: SettingsReport?
+    /// What the desktop's colour scheme was found to be: `dark`, `light` or `unknown` (theme left as it is).
+    var colorScheme = "unknown"
     private(set) var window: Widget?
     private var notebook: Widget?
     private var status: Widget?

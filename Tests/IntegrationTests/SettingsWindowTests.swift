@@ -222,6 +222,27 @@ import Testing
         #expect(eventually(timeout: 10) { (window.rules.last?["name"] as? String) == "example.net → copy" }, "\(window.rules)")
     }
 
+    /// The desktop's light/dark preference, as the real xdg-desktop-portal (GTK backend, reading
+    /// GNOME's `color-scheme` from a keyfile GSettings) serves it, is what GTK is asked for.
+    @Test(arguments: [("prefer-dark", "dark", true), ("prefer-light", "light", false), ("default", "unknown", false)])
+    func theWindowFollowsTheDesktopsColorScheme(_ setting: String, _ scheme: String, _ dark: Bool) throws {
+        for program in ["/usr/libexec/xdg-desktop-portal", "/usr/libexec/xdg-desktop-portal-gtk"] where access(program, X_OK) != 0 {
+            throw HarnessError("\(program) not found: install xdg-desktop-portal and xdg-desktop-portal-gtk")
+        }
+        let harness = try DaemonHarness(config: Self.user, name: "settingstheme", withDesktopSession: true,
+                                        session: ["XDG_CURRENT_DESKTOP": "GNOME", "GSETTINGS_BACKEND": "keyfile"],
+                                        serviceDirectories: ["/usr/share/dbus-1/services"], systemDirectories: true)
+        let folder = harness.desktop.configHome + "/glib-2.0/settings"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/interface]\ncolor-scheme='\(setting)'\n".write(toFile: folder + "/keyfile", atomically: true, encoding: .utf8)
+        // The window does not start a portal for this (it would wait on it): one is running, as on a desktop.
+        let read = try harness.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.portal.Desktop", "--object-path", "/org/freedesktop/portal/desktop",
+                                    "--method", "org.freedesktop.portal.Settings.Read", "org.freedesktop.appearance", "color-scheme"], timeout: 30)
+        #expect(read.status == 0, "\(read)")
+        let window = try Window(harness)
+        #expect(window.shown["scheme"] as? String == scheme && window.shown["dark"] as? Bool == dark, "\(window.shown)")
+    }
+
     @Test func forgetRemovesARememberedAnswer() throws {
         let config = """
             [default]

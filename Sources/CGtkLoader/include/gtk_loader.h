@@ -11,4 +11,7 @@ int openurl_gtk_load(char *error, size_t size);
 /// scheme says; GTK 4.8 without libadwaita does not follow the scheme by itself.
 void openurl_gtk_prefer_dark_theme(int dark);
 
+/// 1 when GTK is asked for the theme's dark variant, read back from its settings.
+int openurl_gtk_prefers_dark_theme(void);
+
 #endif
