@@ -243,6 +243,24 @@ import Testing
         #expect(window.shown["scheme"] as? String == scheme && window.shown["dark"] as? Bool == dark, "\(window.shown)")
     }
 
+    /// Recent's buttons act on the selected click through the daemon: Open again routes it once
+    /// more (a second launch), Copy puts it on the clipboard (xclip) and says so.
+    @Test func openAgainAndCopyActOnTheSelectedClick() throws {
+        let config = "[settings]\nclipboard = \"xclip\"\n\n" + Self.user
+        let harness = try Self.harness("settingsrecent", config: config, system: nil)
+        let url = "https://docs.example.org/guide?q=1"
+        _ = try harness.call("Open", [.string(url), .vardict(pairs: [])])
+        #expect(harness.browser.waitForRecords(1) == [["--work", url]])
+        let window = try Window(harness, page: "recent")
+        #expect(eventually(timeout: 10) { ((window.shown["recent"] as? [String: Any])?["clicks"] as? [Any])?.count == 1 }, "\(window.shown)")
+        try window.press("alt+o")
+        #expect(harness.browser.waitForRecords(2) == [["--work", url], ["--work", url]], "\(harness.browser.records())")
+        #expect(eventually(timeout: 10) { window.status.contains("Opened \(url) again") }, "\(window.status)")
+        try window.press("alt+c")
+        #expect(eventually(timeout: 10) { (try? harness.run(["xclip", "-o", "-selection", "clipboard"]).stdout) == url })
+        #expect(eventually(timeout: 10) { window.status == "Copied the link" }, "\(window.status)")
+    }
+
     @Test func forgetRemovesARememberedAnswer() throws {
         let config = """
             [default]
