@@ -64,3 +64,35 @@ public func labelText(_ label: Widget) -> String {
 public func entryText(_ entry: Widget) -> String {
     gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
 }
+
+/// `child` in a scrolled window that takes the height it is given (vertical scrolling only,
+/// unless `horizontal`).
+public func scrolled(_ child: Widget, horizontal: Bool = false) -> Widget {
+    let window = made(gtk_scrolled_window_new(), "scrolled window")
+    gtk_scrolled_window_set_policy(cast(window), horizontal ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+    gtk_scrolled_window_set_child(cast(window), child)
+    gtk_widget_set_vexpand(window, 1)
+    return window
+}
+
+/// A list whose selection follows the keyboard (arrows select, one row always selected).
+public func browseList() -> Widget {
+    let list = made(gtk_list_box_new(), "list box")
+    gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
+    return list
+}
+
+/// A field's label with an Alt mnemonic (`_Link:`), left-aligned in a column `width` pixels wide.
+public func fieldLabel(_ title: String, width: Int32 = 90) -> Widget {
+    let label = made(gtk_label_new_with_mnemonic(title), "label")
+    gtk_widget_set_size_request(label, width, -1)
+    gtk_label_set_xalign(cast(label), 0)
+    return label
+}
+
+/// Removes every row of `list`.
+public func removeAllRows(_ list: Widget) {
+    while let row = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
+        gtk_list_box_remove(OpaquePointer(list), UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
+    }
+}

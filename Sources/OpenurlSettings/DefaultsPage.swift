@@ -30,11 +30,7 @@ final class DefaultsPage {
         gtk_label_set_selectable(cast(output), 1)
         gtk_widget_add_css_class(output, "monospace")
         self.output = output
-        let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(cast(scrolled), output)
-        gtk_widget_set_vexpand(scrolled, 1)
-        gtk_box_append(cast(box), scrolled)
+        gtk_box_append(cast(box), scrolled(output, horizontal: true))
         return box
     }
 

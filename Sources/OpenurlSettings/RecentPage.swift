@@ -14,21 +14,17 @@ final class RecentPage {
     let form = RuleForm()
     private var formBox: Widget?
     /// The list and its buttons, hidden while the form is open (the form takes their place).
-    private var scrolled: Widget?
+    private var listArea: Widget?
     private var buttons: Widget?
 
     func build() -> Widget {
         let box = made(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8), "box")
         setMargins(box, 12)
-        let list = made(gtk_list_box_new(), "list box")
-        gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
+        let list = browseList()
         self.list = list
-        let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(cast(scrolled), list)
-        gtk_widget_set_vexpand(scrolled, 1)
-        gtk_box_append(cast(box), scrolled)
-        self.scrolled = scrolled
+        let listArea = scrolled(list)
+        gtk_box_append(cast(box), listArea)
+        self.listArea = listArea
         let buttons = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8), "box")
         self.buttons = buttons
         for (title, action) in [("_Open again", 0), ("_Copy", 1), ("Tr_y it", 2), ("Ma_ke a rule…", 3)] {
@@ -48,9 +44,7 @@ final class RecentPage {
     func show(_ clicks: [RecentLink]) {
         guard let list else { return }
         let selected = selectedClick?.id
-        while let row = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
-            gtk_list_box_remove(OpaquePointer(list), UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
-        }
+        removeAllRows(list)
         self.clicks = clicks.filter { $0.outcome != "probe" }
         labels = []
         for click in self.clicks {
@@ -109,7 +103,7 @@ final class RecentPage {
     func openForm(for click: RecentLink) {
         guard let formBox else { return }
         form.start(for: click)
-        for widget in [scrolled, buttons].compactMap({ $0 }) { gtk_widget_set_visible(widget, 0) }
+        for widget in [listArea, buttons].compactMap({ $0 }) { gtk_widget_set_visible(widget, 0) }
         gtk_widget_set_visible(formBox, 1)
         form.focus()
         settings?.reportSoon()
@@ -117,7 +111,7 @@ final class RecentPage {
 
     func closeForm() {
         if let formBox { gtk_widget_set_visible(formBox, 0) }
-        for widget in [scrolled, buttons].compactMap({ $0 }) { gtk_widget_set_visible(widget, 1) }
+        for widget in [listArea, buttons].compactMap({ $0 }) { gtk_widget_set_visible(widget, 1) }
         if let list, let row = gtk_list_box_get_selected_row(OpaquePointer(list)) {
             _ = gtk_widget_grab_focus(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
         }

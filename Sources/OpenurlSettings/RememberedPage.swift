@@ -16,14 +16,9 @@ final class RememberedPage {
         let box = made(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8), "box")
         setMargins(box, 12)
         gtk_box_append(cast(box), makeLabel("Answers you gave the chooser with “Remember for …”. Each applies only where a rule would ask.", classes: ["dim-label"]))
-        let list = made(gtk_list_box_new(), "list box")
-        gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
+        let list = browseList()
         self.list = list
-        let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(cast(scrolled), list)
-        gtk_widget_set_vexpand(scrolled, 1)
-        gtk_box_append(cast(box), scrolled)
+        gtk_box_append(cast(box), scrolled(list))
         let forget = made(gtk_button_new_with_mnemonic("For_get the selected answer"), "button")
         gtk_widget_set_halign(forget, GTK_ALIGN_START)
         connect(UnsafeMutableRawPointer(forget), "clicked", unsafeBitCast(forgetClicked, to: GCallback.self))
@@ -34,9 +29,7 @@ final class RememberedPage {
 
     func show(_ answers: [RouterClient.Rule]) {
         guard let list else { return }
-        while let row = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
-            gtk_list_box_remove(OpaquePointer(list), UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
-        }
+        removeAllRows(list)
         self.answers = answers
         labels = []
         for answer in answers {

@@ -40,9 +40,7 @@ final class RuleForm {
         matchMenu = menuRow(in: box, "_Match:")
         actionMenu = menuRow(in: box, "_Send to:")
         let row = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
-        let label = made(gtk_label_new_with_mnemonic("R_ule name:"), "label")
-        gtk_widget_set_size_request(label, 90, -1)
-        gtk_label_set_xalign(cast(label), 0)
+        let label = fieldLabel("R_ule name:")
         let name = made(gtk_entry_new(), "entry")
         gtk_widget_set_hexpand(name, 1)
         gtk_label_set_mnemonic_widget(cast(label), name)
@@ -70,8 +68,7 @@ final class RuleForm {
         let label = made(gtk_label_new_with_mnemonic(title), "label")
         gtk_label_set_xalign(cast(label), 0)
         gtk_box_append(cast(box), label)
-        let list = made(gtk_list_box_new(), "list box")
-        gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
+        let list = browseList()
         connect(UnsafeMutableRawPointer(list), "row-selected", unsafeBitCast(optionSelected, to: GCallback.self))
         let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
         gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -88,9 +85,7 @@ final class RuleForm {
     private func fill(_ list: Widget, _ labels: [String], selected: Int) {
         filling = true
         defer { filling = false }
-        while let row = gtk_list_box_get_row_at_index(OpaquePointer(list), 0) {
-            gtk_list_box_remove(OpaquePointer(list), UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
-        }
+        removeAllRows(list)
         for text in labels {
             let label = makeLabel(text, wrap: false)
             setMargins(label, 4)

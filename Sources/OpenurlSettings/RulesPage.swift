@@ -34,11 +34,7 @@ final class RulesPage {
         let box = made(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8), "box")
         setMargins(box, 12)
         self.box = box
-        let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(cast(scrolled), box)
-        gtk_widget_set_vexpand(scrolled, 1)
-        return scrolled
+        return scrolled(box)
     }
 
     static func group(of rule: RouterClient.Rule) -> String {
@@ -56,7 +52,6 @@ final class RulesPage {
         defer { updating = false }
         for group in groups { gtk_box_remove(cast(box), group) }
         groups = []
-        firstList = nil
         places = []
         rows = []
         var hits: [String: Int] = [:]
@@ -71,8 +66,7 @@ final class RulesPage {
             guard !members.isEmpty else { continue }
             let group = made(gtk_box_new(GTK_ORIENTATION_VERTICAL, 4), "box")
             gtk_box_append(cast(group), makeLabel("<b>\(MarkupText.escaped(title))</b>", markup: true))
-            let list = made(gtk_list_box_new(), "list box")
-            gtk_list_box_set_selection_mode(OpaquePointer(list), GTK_SELECTION_BROWSE)
+            let list = browseList()
             connect(UnsafeMutableRawPointer(list), "row-activated", unsafeBitCast(ruleRowActivated, to: GCallback.self))
             for (position, rule) in members.enumerated() {
                 let row = makeRow(rule, hits: hits[rule.name] ?? 0)
@@ -84,12 +78,8 @@ final class RulesPage {
             gtk_box_append(cast(group), frame)
             groups.append(group)
             gtk_box_append(cast(box), group)
-            if firstList == nil { firstList = list }
         }
     }
-
-    /// The first group's list, which takes the focus when the window opens on this page.
-    private(set) var firstList: Widget?
 
     /// Where each row is: its group's list and its position there.
     private var places: [(list: Widget, position: Int)] = []

@@ -54,19 +54,13 @@ final class TryPage {
         gtk_widget_add_css_class(result, "monospace")
         gtk_widget_set_valign(result, GTK_ALIGN_START)
         self.result = result
-        let scrolled = made(gtk_scrolled_window_new(), "scrolled window")
-        gtk_scrolled_window_set_policy(cast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(cast(scrolled), result)
-        gtk_widget_set_vexpand(scrolled, 1)
-        gtk_box_append(cast(box), scrolled)
+        gtk_box_append(cast(box), scrolled(result))
         return box
     }
 
     private func entryRow(in box: Widget, _ title: String, placeholder: String) -> Widget {
         let row = made(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6), "box")
-        let label = made(gtk_label_new_with_mnemonic(title), "label")
-        gtk_widget_set_size_request(label, 90, -1)
-        gtk_label_set_xalign(cast(label), 0)
+        let label = fieldLabel(title)
         let entry = made(gtk_entry_new(), "entry")
         gtk_widget_set_hexpand(entry, 1)
         gtk_widget_set_tooltip_text(entry, placeholder)

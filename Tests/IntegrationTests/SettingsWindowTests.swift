@@ -49,6 +49,16 @@ import Testing
             #expect(result.status == 0, "\(result)")
         }
 
+        /// Waits for the Try page to show a decision for `url`, and returns what it shows.
+        func tried(_ url: String) -> [String: Any] {
+            var shown: [String: Any] = [:]
+            #expect(eventually(timeout: 10) {
+                shown = self.shown["try"] as? [String: Any] ?? [:]
+                return shown["link"] as? String == url && shown["decision"] is String
+            }, "\(self.shown)")
+            return shown
+        }
+
         /// Focuses the window and types `text`.
         func type(_ text: String) throws {
             let result = try harness.run(["xdotool", "windowfocus", "--sync", id, "type", "--delay", "20", text])
@@ -142,11 +152,7 @@ import Testing
         let harness = try Self.harness("settingstry", system: nil)
         let window = try Window(harness, page: "try")
         try window.type(url)
-        var shown: [String: Any] = [:]
-        #expect(eventually(timeout: 10) {
-            shown = window.shown["try"] as? [String: Any] ?? [:]
-            return shown["link"] as? String == url && shown["decision"] is String
-        }, "\(window.shown)")
+        let shown = window.tried(url)
         let test = try harness.run([try BuiltProduct.path("openurl-tool"), "test", "--json", url])
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(test.stdout.utf8)) as? [String: Any], "\(test)")
         #expect(shown["decision"] as? String == expected["decision"] as? String)
@@ -165,11 +171,7 @@ import Testing
         let window = try Window(harness, page: "try")
         let url = "https://intranet.example/wiki"
         try window.type(url)
-        var shown: [String: Any] = [:]
-        #expect(eventually(timeout: 10) {
-            shown = window.shown["try"] as? [String: Any] ?? [:]
-            return shown["link"] as? String == url && shown["decision"] is String
-        }, "\(window.shown)")
+        var shown = window.tried(url)
         #expect(shown["rule"] == nil || shown["rule"] is NSNull, "no network given, yet \(shown)")
         try window.press("alt+n")
         try window.type("CorpWiFi")
