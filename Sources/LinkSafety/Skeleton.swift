@@ -35,17 +35,41 @@ enum Skeleton {
     /// The skeleton of an all-ASCII name from a table of ICU's skeletons of each ASCII
     /// character, built once: no ICU call per name.
     static func ascii(_ host: String) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(host.utf8.count + 4)
-        for byte in host.utf8 { out += asciiTable[Int(byte & 0x7F)] }
-        return String(decoding: out, as: UTF8.self)
+        // Every link with known domains takes this path: written straight into the string's
+        // storage from a flat table (an array of arrays cost a retain and an append per byte).
+        let longest = asciiTable.longest
+        var host = host
+        return host.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * longest) { out in
+                var count = 0
+                asciiTable.bytes.withUnsafeBufferPointer { table in
+                    for byte in bytes {
+                        let entry = Int(byte & 0x7F) * (longest + 1)
+                        let length = Int(table[entry])
+                        for offset in 0..<length { out[count + offset] = table[entry + 1 + offset] }
+                        count += length
+                    }
+                }
+                return count
+            }
+        }
     }
 
-    /// ICU's skeleton of each ASCII character, lowercased (`m` → `rn`, `0` → `o`, `1` → `l`).
-    private static let asciiTable: [[UInt8]] = (0..<128).map { value -> [UInt8] in
-        let character = String(Character(Unicode.Scalar(UInt8(value))))
-        return Array((SpoofICU.skeleton(character) ?? character).lowercased().utf8)
-    }
+    /// ICU's skeleton of each ASCII character, lowercased (`m` → `rn`, `0` → `o`, `1` → `l`):
+    /// for each of the 128, its length then its bytes, in slots of `longest + 1`.
+    private static let asciiTable: (bytes: [UInt8], longest: Int) = {
+        let skeletons = (0..<128).map { value -> [UInt8] in
+            let character = String(Character(Unicode.Scalar(UInt8(value))))
+            return Array((SpoofICU.skeleton(character) ?? character).lowercased().utf8)
+        }
+        let longest = max(1, skeletons.map(\.count).max() ?? 1)
+        var bytes = [UInt8](repeating: 0, count: 128 * (longest + 1))
+        for (index, skeleton) in skeletons.enumerated() {
+            bytes[index * (longest + 1)] = UInt8(skeleton.count)
+            for (offset, byte) in skeleton.enumerated() { bytes[index * (longest + 1) + 1 + offset] = byte }
+        }
+        return (bytes, longest)
+    }()
 
     /// `ł ø đ` have no decomposition, so dropping marks leaves them; they read as `l o d`.
     private static func droppingStroke(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
