@@ -12,6 +12,8 @@ public enum Punycode {
     /// The ASCII (`xn--`) form of a host; labels that are already ASCII are kept.
     /// Returns nil when a label cannot be encoded.
     public static func toASCII(host: String) -> String? {
+        // Almost every host is ASCII already: nothing to encode, no labels to split and join.
+        if host.utf8.allSatisfy({ $0 < 0x80 }) { return host }
         var labels: [String] = []
         for label in host.split(separator: ".", omittingEmptySubsequences: false) {
             if label.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -26,11 +28,32 @@ public enum Punycode {
 
     /// The Unicode form of a host; `xn--` labels that fail to decode are kept as they are.
     public static func toUnicode(host: String) -> String {
-        host.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
+        // Almost no host has an `xn--` label: then there is nothing to decode.
+        guard hasACELabel(host) else { return host }
+        return host.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
             let lower = label.lowercased()
             guard lower.hasPrefix("xn--"), let decoded = decode(String(lower.dropFirst(4))) else { return String(label) }
             return decoded
         }.joined(separator: ".")
+    }
+
+    /// True when a label of `host` starts with `xn--` (in any case): a byte scan, no copies.
+    static func hasACELabel(_ host: String) -> Bool {
+        let bytes = host.utf8
+        var label = bytes.startIndex
+        while true {
+            var probe = label
+            var matched = 0
+            // ASCII case folding by the 0x20 bit: `-` has it set already.
+            for expected in "xn--".utf8 {
+                guard probe != bytes.endIndex, bytes[probe] | 0x20 == expected else { break }
+                matched += 1
+                probe = bytes.index(after: probe)
+            }
+            if matched == 4 { return true }
+            guard let dot = bytes[label...].firstIndex(of: UInt8(ascii: ".")) else { return false }
+            label = bytes.index(after: dot)
+        }
     }
 
     /// Encodes one label's code points (without the `xn--` prefix).
