@@ -58,10 +58,16 @@ public struct URLHygiene: Sendable {
 
     /// Applies hygiene: unwrap (repeatedly, up to `maxDepth` layers), then ClearURLs, then the
     /// built-in tracking list; repeats when ClearURLs uncovered another wrapped link.
+    /// True when `url` has a `?`: a scan of its contiguous bytes (the generic `contains` over the
+    /// UTF-8 view cost ~20 instructions a byte, on every decision).
+    static func hasQuery(_ url: String) -> Bool {
+        url.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "?")) } ?? url.utf8.contains(UInt8(ascii: "?"))
+    }
+
     public func apply(to url: String) -> HygieneResult {
         // Built-in redirectors and tracking parameters live in the query: without one there is
         // nothing to do (ClearURLs rules may also look at the path and fragment).
-        if clearURLs == nil, !url.utf8.contains(UInt8(ascii: "?")) { return HygieneResult(url: url, blocked: false, steps: []) }
+        if clearURLs == nil, !Self.hasQuery(url) { return HygieneResult(url: url, blocked: false, steps: []) }
         var current = url
         // Split once per URL seen, and handed from stage to stage.
         var split = URLSplit(url)
