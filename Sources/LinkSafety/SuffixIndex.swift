@@ -26,8 +26,15 @@ final class SuffixIndex: Sendable {
     func registrableDomain(of host: String) -> String? {
         guard let text else { return PublicSuffixList.registrableDomain(of: host, listText: nil) }
         let host = host.hasSuffix(".") ? String(host.dropLast()) : host
-        let labels = host.lowercased().split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.count <= 128, !labels.contains(where: \.isEmpty), !Self.isIPAddress(host) else { return nil }
+        let lowered = host.lowercased()
+        // Where each label starts, by bytes: the suffixes looked up are the text from one of them
+        // to the end (splitting and joining labels per suffix cost ~45k instructions a host).
+        var starts: [String.Index] = [lowered.utf8.startIndex]
+        for index in lowered.utf8.indices where lowered.utf8[index] == UInt8(ascii: ".") {
+            starts.append(lowered.utf8.index(after: index))
+        }
+        let labelCount = starts.count
+        guard labelCount >= 2, labelCount <= 128, !Self.hasEmptyLabel(lowered.utf8, starts: starts), !Self.isIPAddress(host) else { return nil }
         let rules = self.rules.withLock { state -> Rules in
             if let state { return state }
             let built = Self.build(text)
@@ -36,15 +43,30 @@ final class SuffixIndex: Sendable {
         }
         var longest = 1
         var exception: Int?
-        for count in 1...labels.count {
-            let suffix = labels.suffix(count).joined(separator: ".")
+        for count in 1...labelCount {
+            let suffix = String(lowered[starts[labelCount - count]...])
             if rules.normal.contains(suffix) { longest = max(longest, count) }
             if rules.exception.contains(suffix) { exception = max(exception ?? 0, count) }
-            if count >= 2, rules.wildcard.contains(labels.suffix(count - 1).joined(separator: ".")) { longest = max(longest, count) }
+            if count >= 2, rules.wildcard.contains(String(lowered[starts[labelCount - count + 1]...])) { longest = max(longest, count) }
         }
         let publicLabels = exception.map { $0 - 1 } ?? longest
-        guard labels.count > publicLabels else { return nil }
-        return host.split(separator: ".", omittingEmptySubsequences: false).suffix(publicLabels + 1).joined(separator: ".")
+        guard labelCount > publicLabels else { return nil }
+        // The answer keeps the host's own case, as before: its labels from the same position
+        // (hosts arrive lowercased, so that is almost always the lowered text itself).
+        if lowered == host { return String(lowered[starts[labelCount - publicLabels - 1]...]) }
+        var original: [String.Index] = [host.utf8.startIndex]
+        for index in host.utf8.indices where host.utf8[index] == UInt8(ascii: ".") { original.append(host.utf8.index(after: index)) }
+        guard original.count == labelCount else { return String(lowered[starts[labelCount - publicLabels - 1]...]) }
+        return String(host[original[labelCount - publicLabels - 1]...])
+    }
+
+    /// True when a label is empty: two dots in a row, or a dot first or last.
+    private static func hasEmptyLabel(_ bytes: String.UTF8View, starts: [String.Index]) -> Bool {
+        for (position, start) in starts.enumerated() {
+            let end = position + 1 < starts.count ? bytes.index(before: starts[position + 1]) : bytes.endIndex
+            if start == end { return true }
+        }
+        return false
     }
 
     /// The first word of each line that is not a `//` comment, sorted into the three sets.
@@ -78,6 +100,11 @@ final class SuffixIndex: Sendable {
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
+        // Most hosts end in a letter: no IPv4 form (hex and octal ones included) ends so.
+        if let last = host.utf8.last, (last | 0x20) >= UInt8(ascii: "a"), (last | 0x20) <= UInt8(ascii: "z"),
+           !host.utf8.contains(UInt8(ascii: ":")), host.utf8.first != UInt8(ascii: "[") {
+            return false
+        }
         if host.hasPrefix("[") || host.utf8.contains(UInt8(ascii: ":")) { return true }
         return HostText.isIPv4(Array(host.utf8)) || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
