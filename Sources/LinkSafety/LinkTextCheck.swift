@@ -1,4 +1,5 @@
 import LinkExtraction
+import Platform
 import URLModel
 
 /// Link text that names another domain than the link's target, as Thunderbird's phishing
@@ -34,6 +35,30 @@ enum LinkTextCheck {
     /// paypal.com", "Hello. World") is never read as a domain.
     static func shown(_ text: String) -> Shown? {
         guard text.utf8.count <= maximumLength else { return nil }
+        // A text is read the same way every time (nothing here depends on the config), and the
+        // same text comes back: the browser companion asks about a link on press and opens it
+        // on release, a page repeats its links. Reading one runs the link finder (~10 µs).
+        if let known = recentlyShown.withLock({ $0[text] }) { return known.shown }
+        let found = reading(text)
+        recentlyShown.withLock { cache in
+            if cache.count >= shownCacheSize { cache.removeAll(keepingCapacity: true) }
+            cache[text] = RecentlyShown(shown: found)
+        }
+        return found
+    }
+
+    /// How many texts `shown` remembers; the whole memory goes when it fills (no order kept:
+    /// a page's links are read within moments of each other).
+    static let shownCacheSize = 256
+
+    /// A text's reading, found or not (a text that is no link is worth remembering too).
+    struct RecentlyShown { var shown: Shown? }
+
+    /// The texts read lately, shared by every checker and thread.
+    private static let recentlyShown = Lock<[String: RecentlyShown]>([:])
+
+    /// `shown` without the memory.
+    static func reading(_ text: String) -> Shown? {
         var scalars = Substring(visible(text)).unicodeScalars[...]
         let wrappers: [(Unicode.Scalar, Unicode.Scalar)] = [("<", ">"), ("(", ")"), ("[", "]"), ("\"", "\""), ("'", "'"), ("“", "”"), ("‘", "’"), ("«", "»")]
         var changed = true
@@ -114,8 +139,9 @@ enum LinkTextCheck {
 
     /// The domain of `name@domain`, in ASCII.
     static func domain(ofAddress address: String) -> String? {
-        guard let at = address.lastIndex(of: "@") else { return nil }
-        var domain = String(address[address.index(after: at)...]).lowercased()
+        // By bytes: a Character search walks grapheme clusters, several times the cost.
+        guard let at = address.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        var domain = String(Substring(address.utf8[address.utf8.index(after: at)...])).lowercased()
         if domain.hasSuffix(".") { domain.removeLast() }
         guard !domain.isEmpty, domain.utf8.count <= 253 else { return nil }
         return Punycode.toASCII(host: domain)
