@@ -52,7 +52,7 @@ func corpus(rules: Int) -> [String] {
 
 // OPENURL_BENCH_PROFILE=N: decide N URLs under 10 rules (OPENURL_BENCH_RULES to change) and stop (for callgrind).
 // OPENURL_BENCH_SAFETY=off: with `safety = "off"`; =lists: with Debian's uBlock lists and the
-// Public Suffix List, read before the decisions.
+// Public Suffix List, read before the decisions. OPENURL_BENCH_LINK_TEXT=TEXT: every link shown as TEXT.
 let profileRules = getenv("OPENURL_BENCH_RULES").flatMap { Int(String(cString: $0)) } ?? 10
 let profileSafety = getenv("OPENURL_BENCH_SAFETY").map { String(cString: $0) } ?? ""
 if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: value)) {
@@ -74,7 +74,8 @@ if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: valu
     engine.safety.prepare()
     let urls = corpus(rules: profileRules)
     var sink = 0
-    for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count]))?.finalURL.utf8.count ?? 0 }
+    let context = getenv("OPENURL_BENCH_LINK_TEXT").map { LinkContext(linkText: String(cString: $0)) }
+    for i in 0..<n { sink &+= (try? engine.decide(urls[i % urls.count], context: context))?.finalURL.utf8.count ?? 0 }
     print(sink)
     exit(0)
 }
