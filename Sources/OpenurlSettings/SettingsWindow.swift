@@ -63,10 +63,11 @@ final class SettingsUI {
         self.status = status
         gtk_box_append(cast(box), status)
 
-        let keys = gtk_event_controller_key_new()
-        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
-        connect(UnsafeMutableRawPointer(keys!), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self))
-        gtk_widget_add_controller(window, keys)
+        if let keys = gtk_event_controller_key_new() {
+            gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+            connect(UnsafeMutableRawPointer(keys), "key-pressed", unsafeBitCast(keyPressed, to: GCallback.self))
+            gtk_widget_add_controller(window, keys)
+        }
         connect(UnsafeMutableRawPointer(window), "close-request", unsafeBitCast(closeRequested, to: GCallback.self))
         connect(UnsafeMutableRawPointer(notebook), "switch-page", unsafeBitCast(pageSwitched, to: GCallback.self))
 
