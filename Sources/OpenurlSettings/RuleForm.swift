@@ -116,6 +116,9 @@ final class RuleForm {
     func start(for click: RecentLink) {
         self.click = click
         confirmed = nil
+        let daemons = (try? settings?.client?.configPath()) ?? ""
+        configPath = daemons.isEmpty ? Self.paths.configFile : daemons
+        catalog = ConfigFile.installedApps(paths: Self.paths, environment: Environment.current())
         nameEdited = false
         let url = click.finalURL.isEmpty ? click.url : click.finalURL
         if let heading {
@@ -149,7 +152,7 @@ final class RuleForm {
         guard let matchIndex = selectedIndex(matchMenu), let actionIndex = selectedIndex(actionMenu),
               matches.indices.contains(matchIndex), actions.indices.contains(actionIndex) else { return nil }
         let match = matches[matchIndex], action = actions[actionIndex].action
-        let typed = name.map(entryText)?.trimmingCharacters() ?? ""
+        let typed = name.map(entryText)?.trimmingSpacesAndTabs() ?? ""
         return RuleDraft(name: nameEdited && !typed.isEmpty ? typed : RuleDraft.defaultName(match: match, action: action), match: match, action: action)
     }
 
@@ -166,7 +169,7 @@ final class RuleForm {
             settingName = false
         }
         do {
-            let preview = try UserRuleFile.preview(draft, configPath: configPath, sampleURL: click?.url, systemDirs: Self.paths.configDirs, discover: Self.discover)
+            let preview = try UserRuleFile.preview(draft, configPath: configPath, sampleURL: click?.url, systemDirs: Self.paths.configDirs, discover: discover)
             say(preview.sample.map { "For the clicked link: \($0)." } ?? "")
         } catch {
             say("Cannot be saved: \(error)")
@@ -182,13 +185,13 @@ final class RuleForm {
     func save() {
         guard let draft, let ui = settings else { return }
         do {
-            let preview = try UserRuleFile.preview(draft, configPath: configPath, sampleURL: click?.url, systemDirs: Self.paths.configDirs, discover: Self.discover)
+            let preview = try UserRuleFile.preview(draft, configPath: configPath, sampleURL: click?.url, systemDirs: Self.paths.configDirs, discover: discover)
             if let sample = preview.sample, sample != UserRuleFile.SampleOutcome.decidedByNewRule, confirmed != draft {
                 confirmed = draft
                 say("For the clicked link: \(sample). Press Save again to add it anyway.")
                 return
             }
-            let result = try UserRuleFile.append(draft, configPath: configPath, sampleURL: click?.url, systemDirs: Self.paths.configDirs, discover: Self.discover)
+            let result = try UserRuleFile.append(draft, configPath: configPath, sampleURL: click?.url, systemDirs: Self.paths.configDirs, discover: discover)
             do { try ui.client?.reload() } catch { ui.say("Added “\(result.name)” at \(result.path):\(result.line), but openurld did not reload: \(error)") }
             ui.recent.closeForm()
             ui.refresh()
@@ -203,14 +206,15 @@ final class RuleForm {
         settings?.reportSoon()
     }
 
-    private var configPath: String {
-        let daemons = (try? settings?.client?.configPath()) ?? ""
-        return daemons.isEmpty ? Self.paths.configFile : daemons
-    }
+    /// The file the daemon reads, asked once per form: every preview and the save write there.
+    private var configPath = ""
+    /// The installed apps, found once per form: each change of the form checks the config against them.
+    private var catalog = AppCatalog()
+
+    private func discover() -> AppCatalog { catalog }
 
     static var paths: XDGPaths { XDGPaths(environment: Environment.current()) }
 
-    static func discover() -> AppCatalog { ConfigFile.installedApps(paths: paths, environment: Environment.current()) }
 
     /// Puts the focus on the match list.
     func focus() { focusList(action: false) }

@@ -2,6 +2,7 @@ import CGtk
 import DBus
 import GtkWidgets
 import JSON
+import Platform
 import RouterContract
 
 /// "Try a link": as one types, the daemon's `Explain` of the link (the decision, target, rule,
@@ -95,7 +96,7 @@ final class TryPage {
     func explain() {
         pending = 0
         guard let link, let result, let ui = settings else { return }
-        let url = entryText(link).trimmingCharacters()
+        let url = entryText(link).trimmingSpacesAndTabs()
         guard !url.isEmpty else {
             gtk_label_set_text(cast(result), "Type a link to see where it would go.")
             shown = [:]
@@ -158,16 +159,6 @@ final class TryPage {
         members.append((Router1.Result.rule, (shown[Router1.Result.rule]?.string ?? shown[Router1.Result.rule]?.uint32.map { "#\($0)" }).map { .string($0) } ?? .null))
         members.append(("verdict", shown[Router1.Result.safety]?.dictionary?["verdict"]?.string.map { .string($0) } ?? .null))
         return .object(members)
-    }
-}
-
-extension String {
-    /// The text without the spaces and line ends around it.
-    func trimmingCharacters() -> String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text.removeFirst() }
-        while text.last?.isWhitespace == true { text.removeLast() }
-        return String(text)
     }
 }
 
