@@ -9,8 +9,8 @@
 #                            (make test-deps), make test, make package, and a short fuzz pass
 #   make test-deps           apt-get update and install the Debian packages and PyPI oracles the tests need
 #   make test                the full test suite alone; one line per suite, full output in .build/test.log
-#   make bench               the release-mode benchmarks, ending with issue 15's footprint table
-#   make bench-footprint     that table alone: install size, idle memory, start-up CPU, clicks vs dbus-send
+#   make bench               the release-mode benchmarks, ending with issues 15 and 32's footprint table
+#   make bench-footprint     that table alone: install size, idle memory, start-up CPU, per-click cost, gio path, clicks vs dbus-send
 #   make fuzz                build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make test-sanitize       the suite under AddressSanitizer, then ThreadSanitizer
 SHELL := /bin/bash
@@ -176,7 +176,7 @@ test:
 	@set -o pipefail; swift test --skip-build 2>&1 | tee .build/test.log | .ci/test-summary; \
 	    status=$$?; echo "full output: .build/test.log"; exit $$status
 
-# bench-footprint runs bench-routing and bench-hygiene itself and ends with issue 15's table.
+# bench-footprint runs bench-routing, bench-hygiene and bench-gio itself and ends with issues 15 and 32's table.
 BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-safety bench-gio bench-doctor bench-companion bench-footprint openurl-fake-browser
 
 bench: release
@@ -186,14 +186,13 @@ bench: release
 	.build/release/bench-chooser
 	.build/release/bench-hostile
 	.build/release/bench-safety
-	.build/release/bench-gio 20
 	.build/release/bench-doctor
 	.build/release/bench-companion
 	.build/release/bench-footprint
 
-# Only issue 15's table (with the routing and hygiene figures it includes).
+# Only issues 15 and 32's table (with the routing, hygiene and gio figures it includes).
 bench-footprint: release
-	for b in bench-routing bench-hygiene bench-footprint openurl-fake-browser; do swift build -c release --product $$b || exit 1; done
+	for b in bench-routing bench-hygiene bench-gio bench-footprint openurl-fake-browser; do swift build -c release --product $$b || exit 1; done
 	.build/release/bench-footprint
 
 fuzz-build:

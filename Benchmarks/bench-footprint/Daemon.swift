@@ -73,3 +73,13 @@ func measureIdleMemory(_ session: Session) throws -> IdleMemory {
     } while delta > 0.0001 && now() - start < 15
     return IdleMemory(rollup: ProcFS.rollup(pid), mappings: ProcFS.mappings(pid), busRollup: ProcFS.rollup(session.bus.pid), idleCPUDelta: delta)
 }
+
+/// The daemon's Rss right after `count` Opens over `clients` connections, and `settle` seconds
+/// later: whether memory a burst took is given back (issue 32: within 1.2× of idle after 30 s).
+func measureMemoryAfterBurst(_ session: Session, count: Int, clients: Int, settle: Double) throws -> (afterBurst: Int, settled: Int) {
+    _ = try measureBurst(session, count: count, clients: clients)
+    guard let pid = session.daemonPID() else { throw BenchError("openurld is not running") }
+    let afterBurst = ProcFS.rollup(pid)["Rss"] ?? 0
+    usleep(useconds_t(settle * 1e6))
+    return (afterBurst, ProcFS.rollup(pid)["Rss"] ?? 0)
+}

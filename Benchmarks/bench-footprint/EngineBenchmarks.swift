@@ -1,5 +1,5 @@
-// bench-routing and bench-hygiene, run from the same build in the same run; their printed lines
-// are echoed and the two figures issue 15 names are picked out of them. The parsing looks for
+// bench-routing, bench-hygiene and bench-gio, run from the same build in the same run; their
+// printed lines are echoed and the figures issues 15 and 32 name are picked out of them. The parsing looks for
 // the row or label, not for a column position, so extra lines (start-up figures) do not break it.
 import Foundation
 import TestSupport
@@ -9,6 +9,12 @@ struct EngineFigures {
     var rulesOnlyDecisionsPerSecond: Double?
     var hygieneMicroseconds: Double?
     var urlUnwrapMicroseconds: Double?
+    /// bench-routing's safety table: default safety with Debian's uBlock lists, and with link text too.
+    var listsDecisionsPerSecond: Double?
+    var linkTextDecisionsPerSecond: Double?
+    /// bench-gio's warm clicks until the link arrives: D-Bus activation (A) and `Exec=openurl %u` (B).
+    var gioActivationMilliseconds: Double?
+    var gioExecMilliseconds: Double?
 }
 
 func runEngineBenchmarks(products: String) -> EngineFigures {
@@ -16,21 +22,27 @@ func runEngineBenchmarks(products: String) -> EngineFigures {
     if let output = runBenchmark(products + "/bench-routing") {
         figures.decisionsPerSecond = decisionsPerSecond(atThousandRules: output)
         figures.rulesOnlyDecisionsPerSecond = decisionsPerSecond(atThousandRules: output, section: "rules only")
+        figures.listsDecisionsPerSecond = firstNumber(afterLabel: "on, with the Debian lists", in: output)
+        figures.linkTextDecisionsPerSecond = firstNumber(afterLabel: "on, with the lists and link text", in: output)
     }
     if let output = runBenchmark(products + "/bench-hygiene") {
         figures.hygieneMicroseconds = microseconds(onLineWith: "unwrap + clean + ClearURLs", in: output)
         figures.urlUnwrapMicroseconds = microseconds(onLineWith: "url-unwrap", in: output)
     }
+    if let output = runBenchmark(products + "/bench-gio", arguments: ["20"]) {
+        figures.gioActivationMilliseconds = milliseconds(after: "link arrives", onLineWith: "A. DBusActivatable (Application.Open)", in: output)
+        figures.gioExecMilliseconds = milliseconds(after: "link arrives", onLineWith: "B. Exec=openurl %u (spawned)", in: output)
+    }
     return figures
 }
 
-private func runBenchmark(_ path: String) -> String? {
+private func runBenchmark(_ path: String, arguments: [String] = []) -> String? {
     print("\n--- \((path as NSString).lastPathComponent) ---")
     guard FileManager.default.isExecutableFile(atPath: path) else {
         print("  not built: \(path) (swift build -c release --product \((path as NSString).lastPathComponent))")
         return nil
     }
-    guard let result = try? Command.run([path], timeout: 900), result.status == 0 else {
+    guard let result = try? Command.run([path] + arguments, timeout: 900), result.status == 0 else {
         print("  failed to run \(path)")
         return nil
     }
@@ -66,6 +78,27 @@ func microseconds(onLineWith label: String, in output: String) -> Double? {
         let before = line[..<unit.lowerBound].trimmingCharacters(in: .whitespaces)
         let number = before.reversed().prefix { $0.isNumber || $0 == "." }
         return Double(String(number.reversed()))
+    }
+    return nil
+}
+
+/// The first number in the `|`-separated cell after the cell that starts with `label` (a row
+/// of bench-routing's safety table: "label | decisions/s | …").
+func firstNumber(afterLabel label: String, in output: String) -> Double? {
+    for line in output.split(separator: "\n") where line.hasPrefix(label) {
+        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard cells.count >= 2 else { continue }
+        return Double(cells[1].filter { $0.isNumber || $0 == "." })
+    }
+    return nil
+}
+
+/// The number before "ms" that follows `marker` on the first line containing `label`.
+func milliseconds(after marker: String, onLineWith label: String, in output: String) -> Double? {
+    for line in output.split(separator: "\n") where line.contains(label) {
+        guard let start = line.range(of: marker) else { continue }
+        let number = line[start.upperBound...].drop { $0 == " " }.prefix { $0.isNumber || $0 == "." }
+        return Double(String(number))
     }
     return nil
 }
