@@ -6,8 +6,9 @@
 //
 //   make bench        (or: make release; swift build -c release --product bench-footprint ...)
 //   .build/release/bench-footprint [--products DIR] [--root DIR] [--runs N] [--cold-runs N]
-//                                  [--startup-runs N] [--no-engines] [--bursts N]
+//                                  [--startup-runs N] [--no-engines] [--bursts N] [--startup-only]
 // --bursts N: only the per-click bursts, N rounds of them (to profile the daemon meanwhile).
+// --startup-only: only the daemon's CPU from exec to serving and to its first decision.
 // --products and --root measure another checkout's release build (e.g. the "before" figures).
 import BenchSupport
 import Foundation
@@ -38,8 +39,18 @@ func fail(_ message: String) -> Never {
 }
 
 print("bench-footprint: issues 15 and 32 (release build in \(products); load average \(String((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.prefix(14) ?? "?")))")
-let engines = CommandLine.arguments.contains("--no-engines") || option("--bursts") != nil ? EngineFigures() : runEngineBenchmarks(products: products)
+let engines = CommandLine.arguments.contains("--no-engines") || option("--bursts") != nil || CommandLine.arguments.contains("--startup-only") ? EngineFigures() : runEngineBenchmarks(products: products)
 var rows: [Row] = []
+if CommandLine.arguments.contains("--startup-only") {
+    let session: Session
+    do { session = try Session(products: products, clearURLs: clearURLs) } catch { fail("\(error)") }
+    do {
+        let samples = try measureStartup(session, runs: startupRuns)
+        print("exec → serving: median \(fixed(median(samples.map(\.serving)) * 1000)) ms CPU (p90 \(fixed(p90(samples.map(\.serving)) * 1000))); exec → first decision \(fixed(median(samples.map(\.firstDecision)) * 1000)) ms")
+    } catch { fail("\(error)") }
+    session.stop()
+    exit(0)
+}
 if let rounds = option("--bursts").flatMap(Int.init) {
     let session: Session
     do { session = try Session(products: products, clearURLs: clearURLs) } catch { fail("\(error)") }

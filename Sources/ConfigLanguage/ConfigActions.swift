@@ -301,10 +301,18 @@ extension ConfigReader {
 extension String {
     /// The index just past the first occurrence of `needle`, if any.
     func endOfFirst(_ needle: String) -> String.Index? {
-        var start = startIndex
-        while start < endIndex {
-            if self[start...].hasPrefix(needle) { return index(start, offsetBy: needle.count) }
-            start = index(after: start)
+        // Bytes, not Characters: every rule's target is searched at each config load.
+        let bytes = utf8, pattern = Array(needle.utf8)
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var start = bytes.startIndex
+        while let found = bytes[start...].firstIndex(of: first) {
+            var end = found, matched = 0
+            while matched < pattern.count, end < bytes.endIndex, bytes[end] == pattern[matched] {
+                matched += 1
+                end = bytes.index(after: end)
+            }
+            if matched == pattern.count { return end }
+            start = bytes.index(after: found)
         }
         return nil
     }

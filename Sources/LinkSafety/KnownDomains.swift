@@ -57,13 +57,15 @@ public struct KnownDomains: Sendable {
         var name = known.domain.lowercased()
         while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
         if name.hasSuffix(".") { name.removeLast() }
-        guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), ascii.contains("."),
+        guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), let lastDot = ascii.utf8.lastIndex(of: UInt8(ascii: ".")),
               !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
               held[ascii] == nil else { return false }
         let unicode = Punycode.toUnicode(host: ascii)
         let index = entries.count
         held[ascii] = index
-        if let last = ascii.split(separator: ".").last { finalLabels.insert(String(last)) }
+        // Byte-wise: a config's thousand domains went through Character splitting at every load.
+        let last = ascii.utf8[ascii.utf8.index(after: lastDot)...]
+        if !last.isEmpty { finalLabels.insert(String(Substring(last))) }
         entries.append(Entry(known: KnownDomain(domain: name, description: known.description), ascii: ascii, unicode: unicode))
         for skeleton in Skeleton.skeletons(of: unicode) {
             bySkeleton[skeleton, default: []].append(index)
