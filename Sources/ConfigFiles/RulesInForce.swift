@@ -115,7 +115,11 @@ public final class RulesInForce {
         let result = swapIn(read(startingPoint, preparingSafety: false))
         if preparesSafety, case .loaded = result {
             let checker = engine.safety
-            BackgroundThread.start(name: "openurld-lists") { checker.prepare() }
+            let prepare = { _ = BackgroundThread.start(name: "openurld-lists") { checker.prepare() } }
+            // Once the loop runs: at start, after the daemon owns its name, so reading the lists
+            // does not compete with the load and the name request for the CPU. A click that
+            // comes first waits only for the list it needs (BlockList reads it once).
+            if let places { places.onLoop(prepare) } else { prepare() }
         }
         return result
     }

@@ -78,13 +78,16 @@ final class Daemon {
     }
 
     /// The sites opened lately (recent.tsv) become known domains: read on a thread of its own,
-    /// handed to the rules on the loop, so neither the start nor a click waits for the file.
+    /// started once the loop runs (the daemon serves by then) and handed to the rules on the
+    /// loop, so neither the start nor a click waits for the file.
     private static func learnVisitedSites(from path: String, into rules: RulesInForce, loop: EventLoop) {
         nonisolated(unsafe) let rules = rules
-        BackgroundThread.start(name: "openurld-recent") {
-            let hosts = RecentLinks.openedHosts(inFile: path)
-            guard !hosts.isEmpty else { return }
-            loop.perform { rules.noteVisited(hosts: hosts) }
+        loop.perform {
+            _ = BackgroundThread.start(name: "openurld-recent") {
+                let hosts = RecentLinks.openedHosts(inFile: path)
+                guard !hosts.isEmpty else { return }
+                loop.perform { rules.noteVisited(hosts: hosts) }
+            }
         }
     }
 
