@@ -1,3 +1,4 @@
+import Synchronization
 import URLModel
 
 /// A domain that matters to this user (named in a rule, a remembered answer, recent history),
@@ -40,6 +41,11 @@ public struct KnownDomains: Sendable {
     private var held: [String: Int] = [:]
     /// The last label of each domain held (`com`), for target embedding.
     private var finalLabels = Set<String>()
+    /// Which table this is: a number no other table had, taken again whenever a domain is added,
+    /// so answers remembered for one table (SafetyChecker's) are never given for another.
+    private(set) var version = KnownDomains.nextVersion()
+    private static let versions = Atomic<Int>(0)
+    private static func nextVersion() -> Int { versions.add(1, ordering: .relaxed).newValue }
 
     /// No domains: every check is free.
     public static let none = KnownDomains([])
@@ -62,6 +68,7 @@ public struct KnownDomains: Sendable {
               held[ascii] == nil else { return false }
         let unicode = Punycode.toUnicode(host: ascii)
         let index = entries.count
+        version = Self.nextVersion()
         held[ascii] = index
         // Byte-wise: a config's thousand domains went through Character splitting at every load.
         let last = ascii.utf8[ascii.utf8.index(after: lastDot)...]

@@ -44,6 +44,11 @@ public struct SafetyChecker: Sendable {
     public let publicSuffixes: [UInt8]?
     /// The list as hash sets, built the first time link text needs it.
     let suffixes: SuffixIndex
+    /// Link text against its target, remembered: the same text is shown for many links (an
+    /// email's "Click here"), and the answer depends only on the two and the suffix list.
+    private let linkTextChecked = CheckMemo<LinkTextKey, SafetyReason?>()
+    /// Each host's IDN and look-alike reasons, remembered (see `check(host:unicodeHost:into:)`).
+    private let hostChecked = CheckMemo<HostCheckKey, [SafetyReason]>()
 
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
@@ -76,15 +81,28 @@ public struct SafetyChecker: Sendable {
         if checks.linkText {
             if let reason = LinkTextCheck.userinfoReason(url, suffixes: suffixes) { reasons.append(reason) }
             if let linkText, let target = url.host.isEmpty ? hosts.first?.ascii : url.matchingHost,
-               let reason = LinkTextCheck.reason(text: linkText, target: target, scheme: url.scheme, suffixes: suffixes) {
+               let reason = linkTextChecked.answer(LinkTextKey(text: linkText, target: target, scheme: url.scheme), compute: {
+                   LinkTextCheck.reason(text: linkText, target: target, scheme: url.scheme, suffixes: suffixes)
+               }) {
                 reasons.append(reason)
             }
         }
         return reasons.isEmpty ? .safe : .warn(reasons)
     }
 
-    /// The IDN and look-alike reasons for one host.
+    /// The IDN and look-alike reasons for one host, remembered per host: the skeleton and the
+    /// known-domain and embedding look-ups were most of a decision's cost, for the same answer
+    /// at every click on a site.
     private func check(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
+        guard checks.idn || checks.lookalikes else { return }
+        reasons += hostChecked.answer(HostCheckKey(host: host, idn: checks.idn, lookalikes: checks.lookalikes, domains: knownDomains.version)) {
+            var found: [SafetyReason] = []
+            uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
+            return found
+        }
+    }
+
+    private func uncachedCheck(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
         if checks.idn, HostText.hasPunycodeLabel(host) { reasons += Self.idnReasons(host: host, unicodeHost: unicodeHost) }
         if checks.lookalikes, let known = knownDomains.lookalike(host: host, unicodeHost: unicodeHost) {
             reasons.append(SafetyReason(kind: .lookalikeDomain, message: KnownDomains.message(for: known), domain: known.domain))
