@@ -44,6 +44,17 @@ func makeList(_ location: BlockListLocation) -> BlockList {
     BlockList(path: location.path, name: location.name) { FileManager.default.contents(atPath: location.path).map { [UInt8]($0) } }
 }
 
+// OPENURL_BENCH_PROFILE_LOAD=1: load each list and index the Public Suffix List, once each, and
+// stop (for callgrind: the instructions of the lists' first use, without the timing loops').
+if getenv("OPENURL_BENCH_PROFILE_LOAD") != nil {
+    for location in locations { _ = makeList(location).summary }
+    let suffixes = FileManager.default.contents(atPath: PublicSuffixList.debianPath).map { [UInt8]($0) }
+    let checker = SafetyChecker(publicSuffixes: suffixes)
+    guard let link = try? ParsedURL("https://evil.example/") else { fail("the profile link does not parse") }
+    _ = checker.verdict(for: link, linkText: "paypal.com")
+    exit(0)
+}
+
 // 1. Each list: read, parse and index, from a fresh BlockList each time.
 print("bench-safety: block lists (Debian \(BlockListDiscovery.package))")
 var lists: [BlockList] = []

@@ -44,45 +44,86 @@ final class BlockIndex: Sendable {
     private let prefixNext: [Int32]
     private let entryNode: [Int32]
 
+    /// Where an entry goes in the index, found in the first pass over the entries.
+    private enum Placement: UInt8 {
+        case label, host, url, prefixed
+    }
+
+    /// Indexes `entries`. Two passes over them, read in place (a copy of each entry retained and
+    /// released its arrays): the first finds each entry's node and counts, the second puts the
+    /// entries of each node in one run of `nodeEntries`, so no array per node is made.
     init(_ entries: [BlockEntry]) {
-        var nodes: [Node] = [], hostBytes: [UInt8] = [], nodeEntries: [Int32] = []
+        var nodes: [Node] = [], hostBytes: [UInt8] = []
         var labelNext = Array(repeating: Int32(-1), count: entries.count)
-        var grouped: [[Int32]] = []   // per node: host entries, then URL entries
-        var hostKinds = 0
-        for entry in entries { if case .labelPrefix = entry.kind {} else { hostKinds += 1 } }
-        var byHost = HashSlots(capacity: hostKinds)
-        var byLabel = HashSlots(capacity: entries.count - hostKinds)
-        var pendingURLs: [[Int32]] = []
         var entryNode = Array(repeating: Int32(-1), count: entries.count)
+        var placements = Array(repeating: Placement.label, count: entries.count)
         var prefixed: [(index: Int32, length: Int)] = []
-        for (index, entry) in entries.enumerated() {
-            if case .labelPrefix = entry.kind {
-                let key = Self.forwardHash(entry.host[...])
-                labelNext[index] = byLabel.insert(key, Int32(index))
-                continue
+        let labels = entries.withUnsafeBufferPointer { entries in
+            var labels = 0
+            for index in entries.indices { if case .labelPrefix = entries[index].kind { labels += 1 } }
+            return labels
+        }
+        var byHost = HashSlots(capacity: entries.count - labels), byLabel = HashSlots(capacity: labels)
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                entries[index].host.withUnsafeBufferPointer { host in
+                    if case .labelPrefix = entries[index].kind {
+                        labelNext[index] = byLabel.insert(Self.forwardHash(host), Int32(index))
+                        return
+                    }
+                    let key = Self.backwardHash(host)
+                    var node = byHost.find(key)
+                    while node >= 0, !Self.holds(nodes[Int(node)], host, in: hostBytes) { node = nodes[Int(node)].next }
+                    if node < 0 {
+                        node = Int32(nodes.count)
+                        var made = Node(hostStart: Int32(hostBytes.count), hostCount: Int32(host.count))
+                        made.next = byHost.insert(key, node)
+                        nodes.append(made)
+                        hostBytes.append(contentsOf: host)
+                    }
+                    entryNode[index] = node
+                    switch entries[index].kind {
+                    case .host:
+                        placements[index] = .host
+                        nodes[Int(node)].hostEntryCount += 1
+                    case .labelPrefix:
+                        break   // filed above
+                    case .url(let pattern, _, _):
+                        if let length = pattern.withUnsafeBufferPointer(Self.filingLength) {
+                            placements[index] = .prefixed
+                            prefixed.append((Int32(index), length))
+                            nodes[Int(node)].prefixedCount += 1
+                        } else {
+                            placements[index] = .url
+                            nodes[Int(node)].urlEntryCount += 1
+                        }
+                    }
+                }
             }
-            let key = Self.backwardHash(entry.host[...])
-            var node = byHost.find(key)
-            while node >= 0, !hostBytes[Int(nodes[Int(node)].hostStart)..<Int(nodes[Int(node)].hostStart + nodes[Int(node)].hostCount)].elementsEqual(entry.host) {
-                node = nodes[Int(node)].next
-            }
-            if node < 0 {
-                node = Int32(nodes.count)
-                var made = Node(hostStart: Int32(hostBytes.count), hostCount: Int32(entry.host.count))
-                made.next = byHost.insert(key, node)
-                nodes.append(made)
-                hostBytes += entry.host
-                grouped.append([])
-                pendingURLs.append([])
-            }
-            entryNode[index] = node
-            if case .url(let pattern, _, _) = entry.kind, let length = Self.filingLength(pattern) {
-                prefixed.append((Int32(index), length))
-                nodes[Int(node)].prefixedCount += 1
-            } else if case .host = entry.kind {
-                grouped[Int(node)].append(Int32(index))
-            } else {
-                pendingURLs[Int(node)].append(Int32(index))
+        }
+        // Each node's run: its host entries, then its URL patterns that are not filed, in list order.
+        var total: Int32 = 0
+        var hostFill: [Int32] = [], urlFill: [Int32] = []
+        hostFill.reserveCapacity(nodes.count)
+        urlFill.reserveCapacity(nodes.count)
+        for node in nodes.indices {
+            nodes[node].entriesStart = total
+            hostFill.append(total)
+            urlFill.append(total + nodes[node].hostEntryCount)
+            total += nodes[node].hostEntryCount + nodes[node].urlEntryCount
+        }
+        var nodeEntries = Array(repeating: Int32(0), count: Int(total))
+        for (index, placement) in placements.enumerated() {
+            let node = Int(entryNode[index])
+            switch placement {
+            case .host:
+                nodeEntries[Int(hostFill[node])] = Int32(index)
+                hostFill[node] += 1
+            case .url:
+                nodeEntries[Int(urlFill[node])] = Int32(index)
+                urlFill[node] += 1
+            case .label, .prefixed:
+                break
             }
         }
         // Filed last to first, so each chain runs in list order.
@@ -90,15 +131,8 @@ final class BlockIndex: Sendable {
         var prefixNext = Array(repeating: Int32(-1), count: entries.count)
         for (index, length) in prefixed.reversed() {
             guard case .url(let pattern, _, _) = entries[Int(index)].kind else { continue }
-            let key = Self.prefixHash(node: entryNode[Int(index)], pattern[0..<length])
+            let key = pattern.withUnsafeBufferPointer { Self.prefixHash(node: entryNode[Int(index)], $0[0..<length]) }
             prefixNext[Int(index)] = byPrefix.insert(key, index)
-        }
-        for node in nodes.indices {
-            nodes[node].entriesStart = Int32(nodeEntries.count)
-            nodes[node].hostEntryCount = Int32(grouped[node].count)
-            nodes[node].urlEntryCount = Int32(pendingURLs[node].count)
-            nodeEntries += grouped[node]
-            nodeEntries += pendingURLs[node]
         }
         self.entries = entries
         self.nodes = nodes
@@ -112,10 +146,20 @@ final class BlockIndex: Sendable {
         self.entryNode = entryNode
     }
 
+    /// True when `node` is the node of `host` (its bytes in `hostBytes`).
+    private static func holds(_ node: Node, _ host: UnsafeBufferPointer<UInt8>, in hostBytes: [UInt8]) -> Bool {
+        guard Int(node.hostCount) == host.count else { return false }
+        return hostBytes.withUnsafeBufferPointer { $0[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host) }
+    }
+
     /// The length of the literal start `pattern` is filed under, nil when it is too short.
-    static func filingLength(_ pattern: [UInt8]) -> Int? {
-        let literal = pattern.firstIndex(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "^") }) ?? pattern.count
-        return prefixLengths.last(where: { $0 <= literal })
+    static func filingLength(_ pattern: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Only the first 64 bytes can matter (URLhaus's patterns run to hundreds).
+        let start = pattern.part(0..<min(pattern.count, prefixLengths[prefixLengths.count - 1]))
+        let literal = min(start.index(of: UInt8(ascii: "*"), from: 0), start.index(of: UInt8(ascii: "^"), from: 0))
+        var filing: Int?
+        for length in prefixLengths where length <= literal { filing = length }
+        return filing
     }
 
     /// The hash of a node and a literal start.
@@ -219,9 +263,13 @@ final class BlockIndex: Sendable {
     private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// The hash `firstMatch` computes for a host suffix: its bytes from last to first.
-    static func backwardHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    static func backwardHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = offset
-        for byte in bytes.reversed() { hash = (hash ^ UInt64(byte)) &* prime }
+        var index = bytes.count
+        while index > 0 {
+            index -= 1
+            hash = (hash ^ UInt64(bytes[index])) &* prime
+        }
         return hash
     }
 
@@ -229,58 +277,5 @@ final class BlockIndex: Sendable {
         var hash = offset
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
         return hash
-    }
-}
-
-/// An open-addressing table from a 64-bit hash to an `Int32` (linear probing, at most half
-/// full): the hashes are FNV already, so no second hash is computed. Equal hashes are allowed;
-/// `insert` returns the value it displaces, for the caller to chain. The slots are one array of
-/// plain values, so a probe costs no reference counting.
-struct HashSlots: Sendable {
-    private struct Slot: Sendable {
-        var key: UInt64 = 0
-        var value: Int32 = -1
-        var used = false
-    }
-
-    private var slots: [Slot] = []
-    private var mask = 0
-    private(set) var isEmpty = true
-
-    /// A table for `capacity` keys.
-    init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = Array(repeating: Slot(), count: size)
-        mask = size - 1
-    }
-
-    /// The value stored for `key`, or -1.
-    func find(_ key: UInt64) -> Int32 {
-        guard !isEmpty else { return -1 }
-        return slots.withUnsafeBufferPointer { slots in
-            var index = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
-            while slots[index].used {
-                if slots[index].key == key { return slots[index].value }
-                index = (index + 1) & mask
-            }
-            return -1
-        }
-    }
-
-    /// Stores `value` for `key`; returns the value it replaces (-1 for none).
-    mutating func insert(_ key: UInt64, _ value: Int32) -> Int32 {
-        isEmpty = false
-        var index = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
-        while slots[index].used {
-            if slots[index].key == key {
-                let previous = slots[index].value
-                slots[index].value = value
-                return previous
-            }
-            index = (index + 1) & mask
-        }
-        slots[index] = Slot(key: key, value: value, used: true)
-        return -1
     }
 }
