@@ -258,9 +258,9 @@ final class BlockIndex: Sendable {
         return host.count == domain.count || host[host.count - domain.count - 1] == UInt8(ascii: ".")
     }
 
-    // FNV-1a, 64 bits.
-    private static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+    /// FNV-1a, 64 bits (SuffixIndex hashes host suffixes the same way).
+    static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// The hash `firstMatch` computes for a host suffix: its bytes from last to first.
     static func backwardHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
