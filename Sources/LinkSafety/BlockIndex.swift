@@ -12,7 +12,7 @@
 final class BlockIndex: Sendable {
     /// Everything listed at one host.
     struct Node {
-        /// The host's bytes in `hostBytes`.
+        /// The host's bytes in `bytes` (those of its first entry).
         var hostStart: Int32
         var hostCount: Int32
         /// The next node whose host has the same hash, or -1.
@@ -30,8 +30,10 @@ final class BlockIndex: Sendable {
     static let prefixLengths = [8, 16, 32, 64]
 
     let entries: [BlockEntry]
+    /// The entries' hosts and URL patterns, and their `to=` domains (see `BlockListParser`).
+    private let bytes: [UInt8]
+    private let targets: [BlockTargets]
     private let nodes: [Node]
-    private let hostBytes: [UInt8]
     private let nodeEntries: [Int32]
     /// Hash of a host read backwards → its first node.
     private let byHost: HashSlots
@@ -49,55 +51,45 @@ final class BlockIndex: Sendable {
         case label, host, url, prefixed
     }
 
-    /// Indexes `entries`. Two passes over them, read in place (a copy of each entry retained and
-    /// released its arrays): the first finds each entry's node and counts, the second puts the
-    /// entries of each node in one run of `nodeEntries`, so no array per node is made.
-    init(_ entries: [BlockEntry]) {
-        var nodes: [Node] = [], hostBytes: [UInt8] = []
+    /// Indexes the entries a parser read. Two passes over them: the first finds each entry's
+    /// node and counts, the second puts the entries of each node in one run of `nodeEntries`, so
+    /// no array per node is made.
+    init(entries: [BlockEntry], bytes: [UInt8], targets: [BlockTargets]) {
+        var nodes: [Node] = []
         var labelNext = Array(repeating: Int32(-1), count: entries.count)
         var entryNode = Array(repeating: Int32(-1), count: entries.count)
         var placements = Array(repeating: Placement.label, count: entries.count)
         var prefixed: [(index: Int32, length: Int)] = []
-        let labels = entries.withUnsafeBufferPointer { entries in
-            var labels = 0
-            for index in entries.indices { if case .labelPrefix = entries[index].kind { labels += 1 } }
-            return labels
-        }
+        var labels = 0
+        for entry in entries where entry.kind == .labelPrefix { labels += 1 }
         var byHost = HashSlots(capacity: entries.count - labels), byLabel = HashSlots(capacity: labels)
-        entries.withUnsafeBufferPointer { entries in
-            for index in entries.indices {
-                entries[index].host.withUnsafeBufferPointer { host in
-                    if case .labelPrefix = entries[index].kind {
-                        labelNext[index] = byLabel.insert(Self.forwardHash(host), Int32(index))
-                        return
-                    }
-                    let key = Self.backwardHash(host)
-                    var node = byHost.find(key)
-                    while node >= 0, !Self.holds(nodes[Int(node)], host, in: hostBytes) { node = nodes[Int(node)].next }
-                    if node < 0 {
-                        node = Int32(nodes.count)
-                        var made = Node(hostStart: Int32(hostBytes.count), hostCount: Int32(host.count))
-                        made.next = byHost.insert(key, node)
-                        nodes.append(made)
-                        hostBytes.append(contentsOf: host)
-                    }
-                    entryNode[index] = node
-                    switch entries[index].kind {
-                    case .host:
-                        placements[index] = .host
-                        nodes[Int(node)].hostEntryCount += 1
-                    case .labelPrefix:
-                        break   // filed above
-                    case .url(let pattern, _, _):
-                        if let length = pattern.withUnsafeBufferPointer(Self.filingLength) {
-                            placements[index] = .prefixed
-                            prefixed.append((Int32(index), length))
-                            nodes[Int(node)].prefixedCount += 1
-                        } else {
-                            placements[index] = .url
-                            nodes[Int(node)].urlEntryCount += 1
-                        }
-                    }
+        bytes.withUnsafeBufferPointer { bytes in
+            for (index, entry) in entries.enumerated() {
+                let host = bytes.part(Int(entry.host.lowerBound)..<Int(entry.host.upperBound))
+                if entry.kind == .labelPrefix {
+                    labelNext[index] = byLabel.insert(Self.forwardHash(host), Int32(index))
+                    continue
+                }
+                let key = Self.backwardHash(host)
+                var node = byHost.find(key)
+                while node >= 0, !Self.holds(nodes[Int(node)], host, in: bytes) { node = nodes[Int(node)].next }
+                if node < 0 {
+                    node = Int32(nodes.count)
+                    var made = Node(hostStart: entry.host.lowerBound, hostCount: Int32(host.count))
+                    made.next = byHost.insert(key, node)
+                    nodes.append(made)
+                }
+                entryNode[index] = node
+                if entry.kind == .host {
+                    placements[index] = .host
+                    nodes[Int(node)].hostEntryCount += 1
+                } else if let length = Self.filingLength(bytes.part(Int(entry.pattern.lowerBound)..<Int(entry.pattern.upperBound))) {
+                    placements[index] = .prefixed
+                    prefixed.append((Int32(index), length))
+                    nodes[Int(node)].prefixedCount += 1
+                } else {
+                    placements[index] = .url
+                    nodes[Int(node)].urlEntryCount += 1
                 }
             }
         }
@@ -129,14 +121,17 @@ final class BlockIndex: Sendable {
         // Filed last to first, so each chain runs in list order.
         var byPrefix = HashSlots(capacity: prefixed.count)
         var prefixNext = Array(repeating: Int32(-1), count: entries.count)
-        for (index, length) in prefixed.reversed() {
-            guard case .url(let pattern, _, _) = entries[Int(index)].kind else { continue }
-            let key = pattern.withUnsafeBufferPointer { Self.prefixHash(node: entryNode[Int(index)], $0[0..<length]) }
-            prefixNext[Int(index)] = byPrefix.insert(key, index)
+        bytes.withUnsafeBufferPointer { bytes in
+            for (index, length) in prefixed.reversed() {
+                let start = Int(entries[Int(index)].pattern.lowerBound)
+                let key = Self.prefixHash(node: entryNode[Int(index)], bytes[start..<(start + length)])
+                prefixNext[Int(index)] = byPrefix.insert(key, index)
+            }
         }
         self.entries = entries
+        self.bytes = bytes
+        self.targets = targets
         self.nodes = nodes
-        self.hostBytes = hostBytes
         self.nodeEntries = nodeEntries
         self.byHost = byHost
         self.byLabel = byLabel
@@ -146,10 +141,9 @@ final class BlockIndex: Sendable {
         self.entryNode = entryNode
     }
 
-    /// True when `node` is the node of `host` (its bytes in `hostBytes`).
-    private static func holds(_ node: Node, _ host: UnsafeBufferPointer<UInt8>, in hostBytes: [UInt8]) -> Bool {
-        guard Int(node.hostCount) == host.count else { return false }
-        return hostBytes.withUnsafeBufferPointer { $0[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host) }
+    /// True when `node` is the node of `host` (its bytes in `bytes`).
+    private static func holds(_ node: Node, _ host: some Collection<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(node.hostCount) == host.count && bytes[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host)
     }
 
     /// The length of the literal start `pattern` is filed under, nil when it is too short.
@@ -176,8 +170,7 @@ final class BlockIndex: Sendable {
     /// asked for only when a URL pattern is tried.
     func firstMatch(host: UnsafeBufferPointer<UInt8>, scheme: String, exceptions: Bool, pathAndQuery: () -> [UInt8]) -> BlockEntry? {
         guard !host.isEmpty else { return nil }
-        // Entries are read in place: a copy of each one tried retained and released its arrays.
-        let found: Int? = entries.withUnsafeBufferPointer { entries in
+        let found: Int? = bytes.withUnsafeBufferPointer { bytes in
             var path: [UInt8]?
             let wholeOnly = HostText.isIPv4(host)
             var hash = Self.offset
@@ -191,12 +184,11 @@ final class BlockIndex: Sendable {
                     let found = nodeIndex
                     let node = nodes[Int(nodeIndex)]
                     nodeIndex = node.next
-                    guard Int(node.hostCount) == host.count - index,
-                          hostBytes[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host[index...]) else { continue }
+                    guard Self.holds(node, host[index...], in: bytes) else { continue }
                     let start = Int(node.entriesStart)
                     for slot in start..<(start + Int(node.hostEntryCount)) {
                         let entry = Int(nodeEntries[slot])
-                        if entries[entry].isException == exceptions, Self.allowsTarget(entries[entry], host) { return entry }
+                        if entries[entry].isException == exceptions, allowsTarget(entries[entry], host) { return entry }
                     }
                     guard node.urlEntryCount > 0 || node.prefixedCount > 0 else { continue }
                     if path == nil { path = pathAndQuery() }
@@ -204,13 +196,14 @@ final class BlockIndex: Sendable {
                     var first: Int?
                     for slot in (start + Int(node.hostEntryCount))..<(start + Int(node.hostEntryCount + node.urlEntryCount)) {
                         let entry = Int(nodeEntries[slot])
-                        if Self.urlMatches(entries[entry], target, scheme: scheme, exceptions: exceptions, host: host) { first = entry; break }
+                        if urlMatches(entries[entry], target, scheme: scheme, exceptions: exceptions, host: host, bytes) { first = entry; break }
                     }
                     if node.prefixedCount > 0 {
                         for length in Self.prefixLengths where length <= target.count {
                             var entry = byPrefix.find(Self.prefixHash(node: found, target[0..<length]))
                             while entry >= 0, entry < first ?? Int(Int32.max) {
-                                if entryNode[Int(entry)] == found, Self.urlMatches(entries[Int(entry)], target, scheme: scheme, exceptions: exceptions, host: host) {
+                                if entryNode[Int(entry)] == found,
+                                   urlMatches(entries[Int(entry)], target, scheme: scheme, exceptions: exceptions, host: host, bytes) {
                                     first = Int(entry)
                                     break
                                 }
@@ -226,10 +219,10 @@ final class BlockIndex: Sendable {
             for dot in 0..<host.count where host[dot] == UInt8(ascii: ".") {
                 var entryIndex = byLabel.find(Self.forwardHash(host[start..<dot]))
                 while entryIndex >= 0 {
-                    let entry = Int(entryIndex)
-                    if entries[entry].isException == exceptions, entries[entry].host.elementsEqual(host[start..<dot]),
-                       Self.allowsTarget(entries[entry], host) { return entry }
-                    entryIndex = labelNext[entry]
+                    let entry = entries[Int(entryIndex)]
+                    if entry.isException == exceptions, bytes[Int(entry.host.lowerBound)..<Int(entry.host.upperBound)].elementsEqual(host[start..<dot]),
+                       allowsTarget(entry, host) { return Int(entryIndex) }
+                    entryIndex = labelNext[Int(entryIndex)]
                 }
                 start = dot + 1
             }
@@ -239,18 +232,21 @@ final class BlockIndex: Sendable {
     }
 
     /// Whether the URL entry `entry` matches a link to `host` with `scheme` and `target` (its
-    /// path and query, lowercased).
-    private static func urlMatches(_ entry: BlockEntry, _ target: [UInt8], scheme: String, exceptions: Bool, host: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard entry.isException == exceptions, case .url(let pattern, let anchored, let entryScheme) = entry.kind else { return false }
-        if let entryScheme, entryScheme != scheme { return false }
+    /// path and query, lowercased); `bytes` are the index's `bytes`.
+    private func urlMatches(_ entry: BlockEntry, _ target: [UInt8], scheme: String, exceptions: Bool, host: UnsafeBufferPointer<UInt8>,
+                            _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard entry.isException == exceptions, case .url(let anchored, let entryScheme) = entry.kind, entryScheme.admits(scheme) else { return false }
+        let pattern = bytes.part(Int(entry.pattern.lowerBound)..<Int(entry.pattern.upperBound))
         return PathPattern.matches(pattern, anchoredAtEnd: anchored, target) && allowsTarget(entry, host)
     }
 
     /// `to=`: the host must be under one of the included domains (if any) and none of the excluded.
-    private static func allowsTarget(_ entry: BlockEntry, _ host: UnsafeBufferPointer<UInt8>) -> Bool {
-        if entry.toIncluded.isEmpty, entry.toExcluded.isEmpty { return true }
-        if !entry.toIncluded.isEmpty, !entry.toIncluded.contains(where: { isSameOrUnder(host, $0) }) { return false }
-        return !entry.toExcluded.contains(where: { isSameOrUnder(host, $0) })
+    private func allowsTarget(_ entry: BlockEntry, _ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard entry.targets >= 0 else { return true }
+        let to = targets[Int(entry.targets)]
+        if to.included.isEmpty, to.excluded.isEmpty { return true }
+        if !to.included.isEmpty, !to.included.contains(where: { Self.isSameOrUnder(host, $0) }) { return false }
+        return !to.excluded.contains(where: { Self.isSameOrUnder(host, $0) })
     }
 
     private static func isSameOrUnder(_ host: UnsafeBufferPointer<UInt8>, _ domain: [UInt8]) -> Bool {

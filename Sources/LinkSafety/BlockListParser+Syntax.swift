@@ -4,11 +4,10 @@ import URLModel
 /// The parts of a filter line: its pattern, cosmetic markers, its host's bytes and comment headers.
 extension BlockListParser {
     /// What a line's pattern holds, as positions in it: plain values, so that a line copies and
-    /// releases nothing until its entry is made (an optional holding `BlockEntry.Kind` was
-    /// copied and destroyed through run-time type metadata, ~400 instructions a line).
+    /// releases nothing until its entry is made (an optional holding an enum with arrays in it
+    /// was copied and destroyed through run-time type metadata, ~400 instructions a line).
     struct Pattern {
         enum Kind { case host, url, labelPrefix }
-        enum Scheme { case any, http, https }
 
         var kind: Kind
         /// The host's bytes.
@@ -16,22 +15,7 @@ extension BlockListParser {
         /// A URL pattern's path and query, without the `|` that anchors it at the end.
         var path: Range<Int> = 0..<0
         var anchoredAtEnd = false
-        var scheme = Scheme.any
-
-        /// The entry's kind, its URL pattern lowercased, from the pattern's text `body`.
-        func entryKind(in body: UnsafeBufferPointer<UInt8>) -> BlockEntry.Kind {
-            switch kind {
-            case .host: return .host
-            case .labelPrefix: return .labelPrefix
-            case .url:
-                let name: String? = switch scheme {
-                case .any: nil
-                case .http: "http"
-                case .https: "https"
-                }
-                return .url(pattern: lowercased(body.part(path)), anchoredAtEnd: anchoredAtEnd, scheme: name)
-            }
-        }
+        var scheme = BlockEntry.Scheme.any
     }
 
     /// The host (a range of `body`) and what follows it of `||host^`, `||host/path`, `||name.`,
@@ -48,7 +32,7 @@ extension BlockListParser {
             return hostAndPath(body, host: 2..<hostEnd, scheme: .any)
         }
         if body.first == UInt8(ascii: "|") {
-            let scheme: Pattern.Scheme
+            let scheme: BlockEntry.Scheme
             var hostStart: Int
             if body.part(1..<body.count).hasPrefix("https://") {
                 (scheme, hostStart) = (.https, 9)
@@ -76,7 +60,7 @@ extension BlockListParser {
     }
 
     /// What follows a host: nothing or `^` (the host), or `/…` (a URL pattern).
-    private static func hostAndPath(_ body: UnsafeBufferPointer<UInt8>, host: Range<Int>, scheme: Pattern.Scheme) -> Pattern? {
+    private static func hostAndPath(_ body: UnsafeBufferPointer<UInt8>, host: Range<Int>, scheme: BlockEntry.Scheme) -> Pattern? {
         let tail = body.part(host.upperBound..<body.count)
         if tail.isEmpty || tail.isEqual(to: "^") || tail.isEqual(to: "^|") || tail.isEqual(to: "|") {
             return Pattern(kind: .host, host: host)
@@ -105,15 +89,6 @@ extension BlockListParser {
         return false
     }
 
-    /// Lowercase ASCII host bytes, Unicode hosts in their `xn--` form; nil when not a host.
-    static func asciiHost(_ host: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard !host.isEmpty, host.count <= 253 else { return nil }
-        if host.allSatisfy({ $0 < 0x80 }) { return lowercased(host) }
-        guard let ascii = Punycode.toASCII(host: String(decoding: host, as: UTF8.self).lowercased()) else { return nil }
-        return Array(ascii.utf8)
-    }
-
-    /// Letters, digits, `-`, `.`, `_`, `%` and any non-ASCII byte (an IDN written in Unicode).
     /// A bit per byte value instead of a chain of comparisons: hosts are read byte by byte.
     static func isHostByte(_ byte: UInt8) -> Bool {
         let bits: UInt64 = switch byte >> 6 {
@@ -127,6 +102,27 @@ extension BlockListParser {
     /// `byte` in lowercase, if it is an ASCII letter.
     static func lowercase(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// ASCII letters in lowercase, `bytes` from `start` on, eight at a time: hosts and patterns
+    /// are lowercased as they are stored, some 300 KB for Debian's lists.
+    static func lowercase(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeMutableRawPointer(base)
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // Per byte, 0x80 when it is `A`–`Z`: its low seven bits are at least 0x41 (adding
+            // 0x3F carries into bit 7), less than 0x5B (adding 0x25 does not), and bit 7 is clear.
+            let low = word & 0x7F7F_7F7F_7F7F_7F7F
+            let upper = (low &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(low &+ 0x2525_2525_2525_2525) & ~word & 0x8080_8080_8080_8080
+            raw.storeBytes(of: word | upper >> 2, toByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            bytes[index] = lowercase(bytes[index])
+            index += 1
+        }
     }
 
     /// A copy of `bytes` with ASCII letters in lowercase. (Copied, then lowercased in place:

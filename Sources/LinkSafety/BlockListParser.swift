@@ -38,35 +38,64 @@ public struct BlockListCounts: Sendable, Equatable {
     }
 }
 
-/// One parsed entry of a list, before indexing.
+/// One parsed entry of a list. Plain values: its host and URL pattern are ranges of the
+/// parser's `bytes`, its `to=` domains an index in its `targets`, so a list's thousands of
+/// entries are a few arrays, not two or three each (an allocation cost ~280 instructions, and
+/// a copy of an entry retained and released them).
 struct BlockEntry {
-    enum Kind {
+    enum Kind: Equatable {
         /// The host and everything under it.
         case host
         /// URLs at the host (or under it) whose path and query match `pattern` (see `PathPattern`).
-        case url(pattern: [UInt8], anchoredAtEnd: Bool, scheme: String?)
+        case url(anchoredAtEnd: Bool, scheme: Scheme)
         /// Hosts with a label `name` followed by more labels.
         case labelPrefix
     }
 
-    var host: [UInt8]
+    /// The scheme a `|https://…` entry names.
+    enum Scheme: Equatable {
+        case any, http, https
+
+        /// True when a link with `scheme` has this one.
+        func admits(_ scheme: String) -> Bool {
+            switch self {
+            case .any: true
+            case .http: scheme == "http"
+            case .https: scheme == "https"
+            }
+        }
+    }
+
+    /// The host: lowercase ASCII, Unicode hosts in their `xn--` form.
+    var host: Range<Int32>
+    /// A URL entry's pattern, lowercased (empty for the others).
+    var pattern: Range<Int32>
     var kind: Kind
     var isException: Bool
-    /// `to=`: domains the target must be under (none: any) and must not be under.
-    var toIncluded: [[UInt8]]
-    var toExcluded: [[UInt8]]
+    /// Its `to=` domains in the parser's `targets`, -1 for none.
+    var targets: Int32
     /// Line number (from 1) and the line's byte range in the text.
     var line: Int32
     var range: Range<Int32>
 }
 
+/// `to=`: domains the target must be under (none: any) and must not be under.
+struct BlockTargets {
+    var included: [[UInt8]]
+    var excluded: [[UInt8]]
+}
+
 /// Reads uBlock Origin / Adblock Plus filter lists and hosts files into entries a host look-up
 /// can decide (see `BlockListCounts` for what is skipped). One pass, no regular expressions.
-/// Lines are read in place (buffers over the list's bytes, no slices or copies per line), and
-/// the only allocations are the entries' own arrays: a start-up reads some 10,000 lines.
+/// Lines are read in place (buffers over the list's bytes, no slices or copies per line) and
+/// entries are plain values: a start-up reads some 10,000 lines.
 struct BlockListParser {
     var counts = BlockListCounts()
     var entries: [BlockEntry] = []
+    /// The entries' hosts and URL patterns, one after another.
+    var bytes: [UInt8] = []
+    /// The entries' `to=` domains.
+    var targets: [BlockTargets] = []
     /// The `! Title:` line, when the list has one.
     var title: String?
 
@@ -85,6 +114,12 @@ struct BlockListParser {
             newline = text.index(of: 0x0A, from: newline + 1)
         }
         entries.reserveCapacity(entries.count + lines)
+        // Hosts and patterns are most of a list's text (a Unicode host may grow in its xn-- form).
+        bytes.reserveCapacity(bytes.count + text.count)
+        defer {
+            // Not a byte more than they need: the index keeps them as long as the list.
+            if bytes.capacity > bytes.count + bytes.count / 8 + 64 { bytes = Array(bytes) }
+        }
         var lineStart = 0
         var number: Int32 = 0
         while lineStart <= text.count {
@@ -187,18 +222,52 @@ struct BlockListParser {
     /// Adds the entry of `pattern` (positions in `body`), unless its host is not one.
     private mutating func add(_ pattern: Pattern, in body: UnsafeBufferPointer<UInt8>, exception: Bool, options: consuming FilterOptions,
                               _ line: Int32, _ range: Range<Int32>) {
-        guard let host = Self.asciiHost(body.part(pattern.host)) else {
+        guard let host = storeHost(body.part(pattern.host)) else {
             counts.unsupportedPatterns += 1
             return
         }
+        var path = host.upperBound..<host.upperBound
+        let kind: BlockEntry.Kind
         switch pattern.kind {
-        case .host: counts.hosts += 1
-        case .url: counts.urls += 1
-        case .labelPrefix: counts.labelPrefixes += 1
+        case .host:
+            counts.hosts += 1
+            kind = .host
+        case .url:
+            counts.urls += 1
+            path = store(body.part(pattern.path))
+            kind = .url(anchoredAtEnd: pattern.anchoredAtEnd, scheme: pattern.scheme)
+        case .labelPrefix:
+            counts.labelPrefixes += 1
+            kind = .labelPrefix
         }
         if exception { counts.exceptions += 1 }
-        entries.append(BlockEntry(host: host, kind: pattern.entryKind(in: body), isException: exception, toIncluded: options.toIncluded,
-                                  toExcluded: options.toExcluded, line: line, range: range))
+        var target: Int32 = -1
+        if !options.toIncluded.isEmpty || !options.toExcluded.isEmpty {
+            target = Int32(targets.count)
+            targets.append(BlockTargets(included: options.toIncluded, excluded: options.toExcluded))
+        }
+        entries.append(BlockEntry(host: host, pattern: path, kind: kind, isException: exception, targets: target, line: line, range: range))
+    }
+
+    /// Stores a host as lowercase ASCII, a Unicode host in its `xn--` form; nil when it is not a host.
+    private mutating func storeHost(_ host: UnsafeBufferPointer<UInt8>) -> Range<Int32>? {
+        guard !host.isEmpty, host.count <= 253 else { return nil }
+        if host.allSatisfy({ $0 < 0x80 }) { return store(host) }
+        guard var ascii = Punycode.toASCII(host: String(decoding: host, as: UTF8.self).lowercased()) else { return nil }
+        return ascii.withUTF8 { store($0) }
+    }
+
+    /// Appends `source` to `bytes` with ASCII letters in lowercase; returns where it went.
+    private mutating func store(_ source: UnsafeBufferPointer<UInt8>) -> Range<Int32> {
+        let start = bytes.count
+        bytes.append(contentsOf: source)
+        bytes.withUnsafeMutableBufferPointer { Self.lowercase($0, from: start) }
+        return Int32(start)..<Int32(bytes.count)
+    }
+
+    /// The bytes `range` of `bytes`.
+    func bytes(_ range: Range<Int32>) -> ArraySlice<UInt8> {
+        bytes[Int(range.lowerBound)..<Int(range.upperBound)]
     }
 
     /// A space or a tab: what separates a hosts file's fields.

@@ -13,14 +13,17 @@ import URLModel
         parser.parse(text)
         var out = ""
         for entry in parser.entries {
-            out += "\(entry.line) \(entry.range.lowerBound)-\(entry.range.upperBound) \(entry.isException ? "@@" : "")\(escaped(entry.host))"
+            out += "\(entry.line) \(entry.range.lowerBound)-\(entry.range.upperBound) \(entry.isException ? "@@" : "")\(escaped(Array(parser.bytes(entry.host))))"
             switch entry.kind {
             case .host: out += " host"
             case .labelPrefix: out += " label"
-            case .url(let pattern, let anchored, let scheme): out += " url \(escaped(pattern))\(anchored ? "|" : "") \(scheme ?? "-")"
+            case .url(let anchored, let scheme):
+                let name = switch scheme { case .any: "-"; case .http: "http"; case .https: "https" }
+                out += " url \(escaped(Array(parser.bytes(entry.pattern))))\(anchored ? "|" : "") \(name)"
             }
-            if !entry.toIncluded.isEmpty || !entry.toExcluded.isEmpty {
-                out += " to=" + entry.toIncluded.map(escaped).joined(separator: "|") + " ~" + entry.toExcluded.map(escaped).joined(separator: "|")
+            if entry.targets >= 0 {
+                let to = parser.targets[Int(entry.targets)]
+                out += " to=" + to.included.map(escaped).joined(separator: "|") + " ~" + to.excluded.map(escaped).joined(separator: "|")
             }
             out += "\n"
         }
@@ -108,6 +111,19 @@ import URLModel
         parser.parse(Array("example.org##.ad\n##.ad\nexample.org#@#.ad\na.example#?#x\na.example#$?#x\na.example#@%#x\n||a.example/#x\n".utf8))
         #expect(parser.counts.cosmetic == 6)
         #expect(parser.entries.count == 1)
+    }
+
+    /// Eight bytes at a time, every byte value at every position: as one at a time.
+    @Test func lowercasingManyBytesAtOnceIsLowercasingEach() {
+        for offset in 0..<8 {
+            var bytes = (0..<(256 + offset + 5)).map { UInt8(truncatingIfNeeded: $0 &- offset) }
+            let expected = bytes.map(BlockListParser.lowercase)
+            bytes.withUnsafeMutableBufferPointer { BlockListParser.lowercase($0, from: 0) }
+            #expect(bytes == expected, "offset \(offset)")
+            var tail = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ[@`{".utf8)
+            tail.withUnsafeMutableBufferPointer { BlockListParser.lowercase($0, from: offset) }
+            #expect(tail == Array("ABCDEFGH".utf8.prefix(offset)) + Array("abcdefghijklmnopqrstuvwxyz[@`{".utf8.dropFirst(offset)))
+        }
     }
 
     /// The bit table against the characters it stands for.
