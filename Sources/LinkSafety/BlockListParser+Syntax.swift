@@ -104,23 +104,23 @@ extension BlockListParser {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
-    /// ASCII letters in lowercase, `bytes` from `start` on, eight at a time: hosts and patterns
-    /// are lowercased as they are stored, some 300 KB for Debian's lists.
-    static func lowercase(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int) {
-        guard let base = bytes.baseAddress else { return }
-        let raw = UnsafeMutableRawPointer(base)
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+    /// Copies `source` to `destination` (as long) with ASCII letters in lowercase, eight bytes
+    /// at a time: hosts and patterns are lowercased as they are stored, some 300 KB for
+    /// Debian's lists.
+    static func copyLowercased(_ source: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutableBufferPointer<UInt8>) {
+        guard let from = source.baseAddress, let to = destination.baseAddress else { return }
+        var index = 0
+        while index + 8 <= source.count {
+            let word = UnsafeRawPointer(from).loadUnaligned(fromByteOffset: index, as: UInt64.self)
             // Per byte, 0x80 when it is `A`–`Z`: its low seven bits are at least 0x41 (adding
             // 0x3F carries into bit 7), less than 0x5B (adding 0x25 does not), and bit 7 is clear.
             let low = word & 0x7F7F_7F7F_7F7F_7F7F
             let upper = (low &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(low &+ 0x2525_2525_2525_2525) & ~word & 0x8080_8080_8080_8080
-            raw.storeBytes(of: word | upper >> 2, toByteOffset: index, as: UInt64.self)
+            UnsafeMutableRawPointer(to).storeBytes(of: word | upper >> 2, toByteOffset: index, as: UInt64.self)
             index += 8
         }
-        while index < bytes.count {
-            bytes[index] = lowercase(bytes[index])
+        while index < source.count {
+            to[index] = lowercase(from[index])
             index += 1
         }
     }
@@ -144,6 +144,13 @@ extension BlockListParser {
         start += name.utf8CodeUnitCount
         while start < line.count, line[start] == 0x20 { start += 1 }
         return start == line.count ? nil : String(decoding: line.part(start..<line.count), as: UTF8.self)
+    }
+}
+
+extension UnsafeMutableBufferPointer<UInt8> {
+    /// The bytes in `range`, as a buffer of their own (its indices from 0).
+    func part(_ range: Range<Int>) -> UnsafeMutableBufferPointer<UInt8> {
+        UnsafeMutableBufferPointer(rebasing: self[range])
     }
 }
 

@@ -94,6 +94,8 @@ struct BlockListParser {
     var entries: [BlockEntry] = []
     /// The entries' hosts and URL patterns, one after another.
     var bytes: [UInt8] = []
+    /// While a text is parsed, `bytes` has room after its end: where that is.
+    private var bytesEnd = 0
     /// The entries' `to=` domains.
     var targets: [BlockTargets] = []
     /// The `! Title:` line, when the list has one.
@@ -114,12 +116,11 @@ struct BlockListParser {
             newline = text.index(of: 0x0A, from: newline + 1)
         }
         entries.reserveCapacity(entries.count + lines)
-        // Hosts and patterns are most of a list's text (a Unicode host may grow in its xn-- form).
-        bytes.reserveCapacity(bytes.count + text.count)
-        defer {
-            // Not a byte more than they need: the index keeps them as long as the list.
-            if bytes.capacity > bytes.count + bytes.count / 8 + 64 { bytes = Array(bytes) }
-        }
+        // Hosts and patterns are most of a list's text (a Unicode host may grow in its xn-- form):
+        // room for all of it, written through a pointer, then cut to what was written.
+        bytesEnd = bytes.count
+        bytes += repeatElement(0, count: text.count)
+        defer { bytes = Array(bytes[..<bytesEnd]) }
         var lineStart = 0
         var number: Int32 = 0
         while lineStart <= text.count {
@@ -257,12 +258,13 @@ struct BlockListParser {
         return ascii.withUTF8 { store($0) }
     }
 
-    /// Appends `source` to `bytes` with ASCII letters in lowercase; returns where it went.
+    /// Adds `source` to `bytes` with ASCII letters in lowercase; returns where it went.
     private mutating func store(_ source: UnsafeBufferPointer<UInt8>) -> Range<Int32> {
-        let start = bytes.count
-        bytes.append(contentsOf: source)
-        bytes.withUnsafeMutableBufferPointer { Self.lowercase($0, from: start) }
-        return Int32(start)..<Int32(bytes.count)
+        let start = bytesEnd
+        if bytes.count < start + source.count { bytes += repeatElement(0, count: max(source.count, bytes.count)) }
+        bytes.withUnsafeMutableBufferPointer { Self.copyLowercased(source, to: $0.part(start..<(start + source.count))) }
+        bytesEnd += source.count
+        return Int32(start)..<Int32(bytesEnd)
     }
 
     /// The bytes `range` of `bytes`.

@@ -113,16 +113,16 @@ import URLModel
         #expect(parser.entries.count == 1)
     }
 
-    /// Eight bytes at a time, every byte value at every position: as one at a time.
+    /// Eight bytes at a time, every byte value at every position and length: as one at a time.
     @Test func lowercasingManyBytesAtOnceIsLowercasingEach() {
-        for offset in 0..<8 {
-            var bytes = (0..<(256 + offset + 5)).map { UInt8(truncatingIfNeeded: $0 &- offset) }
-            let expected = bytes.map(BlockListParser.lowercase)
-            bytes.withUnsafeMutableBufferPointer { BlockListParser.lowercase($0, from: 0) }
-            #expect(bytes == expected, "offset \(offset)")
-            var tail = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ[@`{".utf8)
-            tail.withUnsafeMutableBufferPointer { BlockListParser.lowercase($0, from: offset) }
-            #expect(tail == Array("ABCDEFGH".utf8.prefix(offset)) + Array("abcdefghijklmnopqrstuvwxyz[@`{".utf8.dropFirst(offset)))
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0) } + Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ[@`{".utf8)
+        for start in 0..<8 {
+            for count in [0, 1, 7, 8, 9, 15, 16, 17, 250, bytes.count - start] {
+                let source = Array(bytes[start..<(start + count)])
+                var copy = Array(repeating: UInt8(0), count: count)
+                source.withUnsafeBufferPointer { source in copy.withUnsafeMutableBufferPointer { BlockListParser.copyLowercased(source, to: $0) } }
+                #expect(copy == source.map(BlockListParser.lowercase), "from \(start), \(count) bytes")
+            }
         }
     }
 
