@@ -7,6 +7,7 @@ extension BlockListParser {
     /// releases nothing until its entry is made (an optional holding an enum with arrays in it
     /// was copied and destroyed through run-time type metadata, ~400 instructions a line).
     struct Pattern {
+        /// As `BlockEntry.Kind`, without what is read from the line.
         enum Kind { case host, url, labelPrefix }
 
         var kind: Kind

@@ -136,6 +136,7 @@ struct BlockListParser {
         }
     }
 
+    /// One trimmed line: a comment, a cosmetic rule, a hosts-file line or a filter.
     private mutating func parseLine(_ line: UnsafeBufferPointer<UInt8>, line number: Int32, range: Range<Int32>) {
         guard let first = line.first, line.count <= 4096 else {
             if line.isEmpty { counts.comments += 1 } else { counts.unsupportedPatterns += 1 }
@@ -215,6 +216,7 @@ struct BlockListParser {
         return true
     }
 
+    /// The addresses hosts files send blocked names to.
     private static func isHostsFileAddress(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
         field.isEqual(to: "0.0.0.0") || field.isEqual(to: "127.0.0.1") || field.isEqual(to: "::") || field.isEqual(to: "::1")
             || field.isEqual(to: "0")

@@ -49,6 +49,7 @@ final class SuffixIndex: Sendable {
             self.slots = slots
         }
 
+        /// Where a probe for `hash` starts in a table of `size` slots.
         private static func slot(_ hash: UInt64, _ size: Int) -> Int {
             Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (size - 1)
         }
