@@ -44,6 +44,21 @@ func makeList(_ location: BlockListLocation) -> BlockList {
     BlockList(path: location.path, name: location.name) { FileManager.default.contents(atPath: location.path).map { [UInt8]($0) } }
 }
 
+// OPENURL_BENCH_PROFILE_LOAD=1: load each list and index the Public Suffix List, once each, and
+// stop (for callgrind: the instructions of the lists' first use, without the timing loops'). The
+// last verdict is the first with an IDN host: the list's rules in Unicode are indexed then.
+if getenv("OPENURL_BENCH_PROFILE_LOAD") != nil {
+    for location in locations { _ = makeList(location).summary }
+    let suffixes = FileManager.default.contents(atPath: PublicSuffixList.debianPath).map { [UInt8]($0) }
+    let checker = SafetyChecker(publicSuffixes: suffixes)
+    guard let link = try? ParsedURL("https://evil.example/"), let idn = try? ParsedURL("https://xn--bcher-kva.de/") else {
+        fail("the profile links do not parse")
+    }
+    _ = checker.verdict(for: link, linkText: "paypal.com")
+    _ = checker.verdict(for: idn, linkText: "paypal.com")
+    exit(0)
+}
+
 // 1. Each list: read, parse and index, from a fresh BlockList each time.
 print("bench-safety: block lists (Debian \(BlockListDiscovery.package))")
 var lists: [BlockList] = []

@@ -12,7 +12,7 @@
 final class BlockIndex: Sendable {
     /// Everything listed at one host.
     struct Node {
-        /// The host's bytes in `hostBytes`.
+        /// The host's bytes in `bytes` (those of its first entry).
         var hostStart: Int32
         var hostCount: Int32
         /// The next node whose host has the same hash, or -1.
@@ -30,8 +30,10 @@ final class BlockIndex: Sendable {
     static let prefixLengths = [8, 16, 32, 64]
 
     let entries: [BlockEntry]
+    /// The entries' hosts and URL patterns, and their `to=` domains (see `BlockListParser`).
+    private let bytes: [UInt8]
+    private let targets: [BlockTargets]
     private let nodes: [Node]
-    private let hostBytes: [UInt8]
     private let nodeEntries: [Int32]
     /// Hash of a host read backwards → its first node.
     private let byHost: HashSlots
@@ -44,65 +46,92 @@ final class BlockIndex: Sendable {
     private let prefixNext: [Int32]
     private let entryNode: [Int32]
 
-    init(_ entries: [BlockEntry]) {
-        var nodes: [Node] = [], hostBytes: [UInt8] = [], nodeEntries: [Int32] = []
+    /// Where an entry goes in the index, found in the first pass over the entries.
+    private enum Placement: UInt8 {
+        case label, host, url, prefixed
+    }
+
+    /// Indexes the entries a parser read. Two passes over them: the first finds each entry's
+    /// node and counts, the second puts the entries of each node in one run of `nodeEntries`, so
+    /// no array per node is made.
+    init(entries: [BlockEntry], bytes: [UInt8], targets: [BlockTargets]) {
+        var nodes: [Node] = []
         var labelNext = Array(repeating: Int32(-1), count: entries.count)
-        var grouped: [[Int32]] = []   // per node: host entries, then URL entries
-        var hostKinds = 0
-        for entry in entries { if case .labelPrefix = entry.kind {} else { hostKinds += 1 } }
-        var byHost = HashSlots(capacity: hostKinds)
-        var byLabel = HashSlots(capacity: entries.count - hostKinds)
-        var pendingURLs: [[Int32]] = []
         var entryNode = Array(repeating: Int32(-1), count: entries.count)
+        var placements = Array(repeating: Placement.label, count: entries.count)
         var prefixed: [(index: Int32, length: Int)] = []
-        for (index, entry) in entries.enumerated() {
-            if case .labelPrefix = entry.kind {
-                let key = Self.forwardHash(entry.host[...])
-                labelNext[index] = byLabel.insert(key, Int32(index))
-                continue
+        var labels = 0
+        for entry in entries where entry.kind == .labelPrefix { labels += 1 }
+        var byHost = HashSlots(capacity: entries.count - labels), byLabel = HashSlots(capacity: labels)
+        bytes.withUnsafeBufferPointer { bytes in
+            for (index, entry) in entries.enumerated() {
+                let host = bytes.part(Int(entry.host.lowerBound)..<Int(entry.host.upperBound))
+                if entry.kind == .labelPrefix {
+                    labelNext[index] = byLabel.insert(Self.forwardHash(host), Int32(index))
+                    continue
+                }
+                let key = Self.backwardHash(host)
+                var node = byHost.find(key)
+                while node >= 0, !Self.holds(nodes[Int(node)], host, in: bytes) { node = nodes[Int(node)].next }
+                if node < 0 {
+                    node = Int32(nodes.count)
+                    var made = Node(hostStart: entry.host.lowerBound, hostCount: Int32(host.count))
+                    made.next = byHost.insert(key, node)
+                    nodes.append(made)
+                }
+                entryNode[index] = node
+                if entry.kind == .host {
+                    placements[index] = .host
+                    nodes[Int(node)].hostEntryCount += 1
+                } else if let length = Self.filingLength(bytes.part(Int(entry.pattern.lowerBound)..<Int(entry.pattern.upperBound))) {
+                    placements[index] = .prefixed
+                    prefixed.append((Int32(index), length))
+                    nodes[Int(node)].prefixedCount += 1
+                } else {
+                    placements[index] = .url
+                    nodes[Int(node)].urlEntryCount += 1
+                }
             }
-            let key = Self.backwardHash(entry.host[...])
-            var node = byHost.find(key)
-            while node >= 0, !hostBytes[Int(nodes[Int(node)].hostStart)..<Int(nodes[Int(node)].hostStart + nodes[Int(node)].hostCount)].elementsEqual(entry.host) {
-                node = nodes[Int(node)].next
-            }
-            if node < 0 {
-                node = Int32(nodes.count)
-                var made = Node(hostStart: Int32(hostBytes.count), hostCount: Int32(entry.host.count))
-                made.next = byHost.insert(key, node)
-                nodes.append(made)
-                hostBytes += entry.host
-                grouped.append([])
-                pendingURLs.append([])
-            }
-            entryNode[index] = node
-            if case .url(let pattern, _, _) = entry.kind, let length = Self.filingLength(pattern) {
-                prefixed.append((Int32(index), length))
-                nodes[Int(node)].prefixedCount += 1
-            } else if case .host = entry.kind {
-                grouped[Int(node)].append(Int32(index))
-            } else {
-                pendingURLs[Int(node)].append(Int32(index))
+        }
+        // Each node's run: its host entries, then its URL patterns that are not filed, in list order.
+        var total: Int32 = 0
+        var hostFill: [Int32] = [], urlFill: [Int32] = []
+        hostFill.reserveCapacity(nodes.count)
+        urlFill.reserveCapacity(nodes.count)
+        for node in nodes.indices {
+            nodes[node].entriesStart = total
+            hostFill.append(total)
+            urlFill.append(total + nodes[node].hostEntryCount)
+            total += nodes[node].hostEntryCount + nodes[node].urlEntryCount
+        }
+        var nodeEntries = Array(repeating: Int32(0), count: Int(total))
+        for (index, placement) in placements.enumerated() {
+            let node = Int(entryNode[index])
+            switch placement {
+            case .host:
+                nodeEntries[Int(hostFill[node])] = Int32(index)
+                hostFill[node] += 1
+            case .url:
+                nodeEntries[Int(urlFill[node])] = Int32(index)
+                urlFill[node] += 1
+            case .label, .prefixed:
+                break
             }
         }
         // Filed last to first, so each chain runs in list order.
         var byPrefix = HashSlots(capacity: prefixed.count)
         var prefixNext = Array(repeating: Int32(-1), count: entries.count)
-        for (index, length) in prefixed.reversed() {
-            guard case .url(let pattern, _, _) = entries[Int(index)].kind else { continue }
-            let key = Self.prefixHash(node: entryNode[Int(index)], pattern[0..<length])
-            prefixNext[Int(index)] = byPrefix.insert(key, index)
-        }
-        for node in nodes.indices {
-            nodes[node].entriesStart = Int32(nodeEntries.count)
-            nodes[node].hostEntryCount = Int32(grouped[node].count)
-            nodes[node].urlEntryCount = Int32(pendingURLs[node].count)
-            nodeEntries += grouped[node]
-            nodeEntries += pendingURLs[node]
+        bytes.withUnsafeBufferPointer { bytes in
+            for (index, length) in prefixed.reversed() {
+                let start = Int(entries[Int(index)].pattern.lowerBound)
+                let key = Self.prefixHash(node: entryNode[Int(index)], bytes[start..<(start + length)])
+                prefixNext[Int(index)] = byPrefix.insert(key, index)
+            }
         }
         self.entries = entries
+        self.bytes = bytes
+        self.targets = targets
         self.nodes = nodes
-        self.hostBytes = hostBytes
         self.nodeEntries = nodeEntries
         self.byHost = byHost
         self.byLabel = byLabel
@@ -112,10 +141,19 @@ final class BlockIndex: Sendable {
         self.entryNode = entryNode
     }
 
+    /// True when `node` is the node of `host` (its bytes in `bytes`).
+    private static func holds(_ node: Node, _ host: some Collection<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(node.hostCount) == host.count && bytes[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host)
+    }
+
     /// The length of the literal start `pattern` is filed under, nil when it is too short.
-    static func filingLength(_ pattern: [UInt8]) -> Int? {
-        let literal = pattern.firstIndex(where: { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "^") }) ?? pattern.count
-        return prefixLengths.last(where: { $0 <= literal })
+    static func filingLength(_ pattern: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Only the first 64 bytes can matter (URLhaus's patterns run to hundreds).
+        let start = pattern.part(0..<min(pattern.count, prefixLengths[prefixLengths.count - 1]))
+        let literal = min(start.index(of: UInt8(ascii: "*"), from: 0), start.index(of: UInt8(ascii: "^"), from: 0))
+        var filing: Int?
+        for length in prefixLengths where length <= literal { filing = length }
+        return filing
     }
 
     /// The hash of a node and a literal start.
@@ -132,8 +170,7 @@ final class BlockIndex: Sendable {
     /// asked for only when a URL pattern is tried.
     func firstMatch(host: UnsafeBufferPointer<UInt8>, scheme: String, exceptions: Bool, pathAndQuery: () -> [UInt8]) -> BlockEntry? {
         guard !host.isEmpty else { return nil }
-        // Entries are read in place: a copy of each one tried retained and released its arrays.
-        let found: Int? = entries.withUnsafeBufferPointer { entries in
+        let found: Int? = bytes.withUnsafeBufferPointer { bytes in
             var path: [UInt8]?
             let wholeOnly = HostText.isIPv4(host)
             var hash = Self.offset
@@ -147,12 +184,11 @@ final class BlockIndex: Sendable {
                     let found = nodeIndex
                     let node = nodes[Int(nodeIndex)]
                     nodeIndex = node.next
-                    guard Int(node.hostCount) == host.count - index,
-                          hostBytes[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host[index...]) else { continue }
+                    guard Self.holds(node, host[index...], in: bytes) else { continue }
                     let start = Int(node.entriesStart)
                     for slot in start..<(start + Int(node.hostEntryCount)) {
                         let entry = Int(nodeEntries[slot])
-                        if entries[entry].isException == exceptions, Self.allowsTarget(entries[entry], host) { return entry }
+                        if entries[entry].isException == exceptions, allowsTarget(entries[entry], host) { return entry }
                     }
                     guard node.urlEntryCount > 0 || node.prefixedCount > 0 else { continue }
                     if path == nil { path = pathAndQuery() }
@@ -160,13 +196,14 @@ final class BlockIndex: Sendable {
                     var first: Int?
                     for slot in (start + Int(node.hostEntryCount))..<(start + Int(node.hostEntryCount + node.urlEntryCount)) {
                         let entry = Int(nodeEntries[slot])
-                        if Self.urlMatches(entries[entry], target, scheme: scheme, exceptions: exceptions, host: host) { first = entry; break }
+                        if urlMatches(entries[entry], target, scheme: scheme, exceptions: exceptions, host: host, bytes) { first = entry; break }
                     }
                     if node.prefixedCount > 0 {
                         for length in Self.prefixLengths where length <= target.count {
                             var entry = byPrefix.find(Self.prefixHash(node: found, target[0..<length]))
                             while entry >= 0, entry < first ?? Int(Int32.max) {
-                                if entryNode[Int(entry)] == found, Self.urlMatches(entries[Int(entry)], target, scheme: scheme, exceptions: exceptions, host: host) {
+                                if entryNode[Int(entry)] == found,
+                                   urlMatches(entries[Int(entry)], target, scheme: scheme, exceptions: exceptions, host: host, bytes) {
                                     first = Int(entry)
                                     break
                                 }
@@ -182,10 +219,10 @@ final class BlockIndex: Sendable {
             for dot in 0..<host.count where host[dot] == UInt8(ascii: ".") {
                 var entryIndex = byLabel.find(Self.forwardHash(host[start..<dot]))
                 while entryIndex >= 0 {
-                    let entry = Int(entryIndex)
-                    if entries[entry].isException == exceptions, entries[entry].host.elementsEqual(host[start..<dot]),
-                       Self.allowsTarget(entries[entry], host) { return entry }
-                    entryIndex = labelNext[entry]
+                    let entry = entries[Int(entryIndex)]
+                    if entry.isException == exceptions, bytes[Int(entry.host.lowerBound)..<Int(entry.host.upperBound)].elementsEqual(host[start..<dot]),
+                       allowsTarget(entry, host) { return Int(entryIndex) }
+                    entryIndex = labelNext[Int(entryIndex)]
                 }
                 start = dot + 1
             }
@@ -195,18 +232,21 @@ final class BlockIndex: Sendable {
     }
 
     /// Whether the URL entry `entry` matches a link to `host` with `scheme` and `target` (its
-    /// path and query, lowercased).
-    private static func urlMatches(_ entry: BlockEntry, _ target: [UInt8], scheme: String, exceptions: Bool, host: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard entry.isException == exceptions, case .url(let pattern, let anchored, let entryScheme) = entry.kind else { return false }
-        if let entryScheme, entryScheme != scheme { return false }
+    /// path and query, lowercased); `bytes` are the index's `bytes`.
+    private func urlMatches(_ entry: BlockEntry, _ target: [UInt8], scheme: String, exceptions: Bool, host: UnsafeBufferPointer<UInt8>,
+                            _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard entry.isException == exceptions, case .url(let anchored, let entryScheme) = entry.kind, entryScheme.admits(scheme) else { return false }
+        let pattern = bytes.part(Int(entry.pattern.lowerBound)..<Int(entry.pattern.upperBound))
         return PathPattern.matches(pattern, anchoredAtEnd: anchored, target) && allowsTarget(entry, host)
     }
 
     /// `to=`: the host must be under one of the included domains (if any) and none of the excluded.
-    private static func allowsTarget(_ entry: BlockEntry, _ host: UnsafeBufferPointer<UInt8>) -> Bool {
-        if entry.toIncluded.isEmpty, entry.toExcluded.isEmpty { return true }
-        if !entry.toIncluded.isEmpty, !entry.toIncluded.contains(where: { isSameOrUnder(host, $0) }) { return false }
-        return !entry.toExcluded.contains(where: { isSameOrUnder(host, $0) })
+    private func allowsTarget(_ entry: BlockEntry, _ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard entry.targets >= 0 else { return true }
+        let to = targets[Int(entry.targets)]
+        if to.included.isEmpty, to.excluded.isEmpty { return true }
+        if !to.included.isEmpty, !to.included.contains(where: { Self.isSameOrUnder(host, $0) }) { return false }
+        return !to.excluded.contains(where: { Self.isSameOrUnder(host, $0) })
     }
 
     private static func isSameOrUnder(_ host: UnsafeBufferPointer<UInt8>, _ domain: [UInt8]) -> Bool {
@@ -214,14 +254,18 @@ final class BlockIndex: Sendable {
         return host.count == domain.count || host[host.count - domain.count - 1] == UInt8(ascii: ".")
     }
 
-    // FNV-1a, 64 bits.
-    private static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+    /// FNV-1a, 64 bits (SuffixIndex hashes host suffixes the same way).
+    static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// The hash `firstMatch` computes for a host suffix: its bytes from last to first.
-    static func backwardHash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    static func backwardHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = offset
-        for byte in bytes.reversed() { hash = (hash ^ UInt64(byte)) &* prime }
+        var index = bytes.count
+        while index > 0 {
+            index -= 1
+            hash = (hash ^ UInt64(bytes[index])) &* prime
+        }
         return hash
     }
 
@@ -229,58 +273,5 @@ final class BlockIndex: Sendable {
         var hash = offset
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
         return hash
-    }
-}
-
-/// An open-addressing table from a 64-bit hash to an `Int32` (linear probing, at most half
-/// full): the hashes are FNV already, so no second hash is computed. Equal hashes are allowed;
-/// `insert` returns the value it displaces, for the caller to chain. The slots are one array of
-/// plain values, so a probe costs no reference counting.
-struct HashSlots: Sendable {
-    private struct Slot: Sendable {
-        var key: UInt64 = 0
-        var value: Int32 = -1
-        var used = false
-    }
-
-    private var slots: [Slot] = []
-    private var mask = 0
-    private(set) var isEmpty = true
-
-    /// A table for `capacity` keys.
-    init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = Array(repeating: Slot(), count: size)
-        mask = size - 1
-    }
-
-    /// The value stored for `key`, or -1.
-    func find(_ key: UInt64) -> Int32 {
-        guard !isEmpty else { return -1 }
-        return slots.withUnsafeBufferPointer { slots in
-            var index = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
-            while slots[index].used {
-                if slots[index].key == key { return slots[index].value }
-                index = (index + 1) & mask
-            }
-            return -1
-        }
-    }
-
-    /// Stores `value` for `key`; returns the value it replaces (-1 for none).
-    mutating func insert(_ key: UInt64, _ value: Int32) -> Int32 {
-        isEmpty = false
-        var index = Int(truncatingIfNeeded: key ^ (key >> 29)) & mask
-        while slots[index].used {
-            if slots[index].key == key {
-                let previous = slots[index].value
-                slots[index].value = value
-                return previous
-            }
-            index = (index + 1) & mask
-        }
-        slots[index] = Slot(key: key, value: value, used: true)
-        return -1
     }
 }

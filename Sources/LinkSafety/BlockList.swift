@@ -93,7 +93,7 @@ public final class BlockList: Sendable {
             let name = givenName ?? parser.title ?? Self.fileName(path)
             let summary = Summary(name: name, path: path, counts: parser.counts,
                                   error: text == nil ? "cannot read \(path)" : nil)
-            let made = Loaded(summary: summary, index: BlockIndex(parser.entries), text: text ?? [])
+            let made = Loaded(summary: summary, index: BlockIndex(entries: parser.entries, bytes: parser.bytes, targets: parser.targets), text: text ?? [])
             state = made
             return made
         }

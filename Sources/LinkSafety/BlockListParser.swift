@@ -38,55 +38,106 @@ public struct BlockListCounts: Sendable, Equatable {
     }
 }
 
-/// One parsed entry of a list, before indexing.
+/// One parsed entry of a list. Plain values: its host and URL pattern are ranges of the
+/// parser's `bytes`, its `to=` domains an index in its `targets`, so a list's thousands of
+/// entries are a few arrays, not two or three each (an allocation cost ~280 instructions, and
+/// a copy of an entry retained and released them).
 struct BlockEntry {
-    enum Kind {
+    enum Kind: Equatable {
         /// The host and everything under it.
         case host
         /// URLs at the host (or under it) whose path and query match `pattern` (see `PathPattern`).
-        case url(pattern: [UInt8], anchoredAtEnd: Bool, scheme: String?)
+        case url(anchoredAtEnd: Bool, scheme: Scheme)
         /// Hosts with a label `name` followed by more labels.
         case labelPrefix
     }
 
-    var host: [UInt8]
+    /// The scheme a `|https://…` entry names.
+    enum Scheme: Equatable {
+        case any, http, https
+
+        /// True when a link with `scheme` has this one.
+        func admits(_ scheme: String) -> Bool {
+            switch self {
+            case .any: true
+            case .http: scheme == "http"
+            case .https: scheme == "https"
+            }
+        }
+    }
+
+    /// The host: lowercase ASCII, Unicode hosts in their `xn--` form.
+    var host: Range<Int32>
+    /// A URL entry's pattern, lowercased (empty for the others).
+    var pattern: Range<Int32>
     var kind: Kind
     var isException: Bool
-    /// `to=`: domains the target must be under (none: any) and must not be under.
-    var toIncluded: [[UInt8]]
-    var toExcluded: [[UInt8]]
+    /// Its `to=` domains in the parser's `targets`, -1 for none.
+    var targets: Int32
     /// Line number (from 1) and the line's byte range in the text.
     var line: Int32
     var range: Range<Int32>
 }
 
+/// `to=`: domains the target must be under (none: any) and must not be under.
+struct BlockTargets {
+    var included: [[UInt8]]
+    var excluded: [[UInt8]]
+}
+
 /// Reads uBlock Origin / Adblock Plus filter lists and hosts files into entries a host look-up
 /// can decide (see `BlockListCounts` for what is skipped). One pass, no regular expressions.
+/// Lines are read in place (buffers over the list's bytes, no slices or copies per line) and
+/// entries are plain values: a start-up reads some 10,000 lines.
 struct BlockListParser {
     var counts = BlockListCounts()
     var entries: [BlockEntry] = []
+    /// The entries' hosts and URL patterns, one after another.
+    var bytes: [UInt8] = []
+    /// While a text is parsed, `bytes` has room after its end: where that is.
+    private var bytesEnd = 0
+    /// The entries' `to=` domains.
+    var targets: [BlockTargets] = []
     /// The `! Title:` line, when the list has one.
     var title: String?
 
     /// Parses `text`.
     mutating func parse(_ text: [UInt8]) {
+        text.withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// Each line without the spaces, tabs and CRs around it; a last line with nothing but those
+    /// (the end of a file that ends with a newline) is not a line.
+    private mutating func parse(_ text: UnsafeBufferPointer<UInt8>) {
+        // Most lines are an entry: room for one a line saves copying the entries as they grow.
+        var lines = 1, newline = text.index(of: 0x0A, from: 0)
+        while newline < text.count {
+            lines += 1
+            newline = text.index(of: 0x0A, from: newline + 1)
+        }
+        entries.reserveCapacity(entries.count + lines)
+        // Hosts and patterns are most of a list's text (a Unicode host may grow in its xn-- form):
+        // room for all of it, written through a pointer, then cut to what was written.
+        bytesEnd = bytes.count
+        bytes += repeatElement(0, count: text.count)
+        defer { bytes = Array(bytes[..<bytesEnd]) }
         var lineStart = 0
         var number: Int32 = 0
         while lineStart <= text.count {
-            var lineEnd = lineStart
-            while lineEnd < text.count, text[lineEnd] != 0x0A { lineEnd += 1 }
+            let lineEnd = text.index(of: 0x0A, from: lineStart)
             number += 1
             var start = lineStart, end = lineEnd
-            while start < end, text[start] == 0x20 || text[start] == 0x09 || text[start] == 0x0D { start += 1 }
-            while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 || text[end - 1] == 0x0D { end -= 1 }
+            while start < end, Self.isBlankOrCR(text[start]) { start += 1 }
+            while end > start, Self.isBlankOrCR(text[end - 1]) { end -= 1 }
             if !(lineEnd == text.count && start == end) {
-                parseLine(text[start..<end], line: number, range: Int32(start)..<Int32(end))
+                parseLine(text.part(start..<end), line: number, range: Int32(start)..<Int32(end))
             }
             lineStart = lineEnd + 1
         }
     }
 
-    private mutating func parseLine(_ line: ArraySlice<UInt8>, line number: Int32, range: Range<Int32>) {
+    /// One trimmed line: a comment, a cosmetic rule, a hosts-file line or a filter.
+    private mutating func parseLine(_ line: UnsafeBufferPointer<UInt8>, line number: Int32, range: Range<Int32>) {
         guard let first = line.first, line.count <= 4096 else {
             if line.isEmpty { counts.comments += 1 } else { counts.unsupportedPatterns += 1 }
             return
@@ -104,152 +155,128 @@ struct BlockListParser {
             counts.comments += 1
             return
         }
-        if let hosts = Self.hostsFileHosts(line) {
-            for host in hosts { add(host, .host, exception: false, options: .none, number, range) }
-            if hosts.isEmpty { counts.comments += 1 }
+        // Every hosts-file address starts so: other lines skip the look for one.
+        if first == UInt8(ascii: "0") || first == UInt8(ascii: "1") || first == UInt8(ascii: ":"),
+           addHostsFileHosts(line, number, range) {
             return
         }
         var body = line
-        let exception = body.starts(with: "@@".utf8)
-        if exception { body = body.dropFirst(2) }
-        var options = FilterOptions.none
-        if let dollar = body.lastIndex(of: UInt8(ascii: "$")), !body[(dollar + 1)...].contains(UInt8(ascii: "/")) {
-            options = FilterOptions(body[(dollar + 1)...])
-            body = body[..<dollar]
+        let exception = body.hasPrefix("@@")
+        if exception { body = body.part(2..<body.count) }
+        var options = FilterOptions()
+        if let dollar = Self.optionsStart(body) {
+            options = FilterOptions(body.part((dollar + 1)..<body.count))
+            body = body.part(0..<dollar)
         }
         switch options.verdict {
         case .notForPages: counts.notForPages += 1; return
         case .unsupported: counts.unsupportedOptions += 1; return
         case .usable: counts.ignoredOptions += options.ignored
         }
-        guard let (host, kind) = Self.pattern(body) else {
+        guard let pattern = Self.pattern(body) else {
             counts.unsupportedPatterns += 1
             return
         }
-        add(host, kind, exception: exception, options: options, number, range)
+        add(pattern, in: body, exception: exception, options: options, number, range)
     }
 
-    private mutating func add(_ host: [UInt8], _ kind: BlockEntry.Kind, exception: Bool, options: FilterOptions, _ line: Int32, _ range: Range<Int32>) {
-        guard let host = Self.asciiHost(host) else {
+    /// The `$` that starts a line's options: the last one, unless a `/` follows it (then it is
+    /// part of a path or a regular expression).
+    private static func optionsStart(_ body: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = body.count
+        while index > 0 {
+            index -= 1
+            if body[index] == UInt8(ascii: "$") { return index }
+            if body[index] == UInt8(ascii: "/") { return nil }
+        }
+        return nil
+    }
+
+    /// `0.0.0.0 a.example b.example # comment`: adds the hosts (a line of none is a comment) and
+    /// returns true; false when the line is not in that form.
+    private mutating func addHostsFileHosts(_ line: UnsafeBufferPointer<UInt8>, _ number: Int32, _ range: Range<Int32>) -> Bool {
+        var start = 0
+        while start < line.count, !Self.isBlank(line[start]) { start += 1 }
+        // The line is trimmed: a blank inside it is followed by a second field.
+        guard start < line.count, Self.isHostsFileAddress(line.part(0..<start)) else { return false }
+        var listed = 0
+        while start < line.count {
+            while start < line.count, Self.isBlank(line[start]) { start += 1 }
+            var end = start
+            while end < line.count, !Self.isBlank(line[end]) { end += 1 }
+            let field = line.part(start..<end)
+            start = end
+            if field.first == UInt8(ascii: "#") { break }
+            guard field.allSatisfy(Self.isHostByte), field.contains(UInt8(ascii: ".")),
+                  !field.isEqual(to: "localhost.localdomain"), !field.isEqual(to: "0.0.0.0") else { continue }
+            listed += 1
+            add(Pattern(kind: .host, host: 0..<field.count), in: field, exception: false, options: FilterOptions(), number, range)
+        }
+        if listed == 0 { counts.comments += 1 }
+        return true
+    }
+
+    /// The addresses hosts files send blocked names to.
+    private static func isHostsFileAddress(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+        field.isEqual(to: "0.0.0.0") || field.isEqual(to: "127.0.0.1") || field.isEqual(to: "::") || field.isEqual(to: "::1")
+            || field.isEqual(to: "0")
+    }
+
+    /// Adds the entry of `pattern` (positions in `body`), unless its host is not one.
+    private mutating func add(_ pattern: Pattern, in body: UnsafeBufferPointer<UInt8>, exception: Bool, options: consuming FilterOptions,
+                              _ line: Int32, _ range: Range<Int32>) {
+        guard let host = storeHost(body.part(pattern.host)) else {
             counts.unsupportedPatterns += 1
             return
         }
-        switch kind {
-        case .host: counts.hosts += 1
-        case .url: counts.urls += 1
-        case .labelPrefix: counts.labelPrefixes += 1
+        var path = host.upperBound..<host.upperBound
+        let kind: BlockEntry.Kind
+        switch pattern.kind {
+        case .host:
+            counts.hosts += 1
+            kind = .host
+        case .url:
+            counts.urls += 1
+            path = store(body.part(pattern.path))
+            kind = .url(anchoredAtEnd: pattern.anchoredAtEnd, scheme: pattern.scheme)
+        case .labelPrefix:
+            counts.labelPrefixes += 1
+            kind = .labelPrefix
         }
         if exception { counts.exceptions += 1 }
-        entries.append(BlockEntry(host: host, kind: kind, isException: exception, toIncluded: options.toIncluded,
-                                  toExcluded: options.toExcluded, line: line, range: range))
+        var target: Int32 = -1
+        if !options.toIncluded.isEmpty || !options.toExcluded.isEmpty {
+            target = Int32(targets.count)
+            targets.append(BlockTargets(included: options.toIncluded, excluded: options.toExcluded))
+        }
+        entries.append(BlockEntry(host: host, pattern: path, kind: kind, isException: exception, targets: target, line: line, range: range))
     }
 
-    /// The host (and what follows it) of `||host^`, `||host/path`, `||name.`, `|https://host/…`
-    /// or a plain host; nil for anything a host look-up cannot decide.
-    static func pattern(_ body: ArraySlice<UInt8>) -> ([UInt8], BlockEntry.Kind)? {
-        if body.starts(with: "||".utf8) {
-            let rest = body.dropFirst(2)
-            let hostEnd = rest.firstIndex(where: { !isHostByte($0) }) ?? rest.endIndex
-            let host = Array(rest[..<hostEnd])
-            let tail = rest[hostEnd...]
-            guard !host.isEmpty, tail.first != UInt8(ascii: "*") else { return nil }
-            if host.last == UInt8(ascii: ".") {
-                guard tail.isEmpty || tail.elementsEqual("^".utf8), !host.dropLast().contains(UInt8(ascii: ".")) else { return nil }
-                return (Array(host.dropLast()), .labelPrefix)
-            }
-            return hostAndPath(host, tail, scheme: nil)
-        }
-        if body.first == UInt8(ascii: "|") {
-            let rest = body.dropFirst()
-            for scheme in ["https", "http"] where rest.starts(with: (scheme + "://").utf8) {
-                var hostPart = rest.dropFirst(scheme.utf8.count + 3)
-                if hostPart.starts(with: "*.".utf8) { hostPart = hostPart.dropFirst(2) }
-                let hostEnd = hostPart.firstIndex(where: { !isHostByte($0) }) ?? hostPart.endIndex
-                let host = Array(hostPart[..<hostEnd])
-                guard !host.isEmpty, host.last != UInt8(ascii: ".") else { return nil }
-                return hostAndPath(host, hostPart[hostEnd...], scheme: scheme)
-            }
-            return nil
-        }
-        // A plain host name or address (lists such as URLhaus write them bare).
-        guard body.contains(UInt8(ascii: ".")), body.allSatisfy(isHostByte),
-              body.first != UInt8(ascii: "."), body.last != UInt8(ascii: ".") else { return nil }
-        return (Array(body), .host)
-    }
-
-    /// What follows a host: nothing or `^` (the host), or `/…` (a URL pattern).
-    private static func hostAndPath(_ host: [UInt8], _ tail: ArraySlice<UInt8>, scheme: String?) -> ([UInt8], BlockEntry.Kind)? {
-        if tail.isEmpty || tail.elementsEqual("^".utf8) || tail.elementsEqual("^|".utf8) || (tail.elementsEqual("|".utf8)) {
-            return (host, .host)
-        }
-        guard tail.first == UInt8(ascii: "/") else { return nil }
-        var pattern = Array(tail)
-        var anchored = false
-        if pattern.last == UInt8(ascii: "|") {
-            pattern.removeLast()
-            anchored = true
-        }
-        return (host, .url(pattern: pattern.map(lowercase), anchoredAtEnd: anchored, scheme: scheme))
-    }
-
-    /// `0.0.0.0 a.example b.example # comment`: the hosts; nil when the line is not in that form.
-    static func hostsFileHosts(_ line: ArraySlice<UInt8>) -> [[UInt8]]? {
-        let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
-        guard fields.count >= 2, let address = fields.first,
-              ["0.0.0.0", "127.0.0.1", "::", "::1", "0"].contains(where: { address.elementsEqual($0.utf8) }) else { return nil }
-        var hosts: [[UInt8]] = []
-        for field in fields.dropFirst() {
-            if field.first == UInt8(ascii: "#") { break }
-            guard field.allSatisfy(isHostByte), field.contains(UInt8(ascii: ".")) else { continue }
-            if ["localhost.localdomain", "0.0.0.0"].contains(where: { field.elementsEqual($0.utf8) }) { continue }
-            hosts.append(Array(field))
-        }
-        return hosts
-    }
-
-    /// `##`, `#@#`, `#?#`, `#$#`, `#%#` and their `@` forms.
-    static func isCosmetic(_ line: ArraySlice<UInt8>) -> Bool {
-        var index = line.startIndex
-        while let hash = line[index...].firstIndex(of: UInt8(ascii: "#")) {
-            let after = line[(hash + 1)...]
-            if after.first == UInt8(ascii: "#") { return true }
-            var marker = after
-            if marker.first == UInt8(ascii: "@") { marker = marker.dropFirst() }
-            if let sign = marker.first, [UInt8(ascii: "#"), UInt8(ascii: "?"), UInt8(ascii: "$"), UInt8(ascii: "%")].contains(sign) {
-                let rest = marker.dropFirst()
-                if sign == UInt8(ascii: "#") || rest.first == UInt8(ascii: "#") || (sign == UInt8(ascii: "$") && rest.first == UInt8(ascii: "?") && rest.dropFirst().first == UInt8(ascii: "#")) {
-                    return true
-                }
-            }
-            index = hash + 1
-        }
-        return false
-    }
-
-    /// Lowercase ASCII host bytes, Unicode hosts in their `xn--` form; nil when not a host.
-    static func asciiHost(_ host: [UInt8]) -> [UInt8]? {
+    /// Stores a host as lowercase ASCII, a Unicode host in its `xn--` form; nil when it is not a host.
+    private mutating func storeHost(_ host: UnsafeBufferPointer<UInt8>) -> Range<Int32>? {
         guard !host.isEmpty, host.count <= 253 else { return nil }
-        if host.allSatisfy({ $0 < 0x80 }) { return host.map(lowercase) }
-        guard let ascii = Punycode.toASCII(host: String(decoding: host, as: UTF8.self).lowercased()) else { return nil }
-        return Array(ascii.utf8)
+        if host.allSatisfy({ $0 < 0x80 }) { return store(host) }
+        guard var ascii = Punycode.toASCII(host: String(decoding: host, as: UTF8.self).lowercased()) else { return nil }
+        return ascii.withUTF8 { store($0) }
     }
 
-    /// Letters, digits, `-`, `.`, `_`, `%` and any non-ASCII byte (an IDN written in Unicode).
-    static func isHostByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "%")
+    /// Adds `source` to `bytes` with ASCII letters in lowercase; returns where it went.
+    private mutating func store(_ source: UnsafeBufferPointer<UInt8>) -> Range<Int32> {
+        let start = bytesEnd
+        if bytes.count < start + source.count { bytes += repeatElement(0, count: max(source.count, bytes.count)) }
+        bytes.withUnsafeMutableBufferPointer { Self.copyLowercased(source, to: $0.part(start..<(start + source.count))) }
+        bytesEnd += source.count
+        return Int32(start)..<Int32(bytesEnd)
     }
 
-    static func lowercase(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    /// The bytes `range` of `bytes`.
+    func bytes(_ range: Range<Int32>) -> ArraySlice<UInt8> {
+        bytes[Int(range.lowerBound)..<Int(range.upperBound)]
     }
 
-    /// The value of `! Name: value` in a comment line.
-    private static func header(_ name: String, in line: ArraySlice<UInt8>) -> String? {
-        let text = line.dropFirst().drop(while: { $0 == 0x20 })
-        guard text.starts(with: name.utf8) else { return nil }
-        let value = text.dropFirst(name.utf8.count).drop(while: { $0 == 0x20 })
-        return value.isEmpty ? nil : String(decoding: value, as: UTF8.self)
-    }
+    /// A space or a tab: what separates a hosts file's fields.
+    static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// A space, a tab or a CR: what is trimmed from a line's ends.
+    static func isBlankOrCR(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
 }

@@ -5,7 +5,7 @@ enum PathPattern {
     /// True when `pattern` matches the start of `target` (all of it when `anchoredAtEnd`).
     /// Greedy with one backtracking point per `*`, as glob matchers do: linear in practice and
     /// at worst pattern × target, both bounded (4 KB lines, 128 KB URLs).
-    static func matches(_ pattern: [UInt8], anchoredAtEnd: Bool, _ target: [UInt8]) -> Bool {
+    static func matches(_ pattern: UnsafeBufferPointer<UInt8>, anchoredAtEnd: Bool, _ target: [UInt8]) -> Bool {
         var p = 0, t = 0
         var starP = -1, starT = 0
         let open = !anchoredAtEnd

@@ -2,19 +2,83 @@ import Platform
 import URLModel
 
 /// Registrable domains under the Public Suffix List, as `URLModel.PublicSuffixList` decides them
-/// (the same rules: normal, `*.` wildcards, `!` exceptions, the implicit `*`), but from hash
-/// sets built once on first use instead of a pass over the list's text per host: a look-up is a
-/// few set probes (microseconds) where the pass costs milliseconds, and link text needs two per
+/// (the same rules: normal, `*.` wildcards, `!` exceptions, the implicit `*`), but from a hash
+/// table built once on first use instead of a pass over the list's text per host: a look-up is a
+/// few probes (microseconds) where the pass costs milliseconds, and link text needs two per
 /// decision. Rules are kept in ASCII, as hosts arrive.
 final class SuffixIndex: Sendable {
-    private struct Rules: Sendable {
-        var normal = Set<String>()
-        var wildcard = Set<String>()   // the part after `*.`
-        var exception = Set<String>()  // the part after `!`
+    /// What a rule says of the domain it names.
+    enum Kind: UInt8 {
+        /// `example.com`: a public suffix.
+        case normal
+        /// `*.example.com` (the part after `*.` is kept): every label under it is one.
+        case wildcard
+        /// `!www.example.com` (the part after `!` is kept): not one, though a wildcard says so.
+        case exception
+    }
+
+    /// The list's rules, each a range of one byte buffer (the list's own text, for rules written
+    /// in ASCII), and an open-addressing table of them by the FNV-1a hash of their bytes read
+    /// backwards: a host's suffixes are hashed so, each from the shorter one, in one backward
+    /// pass. Plain arrays: a build makes no String or Set element per rule (it made two, ~2,000
+    /// instructions a rule), and a look-up allocates nothing.
+    private final class Rules: Sendable {
+        let bytes: [UInt8]
+        /// Rule `n` is `bytes[starts[n]..<ends[n]]`.
+        let starts: [Int32]
+        let ends: [Int32]
+        let kinds: [Kind]
+        let hashes: [UInt64]
+        /// Rule numbers, -1 for an empty slot; at most half full.
+        let slots: [Int32]
+
+        init(bytes: [UInt8], starts: [Int32], ends: [Int32], kinds: [Kind], hashes: [UInt64]) {
+            var size = 16
+            while size < hashes.count * 2 { size <<= 1 }
+            var slots = Array(repeating: Int32(-1), count: size)
+            for (rule, hash) in hashes.enumerated() {
+                var slot = Self.slot(hash, size)
+                while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+                slots[slot] = Int32(rule)
+            }
+            self.bytes = bytes
+            self.starts = starts
+            self.ends = ends
+            self.kinds = kinds
+            self.hashes = hashes
+            self.slots = slots
+        }
+
+        /// Where a probe for `hash` starts in a table of `size` slots.
+        private static func slot(_ hash: UInt64, _ size: Int) -> Int {
+            Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (size - 1)
+        }
+
+        /// True when a rule of `kind` is `suffix`, whose backward hash is `hash`.
+        func contains(_ suffix: UnsafeBufferPointer<UInt8>, hash: UInt64, kind: Kind) -> Bool {
+            var slot = Self.slot(hash, slots.count)
+            while slots[slot] >= 0 {
+                let rule = Int(slots[slot])
+                if hashes[rule] == hash, kinds[rule] == kind {
+                    if bytes.withUnsafeBufferPointer({ $0.part(Int(starts[rule])..<Int(ends[rule])).elementsEqual(suffix) }) { return true }
+                }
+                slot = (slot + 1) & (slots.count - 1)
+            }
+            return false
+        }
+    }
+
+    /// The rules of the list's plain words, and those written in Unicode (other than a Kelvin
+    /// sign, which lowercases to `k`): converting those to `xn--` form is most of a build (some
+    /// 24,000 instructions each, ~11M for Debian's list), and only a host with an `xn--` label
+    /// can be under one, so they are converted when the first such host is looked up.
+    private struct Tables {
+        var plain: Rules
+        var unicode: Rules?
     }
 
     private let text: [UInt8]?
-    private let rules = Lock<Rules?>(nil)
+    private let tables = Lock<Tables?>(nil)
 
     /// An index of the list `text` (nil: URLModel's built-in fallback, which needs none).
     init(text: [UInt8]?) {
@@ -35,19 +99,35 @@ final class SuffixIndex: Sendable {
         }
         let labelCount = starts.count
         guard labelCount >= 2, labelCount <= 128, !Self.hasEmptyLabel(lowered.utf8, starts: starts), !Self.isIPAddress(host) else { return nil }
-        let rules = self.rules.withLock { state -> Rules in
-            if let state { return state }
-            let built = Self.build(text)
-            state = built
-            return built
-        }
         var longest = 1
         var exception: Int?
-        for count in 1...labelCount {
-            let suffix = String(lowered[starts[labelCount - count]...])
-            if rules.normal.contains(suffix) { longest = max(longest, count) }
-            if rules.exception.contains(suffix) { exception = max(exception ?? 0, count) }
-            if count >= 2, rules.wildcard.contains(String(lowered[starts[labelCount - count + 1]...])) { longest = max(longest, count) }
+        var bytes = lowered
+        bytes.withUTF8 { host in
+            let hasACELabel = Self.hasACELabel(host)
+            let (plain, unicode) = tables.withLock { state -> (Rules, Rules?) in
+                var tables = state ?? Tables(plain: Self.build(text, unicode: false))
+                if hasACELabel, tables.unicode == nil { tables.unicode = Self.build(text, unicode: true) }
+                state = tables
+                return (tables.plain, tables.unicode)
+            }
+            func listed(_ suffix: UnsafeBufferPointer<UInt8>, _ hash: UInt64, _ kind: Kind) -> Bool {
+                plain.contains(suffix, hash: hash, kind: kind) || (hasACELabel && unicode?.contains(suffix, hash: hash, kind: kind) == true)
+            }
+            // Each suffix at a label's start, shortest first, its hash carried on from the shorter.
+            var hash = BlockIndex.offset
+            var count = 0
+            var index = host.count
+            while index > 0 {
+                index -= 1
+                hash = (hash ^ UInt64(host[index])) &* BlockIndex.prime
+                guard index == 0 || host[index - 1] == UInt8(ascii: ".") else { continue }
+                count += 1
+                let suffix = host.part(index..<host.count)
+                if listed(suffix, hash, .normal) { longest = max(longest, count) }
+                if listed(suffix, hash, .exception) { exception = max(exception ?? 0, count) }
+                // `*.suffix`: the suffix and one label more.
+                if count < labelCount, listed(suffix, hash, .wildcard) { longest = max(longest, count + 1) }
+            }
         }
         let publicLabels = exception.map { $0 - 1 } ?? longest
         guard labelCount > publicLabels else { return nil }
@@ -69,34 +149,73 @@ final class SuffixIndex: Sendable {
         return false
     }
 
-    /// The first word of each line that is not a `//` comment, sorted into the three sets.
-    private static func build(_ text: [UInt8]) -> Rules {
-        var rules = Rules()
-        var start = 0
-        while start < text.count {
-            var stop = start
-            while stop < text.count, text[stop] != 0x0A { stop += 1 }
-            var end = start
-            while end < stop, text[end] != 0x20, text[end] != 0x09, text[end] != 0x0D { end += 1 }
-            if end > start, !(text[start] == UInt8(ascii: "/") && start + 1 < stop && text[start + 1] == UInt8(ascii: "/")) {
-                var bytes = text[start..<end]
-                let first = bytes.first
-                if first == UInt8(ascii: "!") { bytes = bytes.dropFirst() }
-                if first == UInt8(ascii: "*"), bytes.dropFirst().first == UInt8(ascii: ".") { bytes = bytes.dropFirst(2) }
+    /// The first word of each line that is not a `//` comment, without its `!` or `*.`, in ASCII:
+    /// those written in Unicode when `unicode` (see `Tables`), the others when not.
+    private static func build(_ text: [UInt8], unicode: Bool) -> Rules {
+        // Rules written in ASCII are read where they are in the text; converted ones are added.
+        var bytes = unicode ? [] : text
+        var starts: [Int32] = [], ends: [Int32] = [], kinds: [Kind] = [], hashes: [UInt64] = []
+        text.withUnsafeBufferPointer { text in
+            var start = 0
+            while start < text.count {
+                let stop = text.index(of: 0x0A, from: start)
+                defer { start = stop + 1 }
+                var end = start
+                while end < stop, text[end] != 0x20, text[end] != 0x09, text[end] != 0x0D { end += 1 }
+                guard end > start, !(text[start] == UInt8(ascii: "/") && start + 1 < stop && text[start + 1] == UInt8(ascii: "/")) else { continue }
+                let first = text[start]
+                var wordStart = start
+                if first == UInt8(ascii: "!") { wordStart += 1 }
+                if first == UInt8(ascii: "*"), start + 1 < end, text[start + 1] == UInt8(ascii: ".") { wordStart += 2 }
+                let word = text.part(wordStart..<end)
                 // The list is lowercase; most rules are ASCII and need no conversion.
-                let rule = bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self)
-                    : Punycode.toASCII(host: String(decoding: bytes, as: UTF8.self).lowercased())
-                if let rule {
-                    switch first {
-                    case UInt8(ascii: "!"): rules.exception.insert(rule)
-                    case UInt8(ascii: "*") where rule.utf8.count + 2 == end - start: rules.wildcard.insert(rule)
-                    default: rules.normal.insert(rule)
-                    }
+                let ascii = word.allSatisfy { $0 < 0x80 }
+                guard (!ascii && isInUnicode(word)) == unicode else { continue }
+                var rule = wordStart..<end
+                if !ascii {
+                    guard let converted = Punycode.toASCII(host: String(decoding: word, as: UTF8.self).lowercased()) else { continue }
+                    rule = bytes.count..<(bytes.count + converted.utf8.count)
+                    bytes.append(contentsOf: converted.utf8)
+                }
+                starts.append(Int32(rule.lowerBound))
+                ends.append(Int32(rule.upperBound))
+                hashes.append(bytes.withUnsafeBufferPointer { BlockIndex.backwardHash($0.part(rule)) })
+                switch first {
+                case UInt8(ascii: "!"): kinds.append(.exception)
+                // Only a `*.` rule kept as written (not one converted from Unicode) is a wildcard.
+                case UInt8(ascii: "*") where rule.count + 2 == end - start: kinds.append(.wildcard)
+                default: kinds.append(.normal)
                 }
             }
-            start = stop + 1
         }
-        return rules
+        return Rules(bytes: bytes, starts: starts, ends: ends, kinds: kinds, hashes: hashes)
+    }
+
+    /// True when `word` has a non-ASCII character other than the Kelvin sign (U+212A, bytes
+    /// E2 84 AA): lowercased, every other one stays non-ASCII, so its `xn--` form has an `xn--`
+    /// label. (A word of ASCII and Kelvin signs lowercases to ASCII.)
+    private static func isInUnicode(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < word.count {
+            if word[index] < 0x80 {
+                index += 1
+            } else if index + 2 < word.count, word[index] == 0xE2, word[index + 1] == 0x84, word[index + 2] == 0xAA {
+                index += 3
+            } else {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// True when a label of `host` starts with `xn--` (`host` is lowercase).
+    private static func hasACELabel(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        while start < host.count {
+            if host.part(start..<host.count).hasPrefix("xn--") { return true }
+            start = host.index(of: UInt8(ascii: "."), from: start) + 1
+        }
+        return false
     }
 
     private static func isIPAddress(_ host: String) -> Bool {

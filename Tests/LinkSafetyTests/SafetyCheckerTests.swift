@@ -111,4 +111,31 @@ import URLModel
         }
         #expect(checked > 60)
     }
+
+    /// Hosts at, under and two under every 40th rule of Debian's list (wildcards and exceptions
+    /// all), rules in Unicode in their `xn--` form: the same answers as URLModel's, from an index
+    /// that meets an `xn--` host first and from one that meets it after plain hosts (the rules
+    /// written in Unicode are converted at the first `xn--` host).
+    @Test func agreesWithURLModelUnderRulesOfEveryKind() throws {
+        let list = try #require(FileManager.default.contents(atPath: PublicSuffixList.debianPath).map { [UInt8]($0) },
+                                "needs Debian's publicsuffix package")
+        var hosts: [String] = []
+        for (number, line) in String(decoding: list, as: UTF8.self).split(separator: "\n").enumerated() where !line.hasPrefix("//") {
+            var rule = String(line.prefix { $0 != " " && $0 != "\t" && $0 != "\r" })
+            let special = rule.hasPrefix("!") || rule.hasPrefix("*.")
+            guard !rule.isEmpty, special || !rule.utf8.allSatisfy({ $0 < 0x80 }) && number % 5 == 0 || number % 40 == 0 else { continue }
+            rule = String(rule.drop { $0 == "!" || $0 == "*" || $0 == "." })
+            guard let ascii = Punycode.toASCII(host: rule.lowercased()) else { continue }
+            hosts += [ascii, "a." + ascii, "b.a." + ascii]
+        }
+        #expect(hosts.count > 300)
+        let idnFirst = SuffixIndex(text: list), plainFirst = SuffixIndex(text: list)
+        _ = idnFirst.registrableDomain(of: "a.xn--55qx5d.cn")
+        _ = plainFirst.registrableDomain(of: "www.example.com")
+        for host in hosts {
+            let expected = PublicSuffixList.registrableDomain(of: host, listText: list)
+            #expect(idnFirst.registrableDomain(of: host) == expected, "\(host)")
+            #expect(plainFirst.registrableDomain(of: host) == expected, "\(host)")
+        }
+    }
 }
