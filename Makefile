@@ -44,7 +44,12 @@ HOSTMANIFEST = io.github.openurld.json
 BUILDDIR ?= .build/release
 GENDIR = $(BUILDDIR)/generated
 LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.service
-RELEASE = swift build -c release --static-swift-stdlib
+# Every release build of the Swift runtime's products, benchmarks included, with the same flags:
+# a benchmark built without --static-swift-stdlib into the same .build/release recompiled the
+# shared modules, and the next link of openurld mixed the two builds' objects (it crashed at
+# start). Not exporting every symbol (static-stdlib-args.lnk asks for -export-dynamic): nothing
+# looks our symbols up by name, and the dynamic symbol table was 0.6 MB of the binary.
+RELEASE = swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic
 
 # `install -s` strips the installed binaries (a debug build keeps its symbols in .build);
 # debian/rules sets it empty so that dh_strip strips and fills the -dbgsym package.
@@ -73,9 +78,7 @@ build:
 release:
 	@# openurl is Embedded Swift: no Swift runtime, so no --static-swift-stdlib.
 	swift build -c release --product openurl
-	@# Not exporting every symbol (static-stdlib-args.lnk asks for -export-dynamic): nothing looks
-	@# our symbols up by name, and the dynamic symbol table was 0.6 MB of the binary.
-	$(RELEASE) --product openurld -Xlinker --no-export-dynamic
+	$(RELEASE) --product openurld
 	$(call link-multicall,.build/release)
 
 # Man pages, completions and the schema, generated from the command and schema tables.
@@ -182,7 +185,7 @@ test:
 BENCHES = bench-routing bench-hygiene bench-extract bench-daemon bench-chooser bench-hostile bench-safety bench-gio bench-doctor bench-companion bench-footprint openurl-fake-browser
 
 bench: release
-	for b in $(BENCHES); do swift build -c release --product $$b || exit 1; done
+	for b in $(BENCHES); do $(RELEASE) --product $$b || exit 1; done
 	.build/release/bench-extract
 	.build/release/bench-daemon
 	.build/release/bench-chooser
@@ -194,7 +197,7 @@ bench: release
 
 # Only issues 15 and 32's table (with the routing, hygiene and gio figures it includes).
 bench-footprint: release
-	for b in bench-routing bench-hygiene bench-gio bench-footprint openurl-fake-browser; do swift build -c release --product $$b || exit 1; done
+	for b in bench-routing bench-hygiene bench-gio bench-footprint openurl-fake-browser; do $(RELEASE) --product $$b || exit 1; done
 	.build/release/bench-footprint
 
 fuzz-build:

@@ -1,4 +1,4 @@
-import Synchronization
+import Platform
 import URLModel
 
 /// A domain that matters to this user (named in a rule, a remembered answer, recent history),
@@ -44,8 +44,13 @@ public struct KnownDomains: Sendable {
     /// Which table this is: a number no other table had, taken again whenever a domain is added,
     /// so answers remembered for one table (SafetyChecker's) are never given for another.
     private(set) var version = KnownDomains.nextVersion()
-    private static let versions = Atomic<Int>(0)
-    private static func nextVersion() -> Int { versions.add(1, ordering: .relaxed).newValue }
+    private static let versions = Lock(0)
+    private static func nextVersion() -> Int {
+        versions.withLock { last in
+            last += 1
+            return last
+        }
+    }
 
     /// No domains: every check is free.
     public static let none = KnownDomains([])

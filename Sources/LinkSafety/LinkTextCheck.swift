@@ -38,13 +38,7 @@ enum LinkTextCheck {
         // A text is read the same way every time (nothing here depends on the config), and the
         // same text comes back: the browser companion asks about a link on press and opens it
         // on release, a page repeats its links. Reading one runs the link finder (~10 µs).
-        if let known = recentlyShown.withLock({ $0[text] }) { return known.shown }
-        let found = reading(text)
-        recentlyShown.withLock { cache in
-            if cache.count >= shownCacheSize { cache.removeAll(keepingCapacity: true) }
-            cache[text] = RecentlyShown(shown: found)
-        }
-        return found
+        return recentlyShown.answer(text) { RecentlyShown(shown: reading(text)) }.shown
     }
 
     /// How many texts `shown` remembers; the whole memory goes when it fills (no order kept:
@@ -55,7 +49,7 @@ enum LinkTextCheck {
     struct RecentlyShown { var shown: Shown? }
 
     /// The texts read lately, shared by every checker and thread.
-    private static let recentlyShown = Lock<[String: RecentlyShown]>([:])
+    private static let recentlyShown = CheckMemo<String, RecentlyShown>(limit: shownCacheSize)
 
     /// `shown` without the memory.
     static func reading(_ text: String) -> Shown? {
