@@ -42,8 +42,10 @@ extension Config {
     /// the domains the rules name, the block lists found for it, and the Public Suffix List.
     public func safetyChecker() -> SafetyChecker {
         let checks = settings.safety == .off ? SafetyChecks.none : settings.safetyChecks
-        return SafetyChecker(checks: checks, knownDomains: checks.lookalikes ? KnownDomains(knownDomains) : .none,
-                             blocklists: checks.blocklists ? blockLists : [], publicSuffixes: publicSuffixes)
+        let blocklists = checks.blocklists ? blockLists : []
+        guard checks.lookalikes else { return SafetyChecker(checks: checks, blocklists: blocklists, publicSuffixes: publicSuffixes) }
+        return SafetyChecker(checks: checks, knownDomainsOnFirstUse: { [self] in KnownDomains(knownDomains) },
+                             blocklists: blocklists, publicSuffixes: publicSuffixes)
     }
 
     /// The domains the rules name, literally, in `match.domain`, `match.host` (`*.` allowed in

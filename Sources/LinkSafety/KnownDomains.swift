@@ -156,3 +156,38 @@ public struct KnownDomains: Sendable {
         return known.description.isEmpty ? "looks like \(shown)" : "looks like \(shown), which \(known.description)"
     }
 }
+
+/// Known domains given, or built by a closure the first time they are asked for (by any thread;
+/// the others wait), which is then let go (it may hold a whole config). Copies of a checker
+/// share one.
+final class KnownDomainsOnFirstUse: Sendable {
+    private enum State {
+        case built(KnownDomains)
+        case pending(@Sendable () -> KnownDomains)
+    }
+    private let state: Lock<State>
+
+    /// `domains`, built already.
+    init(_ domains: KnownDomains) { state = Lock(.built(domains)) }
+
+    /// Domains `build` makes on first use.
+    init(building build: @escaping @Sendable () -> KnownDomains) { state = Lock(.pending(build)) }
+
+    /// The domains, built now if not yet.
+    var value: KnownDomains { read { $0 } }
+
+    /// The table's version (see `KnownDomains.version`), without copying it.
+    var version: Int { read { $0.version } }
+
+    private func read<T>(_ body: (KnownDomains) -> T) -> T {
+        state.withLock { state in
+            switch state {
+            case .built(let domains): return body(domains)
+            case .pending(let build):
+                let made = build()
+                state = .built(made)
+                return body(made)
+            }
+        }
+    }
+}

@@ -25,10 +25,11 @@ extension SafetyChecker {
 }
 
 extension SafetyChecker {
-    /// Reads the block lists and indexes the Public Suffix List now, so no link pays for it:
+    /// Builds the known domains, reads the block lists and indexes the Public Suffix List now, so no link pays for it:
     /// call it on a background thread after a config loads (the checker is thread-safe; a link
     /// checked meanwhile waits for the list it needs).
     public func prepare() {
+        if checks.lookalikes { _ = knownDomains.count }
         if checks.blocklists { for list in blocklists { _ = list.summary } }
         if checks.linkText || checks.lookalikes { _ = suffixes.registrableDomain(of: "www.example.com") }
     }

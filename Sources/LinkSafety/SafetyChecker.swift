@@ -36,8 +36,13 @@ public struct SafetyChecks: Sendable, Equatable {
 public struct SafetyChecker: Sendable {
     /// The checks run.
     public var checks: SafetyChecks
-    /// The domains that matter to the user.
-    public var knownDomains: KnownDomains
+    /// The domains that matter to the user; a checker made with `knownDomainsOnFirstUse` builds
+    /// them when first asked (`prepare()` does, off the loop), not as the config loads.
+    public var knownDomains: KnownDomains {
+        get { domains.value }
+        set { domains = KnownDomainsOnFirstUse(newValue) }
+    }
+    private var domains: KnownDomainsOnFirstUse
     /// The block lists, checked in order.
     public var blocklists: [BlockList]
     /// The Public Suffix List's text (nil: URLModel's fallback), for registrable domains.
@@ -53,10 +58,18 @@ public struct SafetyChecker: Sendable {
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
         self.checks = checks
-        self.knownDomains = knownDomains
+        domains = KnownDomainsOnFirstUse(knownDomains)
         self.blocklists = blocklists
         self.publicSuffixes = publicSuffixes
         suffixes = SuffixIndex(text: publicSuffixes)
+    }
+
+    /// A checker whose known domains `build` makes when they are first needed: a thousand
+    /// rules' domains took ~2 ms of the daemon's start before it could serve.
+    public init(checks: SafetyChecks = .all, knownDomainsOnFirstUse build: @escaping @Sendable () -> KnownDomains,
+                blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
+        self.init(checks: checks, blocklists: blocklists, publicSuffixes: publicSuffixes)
+        domains = KnownDomainsOnFirstUse(building: build)
     }
 
     /// The verdict for `url`; `linkText` is the text the link was shown as (Markdown or HTML
@@ -95,7 +108,7 @@ public struct SafetyChecker: Sendable {
     /// at every click on a site.
     private func check(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
         guard checks.idn || checks.lookalikes else { return }
-        reasons += hostChecked.answer(HostCheckKey(host: host, idn: checks.idn, lookalikes: checks.lookalikes, domains: knownDomains.version)) {
+        reasons += hostChecked.answer(HostCheckKey(host: host, idn: checks.idn, lookalikes: checks.lookalikes, domains: domains.version)) {
             var found: [SafetyReason] = []
             uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
             return found
