@@ -44,11 +44,10 @@ HOSTMANIFEST = io.github.openurld.json
 BUILDDIR ?= .build/release
 GENDIR = $(BUILDDIR)/generated
 LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.service
-# Every release build of the Swift runtime's products, benchmarks included, with the same flags:
-# a benchmark built without --static-swift-stdlib into the same .build/release recompiled the
-# shared modules, and the next link of openurld mixed the two builds' objects (it crashed at
-# start). Not exporting every symbol (static-stdlib-args.lnk asks for -export-dynamic): nothing
-# looks our symbols up by name, and the dynamic symbol table was 0.6 MB of the binary.
+# Every release build, benchmarks included, with the same flags, so that building a benchmark
+# does not recompile the modules openurld shares with it under other ones. Not exporting every
+# symbol (static-stdlib-args.lnk asks for -export-dynamic): nothing looks our symbols up by
+# name, and the dynamic symbol table was 0.6 MB of the binary.
 RELEASE = swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic
 
 # `install -s` strips the installed binaries (a debug build keeps its symbols in .build);

@@ -76,13 +76,17 @@ public struct TOMLNode: Sendable {
         switch value {
         case .table(let members):
             bytes.append(UInt8(ascii: "{"))
-            // Keys in byte order, which is Unicode scalar order: what String's `<` gives for NFC text.
-            let kept = members.filter { !omitting.contains($0.key) }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for (offset, item) in kept.enumerated() {
+            // Keys in byte order, which is Unicode scalar order: what String's `<` gives for NFC
+            // text. Positions are sorted, not copies of the members (each copy retained a node).
+            var order: [Int] = []
+            order.reserveCapacity(members.count)
+            for index in members.indices where omitting.isEmpty || !omitting.contains(members[index].key) { order.append(index) }
+            order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
+            for (offset, index) in order.enumerated() {
                 if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-                Self.appendQuoted(item.key, to: &bytes)
+                Self.appendQuoted(members[index].key, to: &bytes)
                 bytes.append(UInt8(ascii: "="))
-                item.node.appendCanonical(to: &bytes, omitting: [])
+                members[index].node.appendCanonical(to: &bytes, omitting: [])
             }
             bytes.append(UInt8(ascii: "}"))
         case .array(let items):
@@ -102,9 +106,13 @@ public struct TOMLNode: Sendable {
 
     private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-            bytes.append(byte)
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            for byte in text.utf8 {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+        } else {
+            bytes.append(contentsOf: text.utf8)
         }
         bytes.append(UInt8(ascii: "\""))
     }
