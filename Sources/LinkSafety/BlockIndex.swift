@@ -1,3 +1,5 @@
+import Platform
+
 /// A block list's entries in hash tables: a link is tested with one backward pass over its host
 /// (each suffix at a label boundary is one probe, the hash carried over from the shorter
 /// suffix), a forward pass over its labels for label prefixes, and URL patterns only at hosts

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import URLModel
 
 /// The parts of a filter line: its pattern, cosmetic markers, its host's bytes and comment headers.
@@ -152,32 +152,5 @@ extension UnsafeMutableBufferPointer<UInt8> {
     /// The bytes in `range`, as a buffer of their own (its indices from 0).
     func part(_ range: Range<Int>) -> UnsafeMutableBufferPointer<UInt8> {
         UnsafeMutableBufferPointer(rebasing: self[range])
-    }
-}
-
-/// Byte buffers read in place: parts of them, and comparisons with literals that make no arrays.
-extension UnsafeBufferPointer<UInt8> {
-    /// The bytes in `range`, as a buffer of their own (its indices from 0).
-    func part(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: self[range])
-    }
-
-    /// The index of the first `byte` at or after `start`, or `count` (memchr: it reads a lines'
-    /// worth of bytes in a few instructions).
-    func index(of byte: UInt8, from start: Int) -> Int {
-        guard start < count, let base = baseAddress, let found = memchr(base + start, Int32(byte), count - start) else { return count }
-        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-    }
-
-    /// True when the bytes start with `literal`.
-    func hasPrefix(_ literal: StaticString) -> Bool {
-        let length = literal.utf8CodeUnitCount
-        guard count >= length, let base = baseAddress else { return length == 0 }
-        return memcmp(base, literal.utf8Start, length) == 0
-    }
-
-    /// True when the bytes are `literal`.
-    func isEqual(to literal: StaticString) -> Bool {
-        count == literal.utf8CodeUnitCount && hasPrefix(literal)
     }
 }

@@ -1,3 +1,4 @@
+import Platform
 import URLModel
 
 /// What a block list held, by kind of line.

@@ -1,3 +1,5 @@
+import Platform
+
 /// The `$…` options of a filter, as far as a clicked link can be judged by them: a link opens a
 /// page (uBlock's `document` type) from a page openurld does not know.
 struct FilterOptions {
