@@ -43,7 +43,7 @@ public struct KnownDomains: Sendable {
     private var finalLabels = Set<String>()
     /// Which table this is: a number no other table had, taken again whenever a domain is added,
     /// so answers remembered for one table (SafetyChecker's) are never given for another.
-    private(set) var version = KnownDomains.nextVersion()
+    public private(set) var version = KnownDomains.nextVersion()
     private static let versions = Lock(0)
     private static func nextVersion() -> Int {
         versions.withLock { last in
