@@ -29,8 +29,11 @@ struct CheckMemo<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
 }
 
 /// A host's check, keyed by which checks ran against which known domains (`KnownDomains.version`).
+/// Both forms of the host: a URL of a scheme that is not special keeps an `xn--` host as written
+/// (its Unicode form is the same text), where `http` decodes it.
 struct HostCheckKey: Hashable, Sendable {
     var host: String
+    var unicodeHost: String
     var idn: Bool
     var lookalikes: Bool
     var domains: Int

@@ -108,7 +108,7 @@ public struct SafetyChecker: Sendable {
     /// at every click on a site.
     private func check(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
         guard checks.idn || checks.lookalikes else { return }
-        reasons += hostChecked.answer(HostCheckKey(host: host, idn: checks.idn, lookalikes: checks.lookalikes, domains: domains.version)) {
+        reasons += hostChecked.answer(HostCheckKey(host: host, unicodeHost: unicodeHost, idn: checks.idn, lookalikes: checks.lookalikes, domains: domains.version)) {
             var found: [SafetyReason] = []
             uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
             return found

@@ -49,6 +49,22 @@ import URLModel
         #expect(try Self.reasons(original, "https://paypa1.com/") == [])
     }
 
+    /// Found by the `safety` fuzz target: `http` decodes an `xn--` host and `httpq` keeps it as
+    /// written, so one ASCII host has two Unicode forms, and the answer for one was given for the other.
+    @Test("a host's answer is remembered with its Unicode form", arguments: [
+        ["http://xn--hello-world.com/", "httpq://xn--hello-world.com/"],
+        ["httpq://xn--hello-world.com/", "http://xn--hello-world.com/"],
+        ["https://xn--pypal-4ve.com/", "foo://xn--pypal-4ve.com/", "https://xn--pypal-4ve.com/"],
+    ])
+    func sameHostOtherScheme(_ urls: [String]) throws {
+        let known = KnownDomains([KnownDomain(domain: "paypal.com"), KnownDomain(domain: "bücher.de")])
+        let remembering = SafetyChecker(knownDomains: known)
+        for url in urls {
+            let parsed = try ParsedURL(url)
+            #expect(remembering.verdict(for: parsed) == SafetyChecker(knownDomains: known).verdict(for: parsed), "\(url)")
+        }
+    }
+
     @Test func linkTextIsJudgedAgainstEachTarget() throws {
         let checker = SafetyChecker(checks: Self.lookalikes)
         #expect(try Self.reasons(checker, "https://evil.example/", linkText: "paypal.com") == [.linkTextMismatch])
