@@ -23,9 +23,6 @@ struct CheckMemo<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
         }
         return answer
     }
-
-    /// How many answers are remembered.
-    var count: Int { table.withLock { $0.count } }
 }
 
 /// A host's check, keyed by which checks ran against which known domains (`KnownDomains.version`).

@@ -57,19 +57,22 @@ public struct SafetyChecker: Sendable {
 
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
-        self.checks = checks
-        domains = KnownDomainsOnFirstUse(knownDomains)
-        self.blocklists = blocklists
-        self.publicSuffixes = publicSuffixes
-        suffixes = SuffixIndex(text: publicSuffixes)
+        self.init(checks: checks, domains: KnownDomainsOnFirstUse(knownDomains), blocklists: blocklists, publicSuffixes: publicSuffixes)
     }
 
     /// A checker whose known domains `build` makes when they are first needed: a thousand
     /// rules' domains took ~2 ms of the daemon's start before it could serve.
     public init(checks: SafetyChecks = .all, knownDomainsOnFirstUse build: @escaping @Sendable () -> KnownDomains,
                 blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
-        self.init(checks: checks, blocklists: blocklists, publicSuffixes: publicSuffixes)
-        domains = KnownDomainsOnFirstUse(building: build)
+        self.init(checks: checks, domains: KnownDomainsOnFirstUse(building: build), blocklists: blocklists, publicSuffixes: publicSuffixes)
+    }
+
+    private init(checks: SafetyChecks, domains: KnownDomainsOnFirstUse, blocklists: [BlockList], publicSuffixes: [UInt8]?) {
+        self.checks = checks
+        self.domains = domains
+        self.blocklists = blocklists
+        self.publicSuffixes = publicSuffixes
+        suffixes = SuffixIndex(text: publicSuffixes)
     }
 
     /// The verdict for `url`; `linkText` is the text the link was shown as (Markdown or HTML
