@@ -6,7 +6,8 @@ enum HostText {
         host.utf8.withContiguousStorageIfAvailable(hasPunycodeLabel) ?? hasPunycodeLabel(Array(host.utf8))
     }
 
-    private static func hasPunycodeLabel<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.Index == Int {
+    /// The same for a host's bytes (`xn` in either case).
+    static func hasPunycodeLabel<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.Index == Int {
         var start = bytes.startIndex
         while start + 4 <= bytes.endIndex {
             if bytes[start] | 0x20 == UInt8(ascii: "x"), bytes[start + 1] | 0x20 == UInt8(ascii: "n"),

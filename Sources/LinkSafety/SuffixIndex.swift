@@ -103,7 +103,7 @@ final class SuffixIndex: Sendable {
         var exception: Int?
         var bytes = lowered
         bytes.withUTF8 { host in
-            let hasACELabel = Self.hasACELabel(host)
+            let hasACELabel = HostText.hasPunycodeLabel(host)
             let (plain, unicode) = tables.withLock { state -> (Rules, Rules?) in
                 var tables = state ?? Tables(plain: Self.build(text, unicode: false))
                 if hasACELabel, tables.unicode == nil { tables.unicode = Self.build(text, unicode: true) }
@@ -204,16 +204,6 @@ final class SuffixIndex: Sendable {
             } else {
                 return true
             }
-        }
-        return false
-    }
-
-    /// True when a label of `host` starts with `xn--` (`host` is lowercase).
-    private static func hasACELabel(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
-        var start = 0
-        while start < host.count {
-            if host.part(start..<host.count).hasPrefix("xn--") { return true }
-            start = host.index(of: UInt8(ascii: "."), from: start) + 1
         }
         return false
     }
