@@ -87,10 +87,10 @@ let package = Package(
         // The config language: its schema, reading TOML into rules, layers, remembered answers,
         // diagnostics, globs as URLs are written.
         .target(name: "ConfigLanguage", dependencies: ["RoutingCore", "Catalog", "TOML", "Templates", "URLModel", "Patterns", "Hygiene", "JSON",
-                                                       "LinkSafety", "SiteLists"]),
+                                                       "LinkSafety", "SiteLists", "Platform"]),
         // The engine: one decision for a link, from the rules in force (`decide`), its index and
         // how each matcher is judged.
-        .target(name: "Routing", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage"]),
+        .target(name: "Routing", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Platform"]),
         // Swift over libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Platform"]),
         // The Router1 contract: its names, keys, error names and the click's time budget are
@@ -205,5 +205,15 @@ let package = Package(
 let cTargets: Set<String> = ["CTOML", "CIDNA", "CSpoof", "CGtkLoader"]
 for target in package.targets where target.type != .system && target.name != "openurl" && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
+
+// What we ship is built without _StringProcessing: nothing in it uses Regex, yet the implicit
+// import let String's generic search (`contains`, `firstRange(of:)`) pull in the Regex parser and
+// the Unicode names table, ~1.4 MB of the binary. Platform's `Text+Search` searches by bytes
+// instead. Tests, benchmarks and test helpers keep the implicit import.
+let notShipped: Set<String> = ["openurl", "TestSupport", "openurl-fake-browser"]
+for target in package.targets where (target.type == .regular || target.type == .executable)
+    && !notShipped.contains(target.name) && !cTargets.contains(target.name) && target.path?.hasPrefix("Benchmarks") != true {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 }
 

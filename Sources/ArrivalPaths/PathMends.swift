@@ -25,7 +25,7 @@ public struct PathMends {
     /// Whether the file at `path` is a wrapper `openurl doctor --fix` wrote.
     public static func isOurWrapper(_ path: String) -> Bool {
         guard FileSystem.isRegularFile(path), let text = FileSystem.utf8Text(path), text.utf8.count < 4096 else { return false }
-        return text.contains(marker)
+        return text.containsText(marker)
     }
 
     /// A wrapper that hands its arguments to `openurl`.
@@ -66,7 +66,7 @@ public struct PathMends {
         }
         if let row = rows.first(where: { $0.name == "$BROWSER" }), case .goesAround = row.forecast {
             environmentEntry = TakeoverFile(path: paths.configHome + "/" + Self.environmentFile, content: "\(Self.marker)\nBROWSER=\(openurl)\n")
-            let shells = BrowserVariable.sources(paths: paths).filter { !$0.file.contains("/environment.d/") && $0.file != "/etc/environment" }
+            let shells = BrowserVariable.sources(paths: paths).filter { !$0.file.containsText("/environment.d/") && $0.file != "/etc/environment" }
             if !shells.isEmpty {
                 advice.append("$BROWSER is also set in \(BrowserVariable.locations(shells)), which shells read after the session's environment: "
                               + "change it there to BROWSER=openurl (or remove it)")

@@ -1,4 +1,5 @@
 import URLModel
+import Platform
 
 /// A rule as the settings window's "Make a rule…" form holds it: a name, one kind of match and
 /// one action; `text` writes it as the `[[rules]]` block `RuleAppender` adds to `config.toml`.
@@ -135,7 +136,7 @@ public struct RuleDraft: Sendable, Equatable {
         if let bad = value.first(where: { globSyntax.contains($0) || $0.isWhitespace || $0.unicodeScalars.contains(where: isControl) }) {
             throw DraftError(description: "cannot match the path \(String(reflecting: path)): \(String(reflecting: String(bad))) would be read as a pattern or is not part of a path")
         }
-        guard !value.contains("//") else { throw DraftError(description: "cannot match the path \(String(reflecting: path)): it has an empty segment") }
+        guard !value.containsText("//") else { throw DraftError(description: "cannot match the path \(String(reflecting: path)): it has an empty segment") }
         return value
     }
 

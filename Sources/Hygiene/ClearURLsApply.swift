@@ -1,5 +1,6 @@
 import URLModel
 import Patterns
+import Platform
 
 extension ClearURLsRules {
     /// How many passes over the providers at most: each pass either changes the URL or ends.
@@ -147,7 +148,7 @@ extension ClearURLsRules.CompiledProvider {
             return false
         }
         if let ascii { return ascii }
-        return text.contains("http://") || text.contains("https://")
+        return text.containsText("http://") || text.containsText("https://")
     }
 
     /// Removes raw rules and named parameters from `url` (split as `split`); nil when nothing

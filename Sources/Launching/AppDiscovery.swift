@@ -130,7 +130,7 @@ public struct AppDiscovery: AppDiscovering {
             return .flatpak(id: id)
         }
         if let name = entry.snapName { return .snap(name: name) }
-        if entry.path.contains("/snapd/desktop/"), let underscore = entry.id.firstIndex(of: "_") {
+        if entry.path.containsText("/snapd/desktop/"), let underscore = entry.id.firstIndex(of: "_") {
             return .snap(name: String(entry.id[..<underscore]))
         }
         return .native

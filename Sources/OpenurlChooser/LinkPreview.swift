@@ -2,6 +2,7 @@ import URLModel
 import JSON
 import LinkSafety
 import RouterContract
+import Platform
 
 /// What the chooser window shows about a link, computed without I/O so it can be tested as a
 /// table and printed by `openurl-chooser --dump`: the URL as it will be opened with its
@@ -207,7 +208,7 @@ public struct LinkPreview: Sendable {
 
     /// Where the host sits in a normalised URL string (after `scheme://` and any userinfo).
     private static func hostRange(in url: String, host: String) -> Range<String.Index>? {
-        guard let authority = url.firstRange(of: "://") else { return nil }
+        guard let authority = url.firstRange(ofText: "://") else { return nil }
         var start = authority.upperBound
         let authorityEnd = url[start...].firstIndex(where: { "/?#".contains($0) }) ?? url.endIndex
         if let at = url[start..<authorityEnd].lastIndex(of: "@") { start = url.index(after: at) }

@@ -151,8 +151,8 @@ struct DoctorProbes {
     private func start(_ probe: Running, argv: [String], link: String, changes: [String: String?]) {
         var environment = self.environment
         for (key, value) in changes { environment[key] = value }
-        var words = argv.map { $0.contains("%s") ? $0.replacingEvery("%s", with: link) : $0 }
-        if !argv.contains(where: { $0.contains("%s") }) { words.append(link) }
+        var words = argv.map { $0.containsText("%s") ? $0.replacingEvery("%s", with: link) : $0 }
+        if !argv.contains(where: { $0.containsText("%s") }) { words.append(link) }
         guard let program = words.first, let path = ProcessLauncher.resolve(program, environment: environment) else {
             probe.failure = "\(argv.first ?? "?") is not on PATH"
             return
@@ -182,7 +182,7 @@ struct DoctorProbes {
     /// connect to display", GTK's "cannot open display".
     static func saysNoDisplay(_ output: [UInt8]) -> Bool {
         let text = String(decoding: output, as: UTF8.self).lowercased()
-        return text.contains("connect to display") || text.contains("cannot open display")
+        return text.containsText("connect to display") || text.containsText("cannot open display")
     }
 
     /// `org.freedesktop.portal.OpenURI.OpenURI("", link, {handle_token})`, as a sandboxed app

@@ -81,7 +81,7 @@ extension Client {
         if let loaded {
             for text in Self.safetyLines(loaded) {
                 let (label, detail) = text.firstIndex(of: ":").map { (String(text[..<$0]), String(text[text.index($0, offsetBy: 2)...])) } ?? ("safety", text)
-                line(text.contains("cannot read") ? .broken : .ok, label, detail)
+                line(text.containsText("cannot read") ? .broken : .ok, label, detail)
             }
         }
         let unitDirs = [paths.configHome + "/systemd/user", paths.dataHome + "/systemd/user", "/etc/systemd/user",

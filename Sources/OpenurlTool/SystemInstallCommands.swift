@@ -12,8 +12,8 @@ extension Client {
         var problems = DefaultHandlers.systemInstallProblems(paths: paths, isRoot: Environment.isRoot)
         // Root is needed whatever --force says; a missing service file may be forced past.
         if parsed.flag("--force") {
-            for problem in problems where problem.contains(".service is not installed") { Output.error("openurl: warning: \(problem)") }
-            problems.removeAll { $0.contains(".service is not installed") }
+            for problem in problems where problem.containsText(".service is not installed") { Output.error("openurl: warning: \(problem)") }
+            problems.removeAll { $0.containsText(".service is not installed") }
         }
         if let first = problems.first {
             return fail("not taking over the system's defaults: \(first)" + problems.dropFirst().map { "\nalso: \($0)" }.joined(),

@@ -1,6 +1,7 @@
 import URLModel
 import Patterns
 import ConfigLanguage
+import Platform
 
 /// Finds the rules worth trying for a URL without scanning them all.
 ///
@@ -73,7 +74,7 @@ struct RuleIndex: Sendable {
             let next = bytes[i + 1]
             if (next >= UInt8(ascii: "1") && next <= UInt8(ascii: "9")) || next == UInt8(ascii: "g") || next == UInt8(ascii: "k") { return true }
         }
-        return pattern.contains("(?P=") || pattern.contains("(?|") || pattern.contains("(?R") || pattern.contains("(?1")
+        return pattern.containsText("(?P=") || pattern.containsText("(?|") || pattern.containsText("(?R") || pattern.containsText("(?1")
     }
 
     /// Rule positions that may match `url`, in file order.
