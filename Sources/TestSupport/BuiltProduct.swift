@@ -1,8 +1,8 @@
 import Foundation
 
 /// Finds executables this package builds (`openurl`, `openurld`, and the multi-call names
-/// `openurl-tool` and `openurl-chooser`), next to the test bundle or in `.build`, so integration
-/// tests run the real binaries.
+/// `openurl-tool` and `openurl-chooser`), in `OPENURL_TEST_PRODUCTS` when set, else next to the
+/// test bundle or in `.build`, so integration tests run the real binaries.
 public enum BuiltProduct {
     /// The names that are symlinks to the multi-call binary `openurld` (Sources/openurld).
     public static let multicallNames = ["openurl-tool", "openurl-chooser", "openurl-native-host", "openurl-settings"]
@@ -15,6 +15,10 @@ public enum BuiltProduct {
     public static func path(_ name: String) throws -> String {
         let lookup = multicallNames.contains(name) ? "openurld" : name
         var candidates: [String] = []
+        // `make test-release` runs the suite against the release build (thin LTO, folded code).
+        if let products = ProcessInfo.processInfo.environment["OPENURL_TEST_PRODUCTS"], !products.isEmpty {
+            candidates.append(products + "/" + lookup)
+        }
         var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
         for _ in 0..<5 {
             candidates.append(dir.appendingPathComponent(lookup).path)
