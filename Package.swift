@@ -122,7 +122,7 @@ let package = Package(
         // The XDG handler on every click's path: Embedded Swift over libdbus (no Swift runtime to
         // start, ~100 KB), so a click costs about what `dbus-send` costs. COpenurl is its C library.
         .systemLibrary(name: "COpenurl"),
-        .executableTarget(name: "openurl", dependencies: ["CDBus", "COpenurl", "CRouterContract"],
+        .executableTarget(name: "openurl", dependencies: ["COpenurl", "CRouterContract"],
                           swiftSettings: [.enableExperimentalFeature("Embedded"), .unsafeFlags(["-wmo"])],
                           linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]),
         // Every other command and the embedded mode; `openurl` hands over to it with execv.

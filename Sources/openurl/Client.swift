@@ -1,9 +1,9 @@
 // openurl: the XDG handler. Every click that does not come through D-Bus activation runs this,
-// so it is Embedded Swift over libdbus alone (no Swift runtime to start, no Foundation): it hands
-// each URL to openurld's Router1.Open and exits. Everything else (the other commands, and routing
+// so it is Embedded Swift over libc alone (no Swift runtime to start, no Foundation, and no
+// libdbus: SessionBus speaks the bus's wire format itself): it hands each URL to openurld's
+// Router1.Open and exits. Everything else (the other commands, and routing
 // in-process when there is no daemon) is `openurl-tool`, which it becomes with execv, keeping the
 // same arguments.
-import CDBus
 import COpenurl
 import CRouterContract
 
@@ -35,18 +35,15 @@ func report(_ message: String, on bus: SessionBus) {
     writeError("openurl: \(message)\n")
     guard isatty(2) == 0 else { return }
     var markup = false
-    if let capabilities = Call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                               interface: "org.freedesktop.Notifications", method: "GetCapabilities") {
-        let (reply, _) = bus.send(capabilities, timeoutMilliseconds: 5000)
-        if let reply {
-            markup = stringArray(of: reply).contains { same($0, "body-markup") }
-            dbus_message_unref(reply)
-        }
+    let capabilities = Call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                            interface: "org.freedesktop.Notifications", method: "GetCapabilities")
+    if let reply = bus.send(capabilities, timeoutMilliseconds: 5000).reply {
+        markup = reply.stringArray.contains { same($0, "body-markup") }
     }
     // Escaped once, and only for a server that reads markup: a URL must not become a live link.
     let body = markup ? escapedMarkup(message) : message
-    guard var notify = Call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                            interface: "org.freedesktop.Notifications", method: "Notify") else { return }
+    var notify = Call(destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                      interface: "org.freedesktop.Notifications", method: "Notify")
     notify.append("openurld")
     notify.append(uint32: 0)
     notify.append("dialog-error")
@@ -55,8 +52,7 @@ func report(_ message: String, on bus: SessionBus) {
     notify.append(strings: [])
     notify.append(options: [("urgency", .byte(2)), ("desktop-entry", .string(OPENURL_BUS_NAME))])
     notify.append(int32: -1)
-    let (reply, _) = bus.send(notify, timeoutMilliseconds: 5000)
-    if let reply { dbus_message_unref(reply) }
+    _ = bus.send(notify, timeoutMilliseconds: 5000)
 }
 
 /// `message` with the markup characters escaped. Over bytes: the five are ASCII, and no byte of
@@ -120,16 +116,12 @@ func openurlMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointe
     }
     let token = environment("XDG_ACTIVATION_TOKEN") ?? environment("DESKTOP_STARTUP_ID")
     for (offset, url) in urls.enumerated() {
-        guard var call = Call(destination: OPENURL_BUS_NAME, path: OPENURL_OBJECT_PATH, interface: OPENURL_INTERFACE, method: OPENURL_METHOD_OPEN) else {
-            report("\(url): out of memory", on: bus)
-            return 4
-        }
+        var call = Call(destination: OPENURL_BUS_NAME, path: OPENURL_OBJECT_PATH, interface: OPENURL_INTERFACE, method: OPENURL_METHOD_OPEN)
         call.append(url)
         call.append(options: openOptions(offset: offset, ask: ask, token: token, display: display))
         let (reply, failure) = bus.send(call, timeoutMilliseconds: clientTimeoutMilliseconds)
         if let reply {
-            let result = stringEntries(of: reply)
-            dbus_message_unref(reply)
+            let result = reply.stringEntries
             func value(_ key: String) -> String? { result.first { $0.0.utf8.elementsEqual(key.utf8) }?.1 }
             let outcome = value(OPENURL_RESULT_OUTCOME) ?? ""
             // The daemon answered, but past the deadline (a slow start): it did nothing, so we route it.

@@ -1,11 +1,12 @@
-// libdbus, directly: one private connection to the session bus, and the three calls the client
-// makes (Router1.Open, and GetCapabilities + Notify to show a failure). The DBus module is not
-// used here because it is built for the full Swift runtime, which this client does without.
-import CDBus
+// One private connection to the session bus, spoken directly: the client sends its
+// authentication, `Hello` and its call in one write and reads the answers as they come, so a
+// click pays one round trip to the bus and loads no library but libc (libdbus and its eight
+// dependencies were most of this process's start, and its handshake three round trips more).
+// The calls it makes: Router1.Open, and GetCapabilities + Notify to show a failure.
 import COpenurl
 import CRouterContract
 
-/// An error reply, or a failure libdbus reported for a call.
+/// An error reply, or a failure of the connection, named as libdbus names them.
 struct BusError {
     /// The D-Bus error name, e.g. `org.freedesktop.DBus.Error.ServiceUnknown`.
     var name: String
@@ -18,16 +19,8 @@ struct BusError {
     /// True when the daemon did not answer in time (stopped or hung).
     var isTimeout: Bool { openurl_is_timeout(name) != 0 }
 
-    init(name: String, message: String) {
-        self.name = name
-        self.message = message
-    }
-
-    /// Takes the contents of a filled-in C error and frees it.
-    init(taking error: inout CDBus.DBusError, context: String) {
-        name = error.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
-        message = error.message.map { String(cString: $0) } ?? "\(context) failed"
-        dbus_error_free(&error)
+    static func disconnected(_ why: String) -> BusError {
+        BusError(name: "org.freedesktop.DBus.Error.Disconnected", message: why)
     }
 }
 
@@ -42,182 +35,268 @@ enum OptionValue {
     case stringMap([(String, String)])
 }
 
-/// A method call being built with libdbus's iterators.
+/// A method call being built: its address and its body, argument by argument.
 struct Call {
-    let message: OpaquePointer
-    private var iterator = DBusMessageIter()
+    let destination: String, path: String, interface: String, method: String
+    private(set) var signature: [UInt8] = []
+    private(set) var body = WireWriter()
 
-    init?(destination: String, path: String, interface: String, method: String) {
-        guard let message = dbus_message_new_method_call(destination, path, interface, method) else { return nil }
-        self.message = message
-        dbus_message_iter_init_append(message, &iterator)
+    init(destination: String, path: String, interface: String, method: String) {
+        (self.destination, self.path, self.interface, self.method) = (destination, path, interface, method)
     }
 
-    mutating func append(_ text: String) { Call.appendString(&iterator, text) }
+    mutating func append(_ text: String) {
+        signature.append(UInt8(ascii: "s"))
+        body.string(text)
+    }
 
     mutating func append(uint32 value: UInt32) {
-        var copy = value
-        dbus_message_iter_append_basic(&iterator, CDBUS_TYPE_UINT32, &copy)
+        signature.append(UInt8(ascii: "u"))
+        body.uint32(value)
     }
 
     mutating func append(int32 value: Int32) {
-        var copy = value
-        dbus_message_iter_append_basic(&iterator, CDBUS_TYPE_INT32, &copy)
+        signature.append(UInt8(ascii: "i"))
+        body.uint32(UInt32(bitPattern: value))
     }
 
     mutating func append(strings: [String]) {
-        var array = DBusMessageIter()
-        dbus_message_iter_open_container(&iterator, CDBUS_TYPE_ARRAY, "s", &array)
-        for text in strings { Call.appendString(&array, text) }
-        dbus_message_iter_close_container(&iterator, &array)
+        signature += Array("as".utf8)
+        body.array(alignment: 4) { array in
+            for text in strings { array.string(text) }
+        }
     }
 
     /// Appends an `a{sv}`, entries in the given order.
     mutating func append(options: [(String, OptionValue)]) {
-        var array = DBusMessageIter()
-        dbus_message_iter_open_container(&iterator, CDBUS_TYPE_ARRAY, "{sv}", &array)
-        for (key, value) in options {
-            var entry = DBusMessageIter()
-            dbus_message_iter_open_container(&array, CDBUS_TYPE_DICT_ENTRY, nil, &entry)
-            Call.appendString(&entry, key)
-            var variant = DBusMessageIter()
-            switch value {
-            case .string(let text):
-                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "s", &variant)
-                Call.appendString(&variant, text)
-            case .bool(let flag):
-                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "b", &variant)
-                var raw: dbus_bool_t = flag ? 1 : 0
-                dbus_message_iter_append_basic(&variant, CDBUS_TYPE_BOOLEAN, &raw)
-            case .byte(let byte):
-                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "y", &variant)
-                var raw = byte
-                dbus_message_iter_append_basic(&variant, CDBUS_TYPE_BYTE, &raw)
-            case .uint32(let number):
-                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "u", &variant)
-                var raw = number
-                dbus_message_iter_append_basic(&variant, CDBUS_TYPE_UINT32, &raw)
-            case .uint64(let number):
-                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "t", &variant)
-                var raw = number
-                dbus_message_iter_append_basic(&variant, CDBUS_TYPE_UINT64, &raw)
-            case .stringMap(let pairs):
-                dbus_message_iter_open_container(&entry, CDBUS_TYPE_VARIANT, "a{ss}", &variant)
-                var map = DBusMessageIter()
-                dbus_message_iter_open_container(&variant, CDBUS_TYPE_ARRAY, "{ss}", &map)
-                for (name, text) in pairs {
-                    var pair = DBusMessageIter()
-                    dbus_message_iter_open_container(&map, CDBUS_TYPE_DICT_ENTRY, nil, &pair)
-                    Call.appendString(&pair, name)
-                    Call.appendString(&pair, text)
-                    dbus_message_iter_close_container(&map, &pair)
+        signature += Array("a{sv}".utf8)
+        body.array(alignment: 8) { array in
+            for (key, value) in options {
+                array.pad(to: 8)
+                array.string(key)
+                switch value {
+                case .string(let text):
+                    array.signature([UInt8(ascii: "s")])
+                    array.string(text)
+                case .bool(let flag):
+                    array.signature([UInt8(ascii: "b")])
+                    array.uint32(flag ? 1 : 0)
+                case .byte(let byte):
+                    array.signature([UInt8(ascii: "y")])
+                    array.byte(byte)
+                case .uint32(let number):
+                    array.signature([UInt8(ascii: "u")])
+                    array.uint32(number)
+                case .uint64(let number):
+                    array.signature([UInt8(ascii: "t")])
+                    array.uint64(number)
+                case .stringMap(let pairs):
+                    array.signature(Array("a{ss}".utf8))
+                    array.array(alignment: 8) { map in
+                        for (name, text) in pairs {
+                            map.pad(to: 8)
+                            map.string(name)
+                            map.string(text)
+                        }
+                    }
                 }
-                dbus_message_iter_close_container(&variant, &map)
             }
-            dbus_message_iter_close_container(&entry, &variant)
-            dbus_message_iter_close_container(&array, &entry)
         }
-        dbus_message_iter_close_container(&iterator, &array)
     }
 
-    /// A string is appended as a pointer to a `char *`. Arguments are valid UTF-8 without NUL
-    /// (String(cString:) repairs argv), which is what libdbus requires of a string.
-    private static func appendString(_ iterator: inout DBusMessageIter, _ text: String) {
-        text.withCString { pointer in
-            var value: UnsafePointer<CChar>? = pointer
-            _ = dbus_message_iter_append_basic(&iterator, CDBUS_TYPE_STRING, &value)
-        }
+    func message(serial: UInt32) -> [UInt8] {
+        Wire.methodCall(serial: serial, destination: destination, path: path, interface: interface, member: method,
+                        signature: signature, body: body.bytes)
     }
 }
 
 /// A private connection to the session bus.
 final class SessionBus {
-    private let raw: OpaquePointer
+    private let socket: Int32
+    private var serial: UInt32 = 1
+    /// What is still to be written: the handshake and `Hello` wait here for the first call.
+    private var outgoing: [UInt8]
+    private var incoming: [UInt8] = []
+    private var authenticated = false
 
-    /// Connects to `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`; nil when there is no
-    /// bus (never autolaunches one, as DBusConnection.session).
+    /// Connects to `DBUS_SESSION_BUS_ADDRESS` (its first `unix:path=` or `unix:abstract=`), else
+    /// `$XDG_RUNTIME_DIR/bus`; nil when there is no bus to connect to (never autolaunches one, as
+    /// DBusConnection.session). A bus that refuses us shows at the first call, as Disconnected.
     static func connect() -> SessionBus? {
         var address = environment("DBUS_SESSION_BUS_ADDRESS") ?? ""
         if address.isEmpty, let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty, access(runtime + "/bus", F_OK) == 0 {
             address = "unix:path=" + runtime + "/bus"
         }
-        guard !address.isEmpty else { return nil }
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        guard let raw = dbus_connection_open_private(address, &error) else {
-            dbus_error_free(&error)
-            return nil
+        guard let (name, abstract) = unixSocket(in: address) else { return nil }
+        let fd = name.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { copenurl_connect_unix($0.baseAddress, $0.count, abstract ? 1 : 0) }
         }
-        guard dbus_bus_register(raw, &error) != 0 else {
-            dbus_error_free(&error)
-            dbus_connection_close(raw)
-            dbus_connection_unref(raw)
-            return nil
-        }
-        dbus_connection_set_exit_on_disconnect(raw, 0)
-        return SessionBus(raw: raw)
+        guard fd >= 0 else { return nil }
+        return SessionBus(socket: fd)
     }
 
-    private init(raw: OpaquePointer) { self.raw = raw }
-
-    deinit {
-        dbus_connection_close(raw)
-        dbus_connection_unref(raw)
-    }
-
-    /// Sends `call` and waits up to `timeoutMilliseconds` for the reply (owned by the caller).
-    func send(_ call: Call, timeoutMilliseconds: Int32) -> (reply: OpaquePointer?, error: BusError?) {
-        defer { dbus_message_unref(call.message) }
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, call.message, timeoutMilliseconds, &error) else {
-            return (nil, BusError(taking: &error, context: "calling \(String(cString: dbus_message_get_member(call.message)))"))
-        }
-        return (reply, nil)
-    }
-}
-
-/// The string values of the first argument of `reply` when it is an `a{sv}`.
-func stringEntries(of reply: OpaquePointer) -> [(String, String)] {
-    var result: [(String, String)] = []
-    var top = DBusMessageIter()
-    guard dbus_message_iter_init(reply, &top) != 0, dbus_message_iter_get_arg_type(&top) == CDBUS_TYPE_ARRAY else { return result }
-    var array = DBusMessageIter()
-    dbus_message_iter_recurse(&top, &array)
-    while dbus_message_iter_get_arg_type(&array) == CDBUS_TYPE_DICT_ENTRY {
-        var entry = DBusMessageIter()
-        dbus_message_iter_recurse(&array, &entry)
-        if let key = basicString(&entry), dbus_message_iter_next(&entry) != 0 {
-            var value = entry
-            while dbus_message_iter_get_arg_type(&value) == CDBUS_TYPE_VARIANT {
-                var inner = DBusMessageIter()
-                dbus_message_iter_recurse(&value, &inner)
-                value = inner
+    /// The socket of the first unix address in a D-Bus address list, its value unescaped.
+    static func unixSocket(in addresses: String) -> (name: [UInt8], abstract: Bool)? {
+        for address in Array(addresses.utf8).split(separator: UInt8(ascii: ";")) {
+            guard address.starts(with: "unix:".utf8) else { continue }
+            for pair in address.dropFirst(5).split(separator: UInt8(ascii: ",")) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let key = pair[pair.startIndex..<equals]
+                let isPath = key.elementsEqual("path".utf8), isAbstract = key.elementsEqual("abstract".utf8)
+                guard isPath || isAbstract, let value = unescaped(pair[(equals + 1)...]), !value.isEmpty else { continue }
+                return (value, isAbstract)
             }
-            if let text = basicString(&value) { result.append((key, text)) }
         }
-        dbus_message_iter_next(&array)
+        return nil
     }
-    return result
-}
 
-/// The strings of the first argument of `reply` when it is an `as`.
-func stringArray(of reply: OpaquePointer) -> [String] {
-    var result: [String] = []
-    var top = DBusMessageIter()
-    guard dbus_message_iter_init(reply, &top) != 0, dbus_message_iter_get_arg_type(&top) == CDBUS_TYPE_ARRAY else { return result }
-    var array = DBusMessageIter()
-    dbus_message_iter_recurse(&top, &array)
-    while let text = basicString(&array) {
-        result.append(text)
-        dbus_message_iter_next(&array)
+    /// A value of a D-Bus address with its `%xx` escapes decoded; nil when one is malformed.
+    static func unescaped(_ value: ArraySlice<UInt8>) -> [UInt8]? {
+        var result: [UInt8] = []
+        var index = value.startIndex
+        while index < value.endIndex {
+            if value[index] == UInt8(ascii: "%") {
+                guard index + 2 < value.endIndex, let high = hexValue(value[index + 1]), let low = hexValue(value[index + 2]) else { return nil }
+                result.append(high << 4 | low)
+                index += 3
+            } else {
+                result.append(value[index])
+                index += 1
+            }
+        }
+        return result
     }
-    return result
-}
 
-private func basicString(_ iterator: inout DBusMessageIter) -> String? {
-    guard dbus_message_iter_get_arg_type(&iterator) == CDBUS_TYPE_STRING else { return nil }
-    var value: UnsafePointer<CChar>?
-    dbus_message_iter_get_basic(&iterator, &value)
-    return value.map { String(cString: $0) }
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private init(socket: Int32) {
+        self.socket = socket
+        // EXTERNAL: the bus checks the socket's peer credentials against the uid we name (in
+        // hex of its decimal digits). BEGIN and Hello follow without waiting for OK; a bus that
+        // rejects us closes the connection, which the first call reports.
+        var handshake: [UInt8] = [0]
+        handshake += Array("AUTH EXTERNAL ".utf8)
+        for digit in "\(geteuid())".utf8 {
+            let hex = Array("0123456789abcdef".utf8)
+            handshake += [hex[Int(digit >> 4)], hex[Int(digit & 0xF)]]
+        }
+        handshake += Array("\r\nBEGIN\r\n".utf8)
+        handshake += Wire.methodCall(serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                     interface: "org.freedesktop.DBus", member: "Hello", signature: [], body: [])
+        outgoing = handshake
+    }
+
+    deinit { close(socket) }
+
+    /// Sends `call` and waits up to `timeoutMilliseconds` for its reply or error.
+    func send(_ call: Call, timeoutMilliseconds: Int32) -> (reply: WireMessage?, error: BusError?) {
+        serial += 1
+        let mine = serial
+        outgoing += call.message(serial: mine)
+        let deadline = monotonicMicroseconds() + UInt64(max(0, timeoutMilliseconds)) * 1000
+        if let failure = flush(until: deadline) { return (nil, failure) }
+        while true {
+            switch nextMessage() {
+            case .failed(let failure): return (nil, failure)
+            case .message(let message):
+                guard message.replySerial == mine else { continue }
+                if message.type == Wire.typeError {
+                    return (nil, BusError(name: message.errorName ?? "org.freedesktop.DBus.Error.Failed",
+                                          message: message.errorMessage ?? "calling \(call.method) failed"))
+                }
+                return (message, nil)
+            case .needMore:
+                if let failure = receive(until: deadline, method: call.method) { return (nil, failure) }
+            }
+        }
+    }
+
+    private enum Next {
+        case message(WireMessage)
+        case needMore
+        case failed(BusError)
+    }
+
+    /// The next whole message in `incoming`, after the bus's answer to the handshake.
+    private func nextMessage() -> Next {
+        if !authenticated {
+            guard let newline = incoming.firstIndex(of: UInt8(ascii: "\n")) else { return .needMore }
+            guard incoming.starts(with: "OK ".utf8) else {
+                let end = newline > 0 && incoming[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+                let line = String(decoding: incoming[..<end], as: UTF8.self)
+                return .failed(.disconnected("the session bus refused us: \(line)"))
+            }
+            incoming.removeSubrange(...newline)
+            authenticated = true
+        }
+        guard let length = Wire.messageLength(incoming[...]) else { return .needMore }
+        guard length > 0 else { return .failed(.disconnected("the session bus sent a malformed message")) }
+        guard incoming.count >= length else { return .needMore }
+        let bytes = Array(incoming[..<length])
+        incoming.removeSubrange(..<length)
+        guard let message = WireMessage(bytes) else { return .failed(.disconnected("the session bus sent a malformed message")) }
+        return .message(message)
+    }
+
+    /// Writes all of `outgoing`, waiting for room until `deadline`.
+    private func flush(until deadline: UInt64) -> BusError? {
+        var offset = 0
+        defer { outgoing.removeAll(keepingCapacity: true) }
+        while offset < outgoing.count {
+            let written = outgoing.withUnsafeBufferPointer { buffer in
+                // send, not write: a bus that already hung up must not kill us with SIGPIPE.
+                Int(COpenurl.send(socket, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL)))
+            }
+            if written > 0 { offset += written; continue }
+            let error = copenurl_errno()
+            if written < 0, error == EINTR { continue }
+            guard written < 0, error == EAGAIN else {
+                return .disconnected("writing to the session bus: \(errnoDescription())")
+            }
+            guard wait(for: Int16(POLLOUT), until: deadline) else { return timedOut("writing to the session bus") }
+        }
+        return nil
+    }
+
+    /// Reads what has arrived, waiting for it until `deadline`.
+    private func receive(until deadline: UInt64, method: String) -> BusError? {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBufferPointer { Int(read(socket, $0.baseAddress, $0.count)) }
+            if count > 0 {
+                incoming += chunk[..<count]
+                return nil
+            }
+            if count == 0 { return .disconnected("the session bus closed the connection") }
+            let error = copenurl_errno()
+            if error == EINTR { continue }
+            guard error == EAGAIN else { return .disconnected("reading from the session bus: \(errnoDescription())") }
+            guard wait(for: Int16(POLLIN), until: deadline) else { return timedOut("calling \(method)") }
+        }
+    }
+
+    /// Waits until the socket is ready for `events` (true) or `deadline` passes (false).
+    private func wait(for events: Int16, until deadline: UInt64) -> Bool {
+        while true {
+            let now = monotonicMicroseconds()
+            guard now < deadline else { return false }
+            var entry = pollfd(fd: socket, events: events, revents: 0)
+            let milliseconds = Int32(min(UInt64(Int32.max), (deadline - now + 999) / 1000))
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0, copenurl_errno() != EINTR { return false }
+        }
+    }
+
+    /// libdbus's name for a call that had no answer in time, which the client reads as a hung daemon.
+    private func timedOut(_ what: String) -> BusError {
+        BusError(name: "org.freedesktop.DBus.Error.NoReply", message: "\(what): no reply within the timeout")
+    }
 }
