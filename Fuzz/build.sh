@@ -63,10 +63,13 @@ for name in "${targets[@]}"; do
     src=Fuzz/Targets/$name.swift
     [ -f "$src" ] || { echo "fuzz: no target $name ($src)" >&2; exit 2; }
     objects=("$out"/obj/{Platform,JSON,URLModel,Patterns,Hygiene,LinkExtraction,LinkSafety,SiteLists,RoutingCore,Catalog,TOML,Templates,ConfigLanguage,Routing,BrowserCompanion,DBus}.o)
-    if newer "$out/$name" "$src" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
+    # The handler's wire format is Embedded Swift in an executable target: its file is compiled in.
+    extra=()
+    if [ "$name" = wire ]; then extra=(Sources/openurl/WireFormat.swift); fi
+    if newer "$out/$name" "$src" "${extra[@]}" "${objects[@]}" Fuzz/Targets/Support/*.swift; then
         echo "fuzz: target $name"
         swiftc "${sanitize[@]}" -parse-as-library -g -O -swift-version 5 "${includes[@]}" -module-name "fuzz_$name" -package-name openurld \
-            "$src" Fuzz/Targets/Support/*.swift "${objects[@]}" "$out/obj/ctoml.o" "$out/obj/cidna.o" "$out/obj/cspoof.o" \
+            "$src" "${extra[@]}" Fuzz/Targets/Support/*.swift "${objects[@]}" "$out/obj/ctoml.o" "$out/obj/cidna.o" "$out/obj/cspoof.o" \
             "${libs[@]}" -use-ld=lld -o "$out/$name"
     fi
 done
