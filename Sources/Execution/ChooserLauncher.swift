@@ -65,6 +65,10 @@ public final class ChooserLauncher: @unchecked Sendable {
         var questionID: Int
         var choices: [Choice]
         var answer: (AskAnswer) -> Void
+        /// What `begin` was given, for the one restart of a chooser that exits unshown.
+        var request: AskRequest
+        var environment: [String: String]
+        var restarted: Bool
         var shown = false
         var expiry: EventLoopToken?
         /// The deadline for the window to appear, or for the chooser to answer the last ping.
@@ -137,7 +141,8 @@ public final class ChooserLauncher: @unchecked Sendable {
         stopServer(kill: true)  // and the closing watchdog
     }
 
-    private func begin(_ request: AskRequest, environment: [String: String], answer: @escaping (AskAnswer) -> Void) {
+    private func begin(_ request: AskRequest, environment: [String: String], restarted: Bool = false,
+                       answer: @escaping (AskAnswer) -> Void) {
         if let idleTimer { loop.remove(idleTimer) }
         idleTimer = nil
         let display = (environment["WAYLAND_DISPLAY"] ?? "") + "|" + (environment["DISPLAY"] ?? "")
@@ -151,7 +156,8 @@ public final class ChooserLauncher: @unchecked Sendable {
         guard let server else { return }
         nextQuestionID += 1
         let questionID = nextQuestionID
-        var shown = Active(serverID: server.id, questionID: questionID, choices: request.choices, answer: answer)
+        var shown = Active(serverID: server.id, questionID: questionID, choices: request.choices, answer: answer,
+                           request: request, environment: environment, restarted: restarted)
         if let remaining = request.remainingSeconds {
             shown.expiry = loop.addTimer(after: remaining) { [weak self] in self?.expire(questionID) }
         }
@@ -304,8 +310,17 @@ public final class ChooserLauncher: @unchecked Sendable {
             server = nil
         }
         guard let active, active.serverID == id else { return }
+        // A chooser that exits before showing its window gets one more start (what it wrote is
+        // on the daemon's stderr): a start that failed on something passing, such as the display
+        // or the bus it raced with, does not cost the question its window.
+        if !active.shown, !active.restarted {
+            Log.warning("the chooser window exited before showing itself (its output is on the daemon's stderr); starting it again")
+            cancelTimers(active)
+            self.active = nil
+            return begin(active.request, environment: active.environment, restarted: true, answer: active.answer)
+        }
         complete(.unavailable(active.shown ? "the chooser window went away without an answer (it crashed or was killed)"
-                                           : "the chooser window exited before showing itself (see the log for why)"))
+                                           : "the chooser window exited before showing itself, twice (its output is on the daemon's stderr)"))
     }
 
     /// Ends the active question with `reply`, then asks the next or keeps the server for a while.

@@ -21,7 +21,7 @@ import Testing
         #expect(eventually(timeout: 10) { prompts(server) == 1 }, "\(server.shown)")
         try server.kill()
         // The window takes the question over; the link is still being asked, not cancelled.
-        let window = try #require(Fault.window(harness, host: "one.ask.example"), "the window did not take the question over; the daemon said:\n\(Fault.log(harness))")
+        let window = try #require(Fault.window(harness, host: "one.ask.example"), "the window did not take the question over; the daemon said:\n\(Fault.log(harness))\nand its stderr (the chooser's too):\n\(harness.bus.log.suffix(3000))")
         #expect(Fault.outcomes(harness, [id]) == ["asking"])
         try server.start()
         // A copy after the server is back shows its confirmation, and only that: the question is
