@@ -4,27 +4,19 @@ extension String {
     /// is still found; Foundation's `replacingOccurrences(of:with:)` for the ASCII targets used).
     /// An empty `target` changes nothing.
     public func replacingEvery(_ target: String, with replacement: String) -> String {
-        let needle = Array(target.utf8)
-        guard let first = needle.first else { return self }
-        let bytes = Array(utf8)
-        guard bytes.count >= needle.count else { return self }
+        let found = ranges(ofText: target)
+        guard !found.isEmpty else { return self }
+        // Copied by UTF-8 bytes: a String slice would round a range ending inside a grapheme
+        // (a quote followed by a combining mark) to the grapheme's start.
         var out: [UInt8] = []
-        var index = 0
-        var copied = 0
-        var changed = false
-        while index <= bytes.count - needle.count {
-            if bytes[index] == first, bytes[index..<index + needle.count].elementsEqual(needle) {
-                out += bytes[copied..<index]
-                out += replacement.utf8
-                index += needle.count
-                copied = index
-                changed = true
-            } else {
-                index += 1
-            }
+        out.reserveCapacity(utf8.count + found.count * replacement.utf8.count)
+        var copied = startIndex
+        for range in found {
+            out += utf8[copied..<range.lowerBound]
+            out += replacement.utf8
+            copied = range.upperBound
         }
-        guard changed else { return self }
-        out += bytes[copied...]
+        out += utf8[copied...]
         return String(decoding: out, as: UTF8.self)
     }
 

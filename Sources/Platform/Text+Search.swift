@@ -1,8 +1,8 @@
 // Text search by UTF-8 bytes. The product's modules are built without _StringProcessing (its
 // Regex parser, generic searching and the Unicode names table were ~1.4 MB of the binary; see
-// Package.swift), so what it gave String (`contains`, `firstRange(of:)`, `ranges(of:)`,
-// `split(separator:)` on a string) is here, for text where bytes are what matters: paths, URLs,
-// keys and the ASCII words we look for.
+// Package.swift), so what it gave String (`contains`, `firstRange(of:)`, `ranges(of:)`) is here,
+// for text where bytes are what matters: paths, URLs, keys and the ASCII words we look for.
+// `replacingEvery` (Text+Replacing) finds its targets with `ranges(ofText:)`.
 
 extension StringProtocol {
     /// The first place `needle` occurs, by UTF-8 bytes; an empty needle is found at the start.
@@ -47,17 +47,5 @@ extension StringProtocol {
             start = range.upperBound
         }
         return found
-    }
-
-    /// The parts between each occurrence of `separator` (by bytes), empty parts kept.
-    public func components(separatedByText separator: some StringProtocol) -> [SubSequence] {
-        var parts: [SubSequence] = []
-        var start = startIndex
-        for range in ranges(ofText: separator) {
-            parts.append(self[start..<range.lowerBound])
-            start = range.upperBound
-        }
-        parts.append(self[start...])
-        return parts
     }
 }
