@@ -63,9 +63,9 @@ public final class ChooserLauncher: @unchecked Sendable {
     private struct Active {
         var serverID: Int
         var questionID: Int
-        var choices: [Choice]
         var answer: (AskAnswer) -> Void
-        /// What `begin` was given, for the one restart of a chooser that exits unshown.
+        /// What `begin` was given: the choices an answer is read against, and for the one
+        /// restart of a chooser that exits unshown.
         var request: AskRequest
         var environment: [String: String]
         var restarted: Bool
@@ -156,7 +156,7 @@ public final class ChooserLauncher: @unchecked Sendable {
         guard let server else { return }
         nextQuestionID += 1
         let questionID = nextQuestionID
-        var shown = Active(serverID: server.id, questionID: questionID, choices: request.choices, answer: answer,
+        var shown = Active(serverID: server.id, questionID: questionID, answer: answer,
                            request: request, environment: environment, restarted: restarted)
         if let remaining = request.remainingSeconds {
             shown.expiry = loop.addTimer(after: remaining) { [weak self] in self?.expire(questionID) }
@@ -230,7 +230,7 @@ public final class ChooserLauncher: @unchecked Sendable {
             self.closing = nil
             return
         }
-        guard let active, active.serverID == serverID, let read = Self.read(line, choices: active.choices) else { return }
+        guard let active, active.serverID == serverID, let read = Self.read(line, choices: active.request.choices) else { return }
         switch read {
         case .shown(let id) where id == nil || id == active.questionID:
             // Mapped in time: from now on the pings tell whether it still answers.
