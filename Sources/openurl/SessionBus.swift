@@ -117,6 +117,8 @@ final class SessionBus {
     /// What is still to be written: the handshake and `Hello` wait here for the first call.
     private var outgoing: [UInt8]
     private var incoming: [UInt8] = []
+    /// What one read fills, allocated once for the connection.
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var authenticated = false
 
     /// Connects to `DBUS_SESSION_BUS_ADDRESS` (its first `unix:path=` or `unix:abstract=`), else
@@ -183,10 +185,8 @@ final class SessionBus {
         // rejects us closes the connection, which the first call reports.
         var handshake: [UInt8] = [0]
         handshake += Array("AUTH EXTERNAL ".utf8)
-        for digit in "\(geteuid())".utf8 {
-            let hex = Array("0123456789abcdef".utf8)
-            handshake += [hex[Int(digit >> 4)], hex[Int(digit & 0xF)]]
-        }
+        let hex = Array("0123456789abcdef".utf8)
+        for digit in "\(geteuid())".utf8 { handshake += [hex[Int(digit >> 4)], hex[Int(digit & 0xF)]] }
         handshake += Array("\r\nBEGIN\r\n".utf8)
         handshake += Wire.methodCall(serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus", member: "Hello", signature: [], body: [])
@@ -267,7 +267,6 @@ final class SessionBus {
 
     /// Reads what has arrived, waiting for it until `deadline`.
     private func receive(until deadline: UInt64, method: String) -> BusError? {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBufferPointer { Int(read(socket, $0.baseAddress, $0.count)) }
             if count > 0 {

@@ -92,17 +92,25 @@ enum Wire {
         fields.string(value)
     }
 
+    /// The fixed header at the start of `bytes` (16 bytes): its byte order, the body's length and
+    /// the header fields' length; nil before 16 bytes or for a byte order that is neither.
+    static func fixedHeader(_ bytes: ArraySlice<UInt8>) -> (bigEndian: Bool, body: Int, fields: Int)? {
+        guard bytes.count >= 16 else { return nil }
+        let order = bytes[bytes.startIndex]
+        guard order == UInt8(ascii: "l") || order == UInt8(ascii: "B") else { return nil }
+        var reader = WireReader(bytes: Array(bytes.prefix(16)))
+        reader.bigEndian = order == UInt8(ascii: "B")
+        reader.offset = 4
+        guard let body = reader.uint32(), reader.uint32() != nil, let fields = reader.uint32() else { return nil }
+        return (reader.bigEndian, Int(body), Int(fields))
+    }
+
     /// The length of the whole message at the start of `bytes`, once its fixed header is there
     /// (16 bytes); nil before, or -1 for a header no message can have.
     static func messageLength(_ bytes: ArraySlice<UInt8>) -> Int? {
         guard bytes.count >= 16 else { return nil }
-        var reader = WireReader(bytes: Array(bytes.prefix(16)))
-        reader.offset = 4
-        guard bytes[bytes.startIndex] == UInt8(ascii: "l") || bytes[bytes.startIndex] == UInt8(ascii: "B") else { return -1 }
-        reader.bigEndian = bytes[bytes.startIndex] == UInt8(ascii: "B")
-        guard let body = reader.uint32(), reader.uint32() != nil, let fields = reader.uint32() else { return -1 }
-        let header = (16 + Int(fields) + 7) / 8 * 8
-        let total = header + Int(body)
+        guard let header = fixedHeader(bytes) else { return -1 }
+        let total = (16 + header.fields + 7) / 8 * 8 + header.body
         return total <= maximumMessageBytes ? total : -1
     }
 }
@@ -118,14 +126,14 @@ struct WireMessage {
 
     /// Parses one whole message; nil when it is malformed.
     init?(_ bytes: [UInt8]) {
-        guard bytes.count >= 16 else { return nil }
+        guard let header = Wire.fixedHeader(bytes[...]) else { return nil }
         var reader = WireReader(bytes: bytes)
-        bigEndian = bytes[0] == UInt8(ascii: "B")
+        bigEndian = header.bigEndian
         reader.bigEndian = bigEndian
         type = bytes[1]
-        reader.offset = 4
-        guard let bodyLength = reader.uint32(), reader.uint32() != nil, let fieldsLength = reader.uint32() else { return nil }
-        let fieldsEnd = reader.offset + Int(fieldsLength)
+        reader.offset = 16
+        let bodyLength = header.body
+        let fieldsEnd = reader.offset + header.fields
         guard fieldsEnd <= bytes.count else { return nil }
         while reader.offset < fieldsEnd {
             guard reader.align(8), let code = reader.byte(), let valueType = reader.signature(), valueType.count == 1 else { return nil }
@@ -139,8 +147,8 @@ struct WireMessage {
             }
         }
         let headerEnd = (fieldsEnd + 7) / 8 * 8
-        guard headerEnd + Int(bodyLength) <= bytes.count else { return nil }
-        body = Array(bytes[headerEnd..<headerEnd + Int(bodyLength)])
+        guard headerEnd + bodyLength <= bytes.count else { return nil }
+        body = Array(bytes[headerEnd..<headerEnd + bodyLength])
     }
 
     /// A reader at the start of the body.
