@@ -160,6 +160,20 @@ public final class NotificationServer {
         return last
     }
 
+    /// Closes what is on screen and waits until `condition` holds for the history, closing again
+    /// at each look for up to `timeout`: with the whole suite running beside it, a notification
+    /// can arrive after a single close and then never reach the history.
+    public func closeIntoHistory(timeout: Double = 15, until condition: ([DunstHistoryEntry]) -> Bool) throws -> [DunstHistoryEntry] {
+        try closeAll()
+        return try waitForHistory(timeout: timeout) { history in
+            guard condition(history) else {
+                try? closeAll()
+                return false
+            }
+            return true
+        }
+    }
+
     private func dunstctl(_ arguments: [String]) throws {
         let result = try Command.run(["dunstctl"] + arguments, environment: environment, timeout: 10)
         guard result.status == 0 else { throw HarnessError("dunstctl \(arguments.joined(separator: " ")) failed: \(result)") }

@@ -73,8 +73,7 @@ import Testing
         let window = try #require(try chooserWindow(harness))
         try press(harness, window, "ctrl+c")
         #expect(eventually { (try? harness.run(["xclip", "-o", "-selection", "clipboard"]).stdout) == "bob@example.org" })
-        try server.closeAll()
-        let history = try server.waitForHistory { $0.contains { $0.appName == "openurld" } }
+        let history = try server.closeIntoHistory { $0.contains { $0.appName == "openurld" } }
         #expect(history.contains { $0.summary == "Copied address" && $0.body.contains("bob@example.org") }, "\(history)")
         #expect(harness.browser.records().isEmpty)
     }

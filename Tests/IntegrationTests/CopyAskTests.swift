@@ -36,8 +36,7 @@ import Testing
         let result = try harness.run([harness.openurl, "copy", "mailto:a@example.org?subject=Hi"])
         #expect(result.status == 0, "\(result)")
         #expect(eventually { (try? clipboard(harness)) == "a@example.org" })
-        try server.closeAll()
-        let history = try server.waitForHistory { $0.contains { $0.appName == "openurld" } }
+        let history = try server.closeIntoHistory { $0.contains { $0.appName == "openurld" } }
         let entry = try #require(history.first { $0.appName == "openurld" })
         #expect(entry.summary == "Copied address")
         #expect(entry.body.contains("a@example.org"))
@@ -49,8 +48,7 @@ import Testing
         let result = try harness.run([harness.openurl, "mailto:%3Cb%3Ebob%3C/b%3E%20%26@x.org,c@y.org"])
         #expect(result.status == 0, "\(result)")
         #expect(eventually { (try? clipboard(harness)) == "<b>bob</b> &@x.org, c@y.org" })
-        try server.closeAll()
-        let history = try server.waitForHistory { $0.contains { $0.appName == "openurld" } }
+        let history = try server.closeIntoHistory { $0.contains { $0.appName == "openurld" } }
         let body = try #require(history.first { $0.appName == "openurld" }?.body)
         #expect(body.contains("&lt;b&gt;bob&lt;/b&gt; &amp;"), "\(body)")
         #expect(!body.contains("<b>"))

@@ -107,8 +107,7 @@ enum Fault {
     /// its history, and returns those, newest first.
     static func shownNotifications(_ server: NotificationServer, atLeast count: Int) throws -> [DunstHistoryEntry] {
         _ = eventually(timeout: 10) { ((try? server.displayedCount()) ?? 0) >= count }
-        try server.closeAll()
-        return try server.waitForHistory { $0.filter { $0.appName == "openurld" }.count >= count }.filter { $0.appName == "openurld" }
+        return try server.closeIntoHistory { $0.filter { $0.appName == "openurld" }.count >= count }.filter { $0.appName == "openurld" }
     }
 
     /// Picks the action `key` on whichever notification offers it, as a user would from dunst's menu.

@@ -25,18 +25,9 @@ import Testing
         try? harness.run(["xclip", "-o", "-selection", "clipboard"]).stdout
     }
 
-    /// openurld's notifications once closed into dunst's history, newest first. Each look closes
-    /// what is on screen again, for up to 15 s: with the whole suite running beside it, a
-    /// notification once came after the one close this did before, and never reached the history.
+    /// openurld's notifications once closed into dunst's history, newest first.
     func notifications(_ server: NotificationServer, count: Int) throws -> [DunstHistoryEntry] {
-        try server.closeAll()
-        return try server.waitForHistory(timeout: 15) { history in
-            guard history.filter({ $0.appName == "openurld" }).count >= count else {
-                try? server.closeAll()
-                return false
-            }
-            return true
-        }.filter { $0.appName == "openurld" }
+        try server.closeIntoHistory { $0.filter { $0.appName == "openurld" }.count >= count }.filter { $0.appName == "openurld" }
     }
 
     @Test func aLineBreakInARecipientEndsInLinkNotOpened() throws {
