@@ -83,6 +83,7 @@ public final class ChildProcess {
             throw HarnessError("posix_spawn \(program): \(String(cString: strerror(rc)))")
         }
         pid = child
+        Self.owners.update { _ = $0.insert(child) }
         stdoutFD = captured.first
         stderrFD = captured.count > 1 ? captured[1] : nil
         if let stdinWriter, let stdinData {
@@ -102,14 +103,72 @@ public final class ChildProcess {
         if let stderrFD { close(stderrFD) }
     }
 
-    /// Reaps the child if it has exited; returns its status (exit code, or 128 + signal).
+    /// Reaps the child if it has exited; returns its status (exit code, or 128 + signal), or
+    /// `reapedElsewhere` when another `waitpid` in this process collected it first.
     public func poll() -> Int32? {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        let signal = status & 0x7f
-        exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid {
+            let signal = status & 0x7f
+            exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+        } else if result < 0, errno == ECHILD {
+            // Waiting on would only end at the timeout, as a hang the child never had.
+            exitStatus = Self.reapedElsewhere
+        } else {
+            return nil
+        }
+        Self.owners.update { _ = $0.remove(pid) }
         return exitStatus
+    }
+
+    /// The status `poll` gives a child whose exit another `waitpid(-1)` in the test process took.
+    public static let reapedElsewhere: Int32 = -2
+
+    /// The children a `ChildProcess` waits on; `reapStrays` leaves them to it.
+    static let owners = Locked<Set<pid_t>>([])
+    /// When each stray zombie was first seen, so a zombie someone is about to reap is left to them.
+    static let straysSeen = Locked<[pid_t: Date]>([:])
+
+    /// Reaps the exited children of the test process that nobody waits on (what a launcher
+    /// spawned and left, orphans given to a subreaper), each one zombie for at least `settled`
+    /// seconds, so a waiter polling its own child is never robbed. `waitpid(-1)`, which the
+    /// product's `ChildReaper.reapAll` is, would also take the children of tests running in
+    /// parallel (RealBrowserTests' `gio open` once timed out that way). Returns what it reaped.
+    @discardableResult
+    public static func reapStrays(settled: Double = 0.3) -> [(pid: pid_t, status: Int32)] {
+        let zombies = zombieChildren()
+        let owned = owners.value
+        let now = Date()
+        var due: [pid_t] = []
+        straysSeen.update { seen in
+            seen = seen.filter { zombies.contains($0.key) }
+            for pid in zombies where !owned.contains(pid) {
+                let first = seen[pid] ?? now
+                seen[pid] = first
+                if now.timeIntervalSince(first) >= settled { due.append(pid) }
+            }
+        }
+        var reaped: [(pid: pid_t, status: Int32)] = []
+        for pid in due {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { reaped.append((pid, status)) }
+        }
+        return reaped
+    }
+
+    /// The children of this process in state Z, from /proc.
+    public static func zombieChildren() -> Set<pid_t> {
+        let me = getpid()
+        var zombies: Set<pid_t> = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/stat") else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            guard let close = text.lastIndex(of: ")") else { continue }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            if fields.count > 2, fields[0] == "Z", pid_t(fields[1]) == me { zombies.insert(pid) }
+        }
+        return zombies
     }
 
     /// Waits up to `timeout` seconds for exit; nil if still running.

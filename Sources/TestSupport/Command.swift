@@ -12,9 +12,18 @@ public struct ToolResult: CustomStringConvertible {
     /// Whether the timeout expired and the command was killed.
     public var timedOut: Bool
 
+    /// A result as a finished command gives it.
+    public init(status: Int32, stdout: String, stderr: String, timedOut: Bool) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timedOut = timedOut
+    }
+
     /// A one-line summary for test failure messages.
     public var description: String {
-        "status \(status)\(timedOut ? " (timed out)" : ""), stdout: \(stdout.debugDescription), stderr: \(stderr.debugDescription)"
+        let lost = status == ChildProcess.reapedElsewhere ? " (its exit status was taken by another waitpid in the test process)" : ""
+        return "status \(status)\(timedOut ? " (timed out)" : "")\(lost), stdout: \(stdout.debugDescription), stderr: \(stderr.debugDescription)"
     }
 }
 

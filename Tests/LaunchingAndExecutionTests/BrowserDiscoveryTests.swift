@@ -149,7 +149,7 @@ struct HarnessFailure: Error, CustomStringConvertible {
         let launcher = AppLauncher(paths: fixture.paths, environment: fixture.environment, launcher: ProcessLauncher(workingDirectory: fixture.desktop.home))
         try launcher.launch(.desktopEntryAdding(id: "org.chromium.Chromium.desktop", arguments: ["--profile-directory=Profile 1"], url: "https://example.org/x"))
         let records = fixture.browser.waitForRecords(1)
-        ChildReaper.reapAll()
+        ChildProcess.reapStrays()
         #expect(records == [["run", "--branch=stable", "--arch=x86_64", "--command=/app/bin/chromium", "--file-forwarding",
                              "org.chromium.Chromium", "--profile-directory=Profile 1", "@@u", "https://example.org/x", "@@"]])
     }

@@ -120,7 +120,7 @@ extension ProcessTests {
             _ = try fixture.run(["xdg-open", url])
             records = fixture.browser.waitForRecords(2, timeout: 15)
             #expect(records.count == 2 && records[1] == [url], "after install xdg-open runs `openurl URL`")
-            ChildReaper.reapAll()
+            ChildProcess.reapStrays()
         }
 
         @Test func systemHandlerPrefersTheRecordedDefaultAndNeverLoops() throws {

@@ -4,8 +4,9 @@ import Testing
 import TestSupport
 import RoutingCore
 
-/// Everything that spawns children runs serialized: `ChildReaper.reapAll` reaps any child of
-/// the test process, so a parallel test waiting on its own child would lose it.
+/// Everything that spawns children runs serialized. Leftover children are collected with
+/// `ChildProcess.reapStrays`, never `ChildReaper.reapAll`: its `waitpid(-1)` would take the
+/// children that tests of other suites, running in parallel, are waiting on.
 @Suite(.serialized) struct ProcessTests {}
 
 /// A sandbox with the recording browser installed as `browser.desktop`.
@@ -33,7 +34,7 @@ struct LaunchFixture {
         let before = browser.records().count
         try launcher.launch(launch)
         let records = browser.waitForRecords(before + 1, timeout: 10)
-        ChildReaper.reapAll()
+        ChildProcess.reapStrays()
         try #require(records.count == before + 1, "the fake browser was not launched")
         return records[before]
     }
@@ -182,7 +183,7 @@ extension ProcessTests {
             }
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
-                for child in ChildReaper.reapAll() { pending.remove(child.pid) }
+                for child in ChildProcess.reapStrays(settled: 0.05) { pending.remove(child.pid) }
                 if pending.isEmpty && Self.zombieChildren().isEmpty && Self.liveChildren() == 0 { break }
                 usleep(20_000)
             }
