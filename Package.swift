@@ -43,13 +43,13 @@ let package = Package(
         .target(name: "CSpoof", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // GIO, for the tests only: the oracle our desktop-entry and Exec readers are held to.
         .systemLibrary(name: "CGIO", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // GTK 4's declarations, for the chooser window only (Debian libgtk-4-dev); it links nothing.
         .systemLibrary(name: "CGtk"),
         // The GTK functions the chooser calls, forwarding into libgtk-4 loaded with dlopen in
-        // chooser mode only, so the multi-call binary does not link GTK. GLib and GObject are linked.
-        .target(name: "CGtkLoader", cSettings: [.unsafeFlags(gtkIncludeFlags)],
-                linkerSettings: [.linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("dl")]),
+        // chooser mode only, so the multi-call binary does not link GTK, nor GLib and GObject.
+        .target(name: "CGtkLoader", cSettings: [.unsafeFlags(gtkIncludeFlags)], linkerSettings: [.linkedLibrary("dl")]),
 
         // The system calls the others need (files, directories, environment, clocks, threads, the
         // one lock, descriptors, sockets, child processes): the only module that imports Glibc,
@@ -99,7 +99,7 @@ let package = Package(
         .systemLibrary(name: "CRouterContract"),
         .target(name: "RouterContract", dependencies: ["CRouterContract", "Platform", "JSON", "LinkSafety", "RoutingCore", "DBus"]),
         // Desktop entries, their Exec lines, spawning and discovery of what is installed.
-        .target(name: "Launching", dependencies: ["CGIO", "Platform", "RoutingCore", "Catalog", "RouterContract"]),
+        .target(name: "Launching", dependencies: ["Platform", "RoutingCore", "Catalog", "RouterContract"]),
         // The desktop's default handlers: takeover, restore, the guard against a browser taking them.
         .target(name: "DesktopDefaults", dependencies: ["Platform", "DBus", "RouterContract", "Launching"]),
         // The config files on disk: loading with discovery, remembered answers.
@@ -186,7 +186,7 @@ let package = Package(
         // In-process tests of Launching, DesktopDefaults and Execution: browser discovery, spawned
         // processes and their time limits, the click record, clipboard, notifications, default
         // handlers and their takeover, the session clock.
-        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Notifying", "Records", "Execution", "ConfigFiles", "Platform", "TestSupport"]),
+        .testTarget(name: "LaunchingAndExecutionTests", dependencies: ["JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "Launching", "DesktopDefaults", "Notifying", "Records", "Execution", "ConfigFiles", "Platform", "TestSupport", "CGIO"]),
         .testTarget(name: "ConfigFilesTests", dependencies: ["RoutingCore", "ConfigLanguage", "ConfigFiles", "Routing", "Platform"]),
         .testTarget(name: "SessionStateTests", dependencies: ["RoutingCore", "SessionState", "TestSupport"]),
         // Issue 15's guard: no installed binary links Foundation or Foundation's ICU.

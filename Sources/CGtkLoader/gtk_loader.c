@@ -107,12 +107,27 @@
     VOID(gtk_window_set_default_size, (GtkWindow *window, int width, int height), (window, width, height)) \
     VOID(gtk_window_set_focus, (GtkWindow *window, GtkWidget *focus), (window, focus)) \
     VOID(gtk_window_set_startup_id, (GtkWindow *window, const char *startup_id), (window, startup_id)) \
-    VOID(gtk_window_set_title, (GtkWindow *window, const char *title), (window, title))
+    VOID(gtk_window_set_title, (GtkWindow *window, const char *title), (window, title)) \
+    VOID(g_set_prgname, (const gchar *prgname), (prgname)) \
+    VOID(g_set_application_name, (const gchar *application_name), (application_name)) \
+    CALL(GMainLoop *, g_main_loop_new, (GMainContext *context, gboolean is_running), (context, is_running)) \
+    VOID(g_main_loop_run, (GMainLoop *loop), (loop)) \
+    CALL(GIOChannel *, g_io_channel_unix_new, (int fd), (fd)) \
+    CALL(guint, g_io_add_watch, (GIOChannel *channel, GIOCondition condition, GIOFunc func, gpointer user_data), (channel, condition, func, user_data)) \
+    CALL(guint, g_idle_add, (GSourceFunc function, gpointer data), (function, data)) \
+    CALL(guint, g_timeout_add, (guint interval, GSourceFunc function, gpointer data), (interval, function, data)) \
+    CALL(gboolean, g_source_remove, (guint tag), (tag)) \
+    CALL(gulong, g_signal_connect_data, (gpointer instance, const gchar *detailed_signal, GCallback c_handler, gpointer data, \
+                                         GClosureNotify destroy_data, GConnectFlags connect_flags), \
+         (instance, detailed_signal, c_handler, data, destroy_data, connect_flags))
 
 // One pointer per function, filled by openurl_gtk_load.
 #define OPENURL_POINTER(ret, name, params, args) static __typeof__(&name) real_##name;
 #define OPENURL_VOID_POINTER(name, params, args) static __typeof__(&name) real_##name;
 OPENURL_GTK_FUNCTIONS(OPENURL_POINTER, OPENURL_VOID_POINTER)
+// Variadic, so called here only, through pointers of their own type.
+static __typeof__(&g_object_set) real_g_object_set;
+static __typeof__(&g_object_get) real_g_object_get;
 
 static int loaded;
 
@@ -134,6 +149,8 @@ int openurl_gtk_load(char *error, size_t size) {
 #define OPENURL_LOOKUP_CALL(ret, name, params, args) OPENURL_LOOKUP(name)
 #define OPENURL_LOOKUP_VOID(name, params, args) OPENURL_LOOKUP(name)
     OPENURL_GTK_FUNCTIONS(OPENURL_LOOKUP_CALL, OPENURL_LOOKUP_VOID)
+    OPENURL_LOOKUP(g_object_set)
+    OPENURL_LOOKUP(g_object_get)
     loaded = 1;
     return 0;
 }
@@ -159,13 +176,13 @@ OPENURL_GTK_FUNCTIONS(OPENURL_FORWARD, OPENURL_FORWARD_VOID)
 void openurl_gtk_prefer_dark_theme(int dark) {
     ensure_loaded("gtk_settings_get_default");
     GtkSettings *settings = real_gtk_settings_get_default();
-    if (settings) g_object_set(settings, "gtk-application-prefer-dark-theme", dark ? TRUE : FALSE, NULL);
+    if (settings) real_g_object_set(settings, "gtk-application-prefer-dark-theme", dark ? TRUE : FALSE, NULL);
 }
 
 int openurl_gtk_prefers_dark_theme(void) {
     ensure_loaded("gtk_settings_get_default");
     GtkSettings *settings = real_gtk_settings_get_default();
     gboolean dark = FALSE;
-    if (settings) g_object_get(settings, "gtk-application-prefer-dark-theme", &dark, NULL);
+    if (settings) real_g_object_get(settings, "gtk-application-prefer-dark-theme", &dark, NULL);
     return dark ? 1 : 0;
 }

@@ -1,4 +1,3 @@
-import CGIO
 import Platform
 
 /// A `[Desktop Action NAME]` of a desktop entry (e.g. Firefox's `new-private-window`).
@@ -11,8 +10,8 @@ public struct DesktopAction: Sendable, Equatable {
     public var exec: String?
 }
 
-/// The parts of a desktop entry openurld needs, read through GIO (`GDesktopAppInfo`), which
-/// applies localisation, `TryExec` and `Hidden` the way the rest of the desktop does.
+/// The parts of a desktop entry openurld needs, read as GIO (`GDesktopAppInfo`) reads them:
+/// translations, `TryExec`, the `Exec` program and `Hidden` the way the rest of the desktop sees them.
 public struct DesktopEntry: Sendable, Equatable {
     /// The desktop file id, e.g. `firefox.desktop` (a file in a subdirectory gets `dir-file.desktop`).
     public var id: String
@@ -48,76 +47,67 @@ public struct DesktopEntry: Sendable, Equatable {
         "/" + busName.replacingEvery(".", with: "/").replacingEvery("-", with: "_")
     }
 
-    /// Reads the entry in `path` under `id`; nil when GIO rejects it (not an application, bad
-    /// syntax, `TryExec` missing).
+}
+
+extension DesktopEntry {
+    /// Reads the entry in `path` under `id`; nil when GIO would reject it (not an application,
+    /// bad syntax, its `TryExec` or `Exec` program not found).
     public init?(path: String, id: String) {
-        guard let info = g_desktop_app_info_new_from_filename(path) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-        let appInfo = info
+        guard let bytes = FileSystem.contents(path) else { return nil }
+        self.init(bytes: bytes, path: path, id: id)
+    }
+
+    /// The entry in `bytes` (read from `path`); nil when GIO would reject it.
+    /// `environment` gives `PATH` and the locale (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
+    init?(bytes: [UInt8], path: String, id: String, environment: (String) -> String? = Environment.value) {
+        // GIO's rules (g_desktop_app_info_load_from_keyfile): the file starts with
+        // [Desktop Entry], is an Application, and its TryExec and Exec programs exist.
+        guard let file = DesktopKeyFile(bytes: bytes), file.startGroup == DesktopKeyFile.entryGroup,
+              file.string("Type") == "Application" else { return nil }
+        let searchPath = environment("PATH")
+        if let tryExec = file.string("TryExec"), !tryExec.isEmpty, Self.findProgram(tryExec, searchPath: searchPath) == nil { return nil }
+        let exec = file.string("Exec")
+        if let exec, !exec.isEmpty {
+            guard case .success(let words) = ShellWords.split(exec), let program = words.first,
+                  Self.findProgram(program, searchPath: searchPath) != nil else { return nil }
+        }
+        let languages = DesktopKeyFile.languageNames(environment)
         self.id = id
         self.path = path
-        name = g_app_info_get_name(appInfo).map { String(cString: $0) } ?? id
-        exec = Self.string(info, "Exec")
-        icon = Self.string(info, "Icon")
-        isTerminal = g_desktop_app_info_get_boolean(info, "Terminal") != 0
-        isDBusActivatable = g_desktop_app_info_get_boolean(info, "DBusActivatable") != 0
-        isHidden = g_desktop_app_info_get_is_hidden(info) != 0
-        var count: gsize = 0
-        if let list = g_desktop_app_info_get_string_list(info, "MimeType", &count) {
-            mimeTypes = (0..<Int(count)).compactMap { list[$0].map { String(cString: $0) } }
-            g_strfreev(list)
-        } else {
-            mimeTypes = []
+        // GIO says "Unnamed" for an entry without a Name; the id tells the user more.
+        name = file.localeString("Name", languages: languages) ?? id
+        self.exec = exec.flatMap { $0.isEmpty ? nil : $0 }
+        icon = file.string("Icon").flatMap { $0.isEmpty ? nil : $0 }
+        isTerminal = file.boolean("Terminal") ?? false
+        isDBusActivatable = file.boolean("DBusActivatable") ?? false
+        isHidden = file.boolean("Hidden") ?? false
+        mimeTypes = file.stringList("MimeType") ?? []
+        categories = file.string("Categories").map { $0.split(separator: ";").map(String.init) } ?? []
+        flatpakID = file.string("X-Flatpak").flatMap { $0.isEmpty ? nil : $0 }
+        snapName = file.string("X-SnapInstanceName").flatMap { $0.isEmpty ? nil : $0 }
+        actions = (file.stringList("Actions") ?? []).map { action in
+            let group = "Desktop Action " + action
+            // GIO says "Unnamed" for an action without a Name; its id says more.
+            return DesktopAction(id: action, name: file.localeString("Name", in: group, languages: languages) ?? action,
+                                 exec: file.string("Exec", in: group))
         }
-        categories = Self.string(info, "Categories").map { $0.split(separator: ";").map(String.init) } ?? []
-        flatpakID = Self.string(info, "X-Flatpak")
-        snapName = Self.string(info, "X-SnapInstanceName")
-        var actions: [DesktopAction] = []
-        if let ids = g_desktop_app_info_list_actions(info), ids[0] != nil {
-            // Only entries with actions pay for reading the file a second time.
-            let execs = Self.actionExecs(path: path)
-            var index = 0
-            while let idPointer = ids[index] {
-                let actionID = String(cString: idPointer)
-                let label = g_desktop_app_info_get_action_name(info, idPointer)
-                actions.append(DesktopAction(id: actionID, name: label.map { String(cString: $0) } ?? actionID,
-                                             exec: execs[actionID]))
-                g_free(label)
-                index += 1
-            }
+    }
+
+    /// GLib's `g_find_program_in_path`: a name with a slash must be an executable file there;
+    /// a bare name is looked up in `searchPath` (GLib's `/bin:/usr/bin:.` when `PATH` is unset).
+    static func findProgram(_ program: String, searchPath: String?) -> String? {
+        func runnable(_ candidate: String) -> Bool { FileSystem.isExecutable(candidate) && !FileSystem.isDirectory(candidate) }
+        if program.contains("/") { return runnable(program) ? program : nil }
+        for directory in (searchPath ?? "/bin:/usr/bin:.").split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + program
+            if runnable(candidate) { return candidate }
         }
-        self.actions = actions
+        return nil
     }
 
     /// Whether the entry declares `x-scheme-handler/SCHEME`.
     public func handles(scheme: String) -> Bool {
         mimeTypes.contains("x-scheme-handler/" + scheme.lowercased())
-    }
-
-    private static func string(_ info: OpaquePointer, _ key: String) -> String? {
-        guard let value = g_desktop_app_info_get_string(info, key) else { return nil }
-        defer { g_free(value) }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
-
-    /// GIO does not expose an action's `Exec`, so the key file is read again for it.
-    private static func actionExecs(path: String) -> [String: String] {
-        guard let keyFile = g_key_file_new() else { return [:] }
-        defer { g_key_file_free(keyFile) }
-        guard g_key_file_load_from_file(keyFile, path, G_KEY_FILE_NONE, nil) != 0 else { return [:] }
-        var execs: [String: String] = [:]
-        var count: gsize = 0
-        guard let groups = g_key_file_get_groups(keyFile, &count) else { return [:] }
-        defer { g_strfreev(groups) }
-        for index in 0..<Int(count) {
-            guard let group = groups[index].map({ String(cString: $0) }), group.hasPrefix("Desktop Action ") else { continue }
-            if let value = g_key_file_get_string(keyFile, group, "Exec", nil) {
-                execs[String(group.dropFirst("Desktop Action ".count))] = String(cString: value)
-                g_free(value)
-            }
-        }
-        return execs
     }
 }
 
@@ -159,7 +149,7 @@ public struct DesktopEntryDirectory: Sendable {
 
     /// Every visible entry, each id once (the most important directory wins), sorted by id.
     /// With `containing`, only files whose text holds one of those strings are parsed (a cheap
-    /// byte search first: parsing an entry with its translations costs ~0.5 ms).
+    /// byte search first).
     public func allEntries(containing needles: [String]? = nil) -> [DesktopEntry] {
         var seen: [String: String] = [:]
         for dir in searchDirs {
@@ -167,11 +157,9 @@ public struct DesktopEntryDirectory: Sendable {
         }
         let patterns = needles?.map { Array($0.utf8) }
         return seen.sorted { $0.key < $1.key }.compactMap { id, path in
-            if let patterns {
-                guard let data = FileSystem.contents(path),
-                      patterns.contains(where: { Self.bytes(data, contain: $0) }) else { return nil }
-            }
-            guard let entry = DesktopEntry(path: path, id: id), !entry.isHidden else { return nil }
+            guard let data = FileSystem.contents(path) else { return nil }
+            if let patterns, !patterns.contains(where: { Self.bytes(data, contain: $0) }) { return nil }
+            guard let entry = DesktopEntry(bytes: data, path: path, id: id), !entry.isHidden else { return nil }
             return entry
         }
     }

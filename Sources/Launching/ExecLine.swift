@@ -1,4 +1,3 @@
-import CGIO
 import Platform
 
 /// Why an `Exec` line could not be used.
@@ -18,8 +17,8 @@ public enum ExecLineError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Turns a desktop entry's `Exec` value into a final argv, following the Desktop Entry
-/// Specification's field codes. The line is split into words first (with `g_shell_parse_argv`,
-/// which only tokenizes and runs nothing), then codes are expanded per word, so a URL is always
+/// Specification's field codes. The line is split into words first (as GLib's `g_shell_parse_argv`
+/// does: `ShellWords`, which only tokenizes and runs nothing), then codes are expanded per word, so a URL is always
 /// exactly one argv element whatever it contains.
 public enum ExecLine {
     /// The field codes that take the launched URL (we pass a URL, never a file list).
@@ -29,17 +28,11 @@ public enum ExecLine {
 
     /// Splits an `Exec` value into words with shell-style quoting (no expansion, no shell).
     public static func tokenize(_ exec: String, entry: String) throws -> [String] {
-        var argc: Int32 = 0
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-        var error: UnsafeMutablePointer<GError>?
-        guard g_shell_parse_argv(exec, &argc, &argv, &error) != 0, let argv else {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "empty"
-            if let error { g_error_free(error) }
-            throw exec.allSatisfy({ $0 == " " || $0 == "\t" })
-                ? ExecLineError.missing(entry: entry) : ExecLineError.unparsable(entry: entry, message: message)
+        switch ShellWords.split(exec) {
+        case .success(let words): return words
+        case .failure(.empty): throw ExecLineError.missing(entry: entry)
+        case .failure(let failure): throw ExecLineError.unparsable(entry: entry, message: failure.message)
         }
-        defer { g_strfreev(argv) }
-        return (0..<Int(argc)).compactMap { argv[$0].map { String(cString: $0) } }
     }
 
     /// Expands field codes in `words`: the first of `%u %U %f %F` becomes `url` (a word that is

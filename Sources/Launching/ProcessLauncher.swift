@@ -1,7 +1,6 @@
 // Process spawning, reaping, and the pipes, polls and waits around them (`ChildIO`, for the files
 // that drive children), over Platform's `ProcessSpawn`, `ChildProcesses` and `Descriptor`.
 import Platform
-import CGIO
 
 /// Why a spawn failed.
 public enum SpawnError: Error, Equatable, CustomStringConvertible {
@@ -180,7 +179,7 @@ public enum ChildReaper {
     /// left as a zombie under a PID 1 that never reaps. Returns false if the kernel refused.
     @discardableResult
     public static func becomeSubreaper() -> Bool {
-        openurld_set_child_subreaper() == 0
+        ChildProcesses.becomeSubreaper()
     }
 }
 

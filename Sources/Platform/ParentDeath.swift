@@ -15,12 +15,6 @@ public enum ParentDeath {
     /// The hidden argument of `openurld` that makes it this wrapper.
     public static let flag = "--tied-to"
 
-    private typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-    /// `prctl` is variadic in C, which Swift cannot call: found at run time and called with the
-    /// five integer arguments the kernel reads (integer arguments pass alike either way on
-    /// x86-64 and AArch64 Linux).
-    private static let prctl: Prctl? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl")
-        .map { unsafeBitCast($0, to: Prctl.self) }
     /// `PR_SET_PDEATHSIG` from `<linux/prctl.h>`.
     private static let setDeathSignal: Int32 = 1
 
@@ -38,7 +32,7 @@ public enum ParentDeath {
             StandardStream.error.write("openurld \(flag): usage: openurld \(flag) PID PATH ARGV0 [ARG…]\n")
             exit(2)
         }
-        if let prctl { _ = prctl(setDeathSignal, UInt(SIGKILL), 0, 0, 0) }
+        _ = ProcessControl.call(setDeathSignal, UInt(SIGKILL))
         // Set after the fork: a parent that died in between is not there to send the signal.
         guard getppid() == parent else { exit(0) }
         let path = arguments[1]
@@ -49,4 +43,16 @@ public enum ParentDeath {
         StandardStream.error.write("openurld \(flag): cannot run \(path): \(String(cString: strerror(code)))\n")
         exit(127)
     }
+}
+
+/// `prctl`, which is variadic in C and so cannot be called from Swift: found at run time and
+/// called with the five integer arguments the kernel reads (integer arguments pass alike either
+/// way on x86-64 and AArch64 Linux).
+enum ProcessControl {
+    private typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+    private static let function: Prctl? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl")
+        .map { unsafeBitCast($0, to: Prctl.self) }
+
+    /// `prctl(option, argument, 0, 0, 0)`; -1 when it fails or cannot be found.
+    static func call(_ option: Int32, _ argument: UInt) -> Int32 { function?(option, argument, 0, 0, 0) ?? -1 }
 }

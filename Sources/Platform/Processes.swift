@@ -91,6 +91,10 @@ public enum ChildProcesses {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
+    /// Makes this process the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`);
+    /// false when the kernel refused.
+    public static func becomeSubreaper() -> Bool { ProcessControl.call(36, 1) == 0 }
+
     /// Collects every child that has exited, without blocking: their pids and raw wait statuses.
     public static func reapAll() -> [(pid: Int32, status: Int32)] {
         var reaped: [(pid: Int32, status: Int32)] = []
