@@ -28,7 +28,8 @@ let package = Package(
         .executable(name: "openurld", targets: ["openurld"]),
     ],
     targets: [
-        // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++.
+        // C boundaries: a modulemap and a shim header each, or a small C++ bridge for toml++
+        // (for the tests only now: the oracle our own TOML reader is held to).
         .target(
             name: "CTOML",
             cxxSettings: [
@@ -81,7 +82,7 @@ let package = Package(
         // web apps, mail programs, app links, the labels and icons of choices.
         .target(name: "Catalog", dependencies: ["RoutingCore", "URLModel", "JSON"]),
         // TOML documents with positions (toml++ through CTOML), for file:line:column errors.
-        .target(name: "TOML", dependencies: ["CTOML"]),
+        .target(name: "TOML"),
         // `{url}`-style templates and the built-in webmail compose templates.
         .target(name: "Templates", dependencies: ["URLModel"]),
         // The config language: its schema, reading TOML into rules, layers, remembered answers,
@@ -178,7 +179,7 @@ let package = Package(
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene", "TestSupport"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction", "TestSupport"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
-        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing", "TestSupport"]),
+        .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing", "TestSupport", "CTOML"]),
         .testTarget(name: "OpenurlChooserTests", dependencies: ["URLModel", "RouterContract", "OpenurlChooser"], swiftSettings: gtkSwiftSettings),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),

@@ -1,5 +1,3 @@
-import CTOML
-
 /// A position in a source file, 1-based.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line.
@@ -130,64 +128,6 @@ public struct TOMLSyntaxError: Error, Sendable {
 public enum TOMLParser {
     /// Parses `text`; throws `TOMLSyntaxError` with the parser's position on failure.
     public static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLNode {
-        var text = text
-        let document: OpaquePointer? = text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { ctoml_parse($0.baseAddress, $0.count) }
-        }
-        guard let document else {
-            throw TOMLSyntaxError(message: "could not parse", position: SourcePosition(line: 1, column: 1))
-        }
-        defer { ctoml_free(document) }
-        guard ctoml_ok(document) != 0 else {
-            throw TOMLSyntaxError(
-                message: String(cString: ctoml_error_message(document)),
-                position: SourcePosition(
-                    line: max(1, Int(ctoml_error_line(document))),
-                    column: max(1, Int(ctoml_error_column(document)))))
-        }
-        let count = ctoml_node_count(document)
-        guard count > 0, let nodes = ctoml_nodes(document) else {
-            return TOMLNode(value: .table([]), position: .init(line: 1, column: 1), keyPosition: .init(line: 1, column: 1))
-        }
-        return build(UnsafeBufferPointer(start: nodes, count: count))
-    }
-
-    /// Builds the tree from the pre-ordered nodes without recursion: children always follow
-    /// their parent, so walking backwards finds every child built before its parent.
-    private static func build(_ nodes: UnsafeBufferPointer<ctoml_node>) -> TOMLNode {
-        func string(_ pointer: UnsafePointer<CChar>?, _ length: Int) -> String {
-            guard let pointer else { return "" }
-            return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-            }
-        }
-        // The children of each node, in reverse source order while they are collected.
-        var children: [[(key: String, node: TOMLNode)]] = Array(repeating: [], count: nodes.count)
-        var root = TOMLNode(value: .table([]), position: .init(line: 1, column: 1), keyPosition: .init(line: 1, column: 1))
-        for index in stride(from: nodes.count - 1, through: 0, by: -1) {
-            let raw = nodes[index]
-            let members = Array(children[index].reversed())
-            children[index] = []
-            let value: TOMLNode.Value
-            switch raw.kind {
-            case Int32(CTOML_TABLE): value = .table(members)
-            case Int32(CTOML_ARRAY): value = .array(members.map(\.node))
-            case Int32(CTOML_STRING): value = .string(string(raw.text, raw.text_length))
-            case Int32(CTOML_INTEGER): value = .integer(raw.integer)
-            case Int32(CTOML_FLOAT): value = .float(raw.number)
-            case Int32(CTOML_BOOLEAN): value = .boolean(raw.boolean != 0)
-            default: value = .dateTime(string(raw.text, raw.text_length))
-            }
-            let position = SourcePosition(line: Int(raw.line), column: Int(raw.column))
-            let keyPosition = raw.key_line > 0 ? SourcePosition(line: Int(raw.key_line), column: Int(raw.key_column)) : position
-            let node = TOMLNode(value: value, position: position, keyPosition: keyPosition)
-            let parent = Int(raw.parent)
-            if parent >= 0, parent < index {
-                children[parent].append((string(raw.key, raw.key_length), node))
-            } else if index == 0 {
-                root = node
-            }
-        }
-        return root
+        try TOMLReader.parse(text)
     }
 }
