@@ -49,9 +49,14 @@ struct TOMLReader {
     /// Where the line before this one starts, and where its line end is.
     private var previousLineStart = 0
     private var previousLineEnd = 0
+    /// No character of this line so far took more than one byte: a column is then a distance.
+    private var lineIsASCII = true
+    /// An escape in the string being read gave U+0000.
+    private var sawNUL = false
 
     /// Columns count characters (UTF-8 lead bytes), as toml++ counted them.
     private func position(at offset: Int) -> SourcePosition {
+        if lineIsASCII { return SourcePosition(line: line, column: offset - lineStart + 1) }
         var column = 1
         var scan = lineStart
         while scan < offset {
@@ -98,6 +103,7 @@ struct TOMLReader {
         previousLineEnd = end
         line += 1
         lineStart = index
+        lineIsASCII = true
         return true
     }
 
@@ -119,7 +125,7 @@ struct TOMLReader {
         index += count
     }
 
-    private func characterLength() throws(TOMLSyntaxError) -> Int {
+    private mutating func characterLength() throws(TOMLSyntaxError) -> Int {
         let lead = bytes[index]
         let length: Int
         switch lead {
@@ -131,6 +137,7 @@ struct TOMLReader {
         }
         guard index + length <= bytes.count else { throw error("invalid UTF-8") }
         for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { throw error("invalid UTF-8") }
+        lineIsASCII = false
         let second = bytes[index + 1]
         if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F) {
             throw error("invalid UTF-8")
@@ -263,7 +270,7 @@ struct TOMLReader {
                 guard index > first else { throw error("expected a key") }
                 name = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self)
             }
-            if name.utf8.contains(0) { throw error("a key contains a NUL character (\\u0000), which no key can hold", at: start) }
+            if sawNUL { throw error("a key contains a NUL character (\\u0000), which no key can hold", at: start) }
             parts.append((name, start))
             skipBlanks()
             guard peek == UInt8(ascii: ".") else { return parts }
@@ -289,7 +296,7 @@ struct TOMLReader {
         switch peek {
         case UInt8(ascii: "\""):
             let text = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"") ? try multilineBasicString() : try basicString()
-            if text.utf8.contains(0) { throw error("a string contains a NUL character (\\u0000), which no setting can hold", at: start) }
+            if sawNUL { throw error("a string contains a NUL character (\\u0000), which no setting can hold", at: start) }
             return node(.string(text))
         case UInt8(ascii: "'"):
             return node(.string(peek(1) == UInt8(ascii: "'") && peek(2) == UInt8(ascii: "'") ? try multilineLiteralString() : try literalString()))
@@ -350,7 +357,17 @@ struct TOMLReader {
 
     private mutating func basicString() throws(TOMLSyntaxError) -> String {
         index += 1
-        var text: [UInt8] = []
+        sawNUL = false
+        // Most strings hold no escape: taken whole from the text.
+        let first = index
+        while let byte = peek, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), !Self.isControl(byte) {
+            if byte < 0x80 { index += 1 } else { index += try characterLength() }
+        }
+        if peek == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<(index - 1)]), as: UTF8.self)
+        }
+        var text = Array(UnsafeBufferPointer(rebasing: bytes[first..<index]))
         while true {
             guard let byte = peek else { throw error("a string is not closed") }
             switch byte {
@@ -372,6 +389,7 @@ struct TOMLReader {
 
     private mutating func multilineBasicString() throws(TOMLSyntaxError) -> String {
         index += 3
+        sawNUL = false
         _ = newline()
         var text: [UInt8] = []
         while true {
@@ -475,6 +493,7 @@ struct TOMLReader {
                 index += 1
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw error("\\\(Character(Unicode.Scalar(code))) names no Unicode character", at: start) }
+            if scalar == 0 { sawNUL = true }
             text.append(contentsOf: String(Character(unicode)).utf8)
         default:
             throw error("unknown escape sequence", at: start)
@@ -555,7 +574,8 @@ final class TableBuilder {
 
     func entry(_ key: String) -> Entry? {
         if members.count > 12 { return lookup[key].map { members[$0].entry } }
-        for member in members where member.key == key { return member.entry }
+        // By bytes, as toml++ compared keys (String's == would equate canonically equivalent ones).
+        for member in members where member.key.utf8.elementsEqual(key.utf8) { return member.entry }
         return nil
     }
 

@@ -1,6 +1,6 @@
 // Compiled into the tests and into the `toml` fuzz target (Fuzz/build.sh).
 import CTOML
-import TOML
+@testable import TOML
 
 /// openurld reads TOML itself (`TOMLReader`); toml++, through the C++ bridge that read configs
 /// before, is the oracle: the same documents accepted, and the same tree (keys in source order,
