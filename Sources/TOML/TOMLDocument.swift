@@ -65,7 +65,7 @@ public struct TOMLNode: Sendable {
         // Built as bytes: config load computes it for every rule, and String concatenation and
         // Unicode-aware key sorting were a fifth of the daemon's start.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(96)
+        bytes.reserveCapacity(128)
         appendCanonical(to: &bytes, omitting: omitting)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -75,11 +75,25 @@ public struct TOMLNode: Sendable {
         case .table(let members):
             bytes.append(UInt8(ascii: "{"))
             // Keys in byte order, which is Unicode scalar order: what String's `<` gives for NFC
-            // text. Positions are sorted, not copies of the members (each copy retained a node).
+            // text. Positions are sorted, not copies of the members (each copy retained a node);
+            // by insertion, as a rule's tables hold a handful of keys.
             var order: [Int] = []
             order.reserveCapacity(members.count)
-            for index in members.indices where omitting.isEmpty || !omitting.contains(members[index].key) { order.append(index) }
-            order.sort { members[$0].key.utf8.lexicographicallyPrecedes(members[$1].key.utf8) }
+            let omitted = omitting.count == 1 ? omitting.first : nil
+            for index in members.indices {
+                if let omitted {
+                    if members[index].key.utf8.elementsEqual(omitted.utf8) { continue }
+                } else if !omitting.isEmpty, omitting.contains(members[index].key) {
+                    continue
+                }
+                var slot = order.count
+                order.append(index)
+                while slot > 0, Self.bytesPrecede(members[index].key, members[order[slot - 1]].key) {
+                    order[slot] = order[slot - 1]
+                    slot -= 1
+                }
+                order[slot] = index
+            }
             for (offset, index) in order.enumerated() {
                 if offset > 0 { bytes.append(UInt8(ascii: ",")) }
                 Self.appendQuoted(members[index].key, to: &bytes)
@@ -102,17 +116,30 @@ public struct TOMLNode: Sendable {
         }
     }
 
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s.
+    private static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { first in b.withUTF8 { second in
+            let common = min(first.count, second.count)
+            for offset in 0..<common where first[offset] != second[offset] { return first[offset] < second[offset] }
+            return first.count < second.count
+        } }
+    }
+
     private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            for byte in text.utf8 {
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            if utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                for byte in utf8 {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                    bytes.append(byte)
+                }
+            } else {
+                bytes.append(contentsOf: utf8)
             }
-        } else {
-            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 
