@@ -104,7 +104,9 @@ enum TOMLScalars {
             text += [UInt8(ascii: "e")] + exponentSign + kept
         }
         if let sign { text.insert(sign, at: 0) }
-        return Double(String(decoding: text, as: UTF8.self))
+        // A finite number too large for a double is refused (toml++ did), not read as infinity.
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
+        return value
     }
 
     /// `YYYY-MM-DD`, a real day.
@@ -151,7 +153,7 @@ enum TOMLScalars {
         let base = token.startIndex
         guard number(token[base..<(base + 2)], max: 23), token[base + 2] == UInt8(ascii: ":"),
               number(token[(base + 3)..<(base + 5)], max: 59), token[base + 5] == UInt8(ascii: ":"),
-              number(token[(base + 6)..<(base + 8)], max: 60) else { return false }
+              number(token[(base + 6)..<(base + 8)], max: 59) else { return false }
         let fraction = token[(base + 8)...]
         guard !fraction.isEmpty else { return true }
         return fraction.first == UInt8(ascii: ".") && fraction.count > 1 && fraction.dropFirst().allSatisfy(isDigit)

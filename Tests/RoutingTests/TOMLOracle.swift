@@ -83,6 +83,9 @@ enum TOMLOracle {
         switch (ours, parse(text)) {
         case (.success(let a), .success(let b)): return difference(a, b)
         case (.failure, .failure): return nil
+        // toml++'s own limit on how many digits a number may be written with (leading zeros
+        // count) is not TOML's: a value in range is read, whatever its length.
+        case (.success, .failure(let error)) where error.message.contains("exceeds length limit") || error.message.contains("too long to identify"): return nil
         case (.success, .failure(let error)): return "accepted; toml++ refuses at \(error.position): \(error.message)"
         case (.failure(let error), .success): return "refused at \(error.position) (\(error.message)); toml++ accepts"
         }
