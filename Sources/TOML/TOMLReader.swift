@@ -295,11 +295,11 @@ struct TOMLReader {
         guard depth <= Self.maximumDepth else { throw error("values nested more than \(Self.maximumDepth) deep") }
         switch peek {
         case UInt8(ascii: "\""):
-            let text = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"") ? try multilineBasicString() : try basicString()
+            let text = peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"") ? try multilineString(quote: UInt8(ascii: "\"")) : try basicString()
             if sawNUL { throw error("a string contains a NUL character (\\u0000), which no setting can hold", at: start) }
             return node(.string(text))
         case UInt8(ascii: "'"):
-            return node(.string(peek(1) == UInt8(ascii: "'") && peek(2) == UInt8(ascii: "'") ? try multilineLiteralString() : try literalString()))
+            return node(.string(peek(1) == UInt8(ascii: "'") && peek(2) == UInt8(ascii: "'") ? try multilineString(quote: UInt8(ascii: "'")) : try literalString()))
         case UInt8(ascii: "["):
             return node(.array(try array(depth: depth)))
         case UInt8(ascii: "{"):
@@ -387,22 +387,24 @@ struct TOMLReader {
         }
     }
 
-    private mutating func multilineBasicString() throws(TOMLSyntaxError) -> String {
+    /// `"""…"""` (`quote` `"`, with escapes) or `'''…'''` (`quote` `'`, as written): a line end
+    /// right after the opening is dropped, CRLF is read as LF (as toml++ did), and up to two
+    /// quotes before the closing three belong to the text.
+    private mutating func multilineString(quote: UInt8) throws(TOMLSyntaxError) -> String {
         index += 3
         sawNUL = false
         _ = newline()
         var text: [UInt8] = []
         while true {
             guard let byte = peek else { throw error("a string is not closed") }
-            if byte == UInt8(ascii: "\"") && peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"") {
-                // Up to two more quotes belong to the text.
+            if byte == quote && peek(1) == quote && peek(2) == quote {
                 var quotes = 3
-                while quotes < 5, peek(quotes) == UInt8(ascii: "\"") { quotes += 1 }
-                text += Array(repeating: UInt8(ascii: "\""), count: quotes - 3)
+                while quotes < 5, peek(quotes) == quote { quotes += 1 }
+                text += Array(repeating: quote, count: quotes - 3)
                 index += quotes
                 return String(decoding: text, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") {
+            if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
                 // A backslash at a line's end takes the line end and the blanks after it.
                 var look = index + 1
                 while look < bytes.count, bytes[look] == UInt8(ascii: " ") || bytes[look] == UInt8(ascii: "\t") { look += 1 }
@@ -418,7 +420,6 @@ struct TOMLReader {
                 continue
             }
             if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n")) {
-                // A CRLF in the text is read as LF, as toml++ did.
                 text.append(UInt8(ascii: "\n"))
                 _ = newline()
                 continue
@@ -443,32 +444,6 @@ struct TOMLReader {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self)
         index += 1
         return text
-    }
-
-    private mutating func multilineLiteralString() throws(TOMLSyntaxError) -> String {
-        index += 3
-        _ = newline()
-        var text: [UInt8] = []
-        while true {
-            guard let byte = peek else { throw error("a string is not closed") }
-            if byte == UInt8(ascii: "'") && peek(1) == UInt8(ascii: "'") && peek(2) == UInt8(ascii: "'") {
-                var quotes = 3
-                while quotes < 5, peek(quotes) == UInt8(ascii: "'") { quotes += 1 }
-                text += Array(repeating: UInt8(ascii: "'"), count: quotes - 3)
-                index += quotes
-                return String(decoding: text, as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n")) {
-                // A CRLF in the text is read as LF, as toml++ did.
-                text.append(UInt8(ascii: "\n"))
-                _ = newline()
-                continue
-            }
-            if Self.isControl(byte) { throw error("a string holds a control character") }
-            let length = try characterLength()
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
-            index += length
-        }
     }
 
     private mutating func escape(into text: inout [UInt8]) throws(TOMLSyntaxError) {

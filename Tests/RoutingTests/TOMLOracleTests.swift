@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TOML
 
 /// Our TOML reader against toml++ (`TOMLOracle`): documents written for the cases that matter,
@@ -67,15 +68,9 @@ import Testing
 
 /// Small TOML-shaped documents, valid and not, from a fixed seed.
 struct TOMLGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+    var random: SplitMix64
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    mutating func next(_ bound: Int) -> Int { random.below(bound) }
     mutating func pick(_ options: [String]) -> String { options[next(options.count)] }
 
     mutating func key() -> String {
