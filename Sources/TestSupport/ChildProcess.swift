@@ -76,6 +76,11 @@ public final class ChildProcess {
         var cEnv: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
         defer { for p in cArgs + cEnv { free(p) } }
         var child: pid_t = 0
+        // Nothing but 0, 1 and 2: a file another test thread is writing without O_CLOEXEC
+        // (Foundation's writes) would otherwise stay open for writing in this child as long
+        // as it lives, and exec'ing that file fails with ETXTBSY ("Text file busy"), as
+        // SystemLayerTests' launcher script once did.
+        _ = Self.addCloseFrom?(&actions, 3)
         let rc = posix_spawnp(&child, program, &actions, &attributes, &cArgs, &cEnv)
         guard rc == 0 else {
             for fd in captured { close(fd) }
@@ -121,6 +126,11 @@ public final class ChildProcess {
         Self.owners.update { _ = $0.remove(pid) }
         return exitStatus
     }
+
+    private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    /// glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc does not import.
+    private static let addCloseFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: CloseFrom.self) }
 
     /// The status `poll` gives a child whose exit another `waitpid(-1)` in the test process took.
     public static let reapedElsewhere: Int32 = -2

@@ -31,6 +31,18 @@ extension ProcessTests {
             #expect(!ChildProcess.zombieChildren().contains(pid))
         }
 
+        @Test func aChildInheritsNoDescriptorButItsThree() throws {
+            // A descriptor opened without O_CLOEXEC, as Foundation's file writes open theirs.
+            let path = FileManager.default.temporaryDirectory.path + "/inherit-\(getpid())"
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            #expect(fd > 2)
+            defer { close(fd); unlink(path) }
+            let result = try Command.run(["sh", "-c", "ls /proc/$$/fd"])
+            let inherited = result.stdout.split(separator: "\n").compactMap { Int32($0) }.filter { $0 > 2 }
+            // The shell may hold one of its own (a script or the directory it lists), never ours.
+            #expect(!inherited.contains(fd), "the child inherited descriptor \(fd): \(result.stdout)")
+        }
+
         @Test func aChildTakenByAnotherWaitIsReportedNotWaitedOn() throws {
             let child = try ChildProcess(["true"], captureOutput: false)
             var status: Int32 = 0
