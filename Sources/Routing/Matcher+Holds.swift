@@ -31,6 +31,8 @@ extension Matcher {
             guard let mailto = subject.mailto else { return false }
             return mailto.addresses.contains { address in
                 globs.contains { $0.matches(address.display) || (address.ascii != address.display && $0.matches(address.ascii)) }
+                    // `Jane Doe <jane@corp.example>` is jane@corp.example to `*@corp.example`.
+                    || address.addressesInBrackets.contains { spec in globs.contains { $0.matches(spec) } }
             }
         case .opener(let globs):
             guard let names = subject.opener?.names else { return false }

@@ -111,6 +111,7 @@ struct RuleIndex: Sendable {
             for address in mailto.addresses {
                 look(up: address.display)
                 if address.ascii != address.display { look(up: address.ascii) }
+                for spec in address.addressesInBrackets { look(up: spec) }
             }
         }
         if hasOpener { hits += needingOpener }

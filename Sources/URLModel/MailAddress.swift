@@ -66,6 +66,14 @@ enum MailAddress {
         return .success((before + HostParser.toUnicode(ascii) + after, before + ascii + after))
     }
 
+    /// The `addr-spec` of `Name <addr-spec>`, or nil when `address` is not written that way.
+    static func addrSpec(_ address: String) -> String? {
+        let bytes = Array(address.utf8)
+        guard bytes.last == UInt8(ascii: ">"), let open = lastOutsideQuotes(UInt8(ascii: "<"), in: bytes[...]) else { return nil }
+        let spec = trimmed(bytes[(open + 1)..<(bytes.count - 1)])
+        return spec.isEmpty ? nil : String(decoding: spec, as: UTF8.self)
+    }
+
     private static func controlMessage(_ byte: UInt8, shown: String) -> String {
         switch byte {
         case 0x0D, 0x0A:

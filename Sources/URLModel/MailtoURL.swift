@@ -54,6 +54,14 @@ public struct MailtoURL: Sendable, Equatable {
         public var display: String
         /// The domain in ASCII form (`xn--bcher-kva.de`), for mailers that need it.
         public var ascii: String
+
+        /// For a recipient written `Name <addr>`, the address alone in its display and ASCII
+        /// forms (what `match.to` also sees); empty for a bare address.
+        public var addressesInBrackets: [String] {
+            guard display.utf8.last == UInt8(ascii: ">"), let spec = MailAddress.addrSpec(display) else { return [] }
+            guard ascii != display, let asciiSpec = MailAddress.addrSpec(ascii), asciiSpec != spec else { return [spec] }
+            return [spec, asciiSpec]
+        }
     }
 
     /// The recipients a copy puts on the clipboard: To and Cc. Bcc recipients are hidden from

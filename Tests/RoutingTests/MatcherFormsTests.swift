@@ -25,6 +25,21 @@ import Foundation
         #expect(try Self.decideBothWays(config, url) == ["idn", "idn"], "\(glob) vs \(url)")
     }
 
+    /// Links often carry `Name <addr>` (RFC 6068 has only the address, mail programs write both).
+    @Test(arguments: [
+        ("*@corp.example", "mailto:Jane%20Doe%20%3Cjane@corp.example%3E", "to"),
+        ("jane@corp.example", "mailto:%22Doe,%20Jane%22%20%3Cjane@corp.example%3E?subject=x", "to"),
+        ("*@bücher.de", "mailto:Jane%20%3Cjane@xn--bcher-kva.de%3E", "to"),
+        ("*@xn--bcher-kva.de", "mailto:Jane%20%3Cjane@b%C3%BCcher.de%3E", "to"),
+        ("*@corp.example", "mailto:x@y.org?cc=Jane%20%3Cjane@corp.example%3E", "to"),
+        ("*@corp.example", "mailto:Jane%20%3Cjane@other.example%3E", nil),
+        ("*@corp.example", "mailto:%22a%20%3Cb@corp.example%3E%22@other.example", nil),
+    ] as [(String, String, String?)])
+    func toMatchesTheAddressInsideNameAndBrackets(glob: String, url: String, rule: String?) throws {
+        let config = "[[rules]]\nname = \"to\"\nmatch.to = \"\(glob)\"\ndiscard = true\n[default]\nsystem = true\n"
+        #expect(try Self.decideBothWays(config, url) == [rule, rule], "\(glob) vs \(url)")
+    }
+
     @Test func toDoesNotMatchAnotherDomain() throws {
         let config = "[[rules]]\nname = \"idn\"\nmatch.to = [\"*@bücher.de\", \"*@xn--bcher-kva.de\"]\ndiscard = true\n[default]\nsystem = true\n"
         #expect(try Self.decideBothWays(config, "mailto:a@bucher.de") == [nil, nil])
