@@ -162,7 +162,9 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
 
+extension BlockListTests {
     /// Many URL patterns at one host (as URLhaus has at github.com): filed by their literal start,
     /// each still found, near misses still missed, and the first in list order reported.
     @Test func manyURLPatternsAtOneHostAreFoundByTheirStart() throws {
