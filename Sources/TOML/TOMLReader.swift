@@ -155,7 +155,7 @@ struct TOMLReader {
             case UInt8(ascii: "#"): try skipComment()
             case UInt8(ascii: "["): try tableHeader()
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"), nil: break
-            default: try keyValue(into: current, inline: false)
+            default: try keyValue(into: current)
             }
             skipBlanks()
             try skipComment()
@@ -226,7 +226,7 @@ struct TOMLReader {
     }
 
     /// `a.b = value` into `table`.
-    private mutating func keyValue(into table: TableBuilder, inline: Bool, depth: Int = 0) throws(TOMLSyntaxError) {
+    private mutating func keyValue(into table: TableBuilder, depth: Int = 0) throws(TOMLSyntaxError) {
         let keys = try key()
         skipBlanks()
         guard peek == UInt8(ascii: "=") else { throw error("expected \"=\" after the key") }
@@ -344,7 +344,7 @@ struct TOMLReader {
         if peek == UInt8(ascii: "}") { index += 1; return table }
         while true {
             skipBlanks()
-            try keyValue(into: table, inline: true, depth: depth)
+            try keyValue(into: table, depth: depth)
             skipBlanks()
             if peek == UInt8(ascii: ",") { index += 1; continue }
             guard peek == UInt8(ascii: "}") else { throw error("expected \",\" or \"}\" in the inline table") }
