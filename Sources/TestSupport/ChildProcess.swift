@@ -167,18 +167,23 @@ public final class ChildProcess {
         return reaped
     }
 
-    /// The children of this process in state Z, from /proc.
-    public static func zombieChildren() -> Set<pid_t> {
-        let me = getpid()
-        var zombies: Set<pid_t> = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/stat") else { continue }
+    /// The children of `parent` (this process unless given) in state Z, from /proc.
+    public static func zombieChildren(of parent: pid_t = getpid()) -> Set<pid_t> {
+        Set(children(of: parent).filter { $0.state == "Z" }.map(\.pid))
+    }
+
+    /// Every child of `parent` (this process unless given) with its state letter (`R`, `S`,
+    /// `Z`, …), from /proc.
+    public static func children(of parent: pid_t = getpid()) -> [(pid: pid_t, state: Character)] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+            guard let pid = pid_t(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/stat") else { return nil }
             let text = String(decoding: data, as: UTF8.self)
-            guard let close = text.lastIndex(of: ")") else { continue }
+            // The command name may hold spaces and parentheses: the fields follow the last ")".
+            guard let close = text.lastIndex(of: ")") else { return nil }
             let fields = text[text.index(after: close)...].split(separator: " ")
-            if fields.count > 2, fields[0] == "Z", pid_t(fields[1]) == me { zombies.insert(pid) }
+            guard fields.count > 2, pid_t(fields[1]) == parent, let state = fields[0].first else { return nil }
+            return (pid, state)
         }
-        return zombies
     }
 
     /// Waits up to `timeout` seconds for exit; nil if still running.

@@ -100,17 +100,7 @@ import Testing
         }
         #expect(harness.browser.waitForRecords(100, timeout: 30).count == 100)
         let daemon = try harness.daemonPID()
-        #expect(eventually(timeout: 5) { Self.zombieChildren(of: pid_t(daemon)).isEmpty }, "zombies: \(Self.zombieChildren(of: pid_t(daemon)))")
-    }
-
-    static func zombieChildren(of parent: pid_t) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { Int32($0) }.filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            return fields.count > 1 && fields[0] == "Z" && Int32(fields[1]) == parent
-        }
+        #expect(eventually(timeout: 5) { ChildProcess.zombieChildren(of: pid_t(daemon)).isEmpty }, "zombies: \(ChildProcess.zombieChildren(of: pid_t(daemon)))")
     }
 
     @Test func shippedFilesValidate() throws {

@@ -184,28 +184,11 @@ extension ProcessTests {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
                 for child in ChildProcess.reapStrays(settled: 0.05) { pending.remove(child.pid) }
-                if pending.isEmpty && Self.zombieChildren().isEmpty && Self.liveChildren() == 0 { break }
+                if pending.isEmpty && ChildProcess.children().isEmpty { break }
                 usleep(20_000)
             }
             #expect(pending.isEmpty)
-            #expect(Self.zombieChildren().isEmpty)
-        }
-
-        /// Our children in state Z, read from /proc.
-        static func zombieChildren() -> [Int32] { children().filter { $0.state == "Z" }.map(\.pid) }
-        static func liveChildren() -> Int { children().count }
-
-        static func children() -> [(pid: Int32, state: Character)] {
-            let me = getpid()
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            return entries.compactMap { name -> (Int32, Character)? in
-                guard let pid = Int32(name), let data = FileManager.default.contents(atPath: "/proc/\(name)/stat") else { return nil }
-                let text = String(decoding: data, as: UTF8.self)
-                guard let close = text.lastIndex(of: ")") else { return nil }
-                let fields = text[text.index(after: close)...].split(separator: " ")
-                guard fields.count > 2, Int32(fields[1]) == me, let state = fields[0].first else { return nil }
-                return (pid, state)
-            }
+            #expect(ChildProcess.zombieChildren().isEmpty)
         }
     }
 
