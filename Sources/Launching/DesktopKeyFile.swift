@@ -1,9 +1,7 @@
-import Platform
-
 /// A desktop entry file read the way GLib's `GKeyFile` reads it (what GIO, and so `gio open` and
 /// most desktops, see): groups, `key=value` lines, `#` comments, `Key[locale]` translations, the
 /// escapes `\s \n \t \r \\`, and `;`-separated lists. Ours, not GLib's, so the daemon does not map
-/// GLib at start; `DesktopEntryOracleTests` holds it to GIO on every entry of the machine.
+/// GLib at start; `GIOOracleTests` holds it to GIO on every entry of the machine.
 struct DesktopKeyFile {
     /// The group every desktop entry starts with.
     static let entryGroup = "Desktop Entry"

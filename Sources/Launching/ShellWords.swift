@@ -3,7 +3,7 @@
 /// keep everything; double quotes keep everything but `\"`, `\\`, `` \` ``, `\$` and a
 /// backslash-newline; an unquoted backslash keeps the next character; a `#` at the start of a
 /// word starts a comment to the end of the line. Nothing is expanded and nothing runs. Ours, not
-/// GLib's, so the daemon does not map GLib at start; `ShellWordsOracleTests` holds it to GLib's.
+/// GLib's, so the daemon does not map GLib at start; `GIOOracleTests` holds it to GLib's.
 enum ShellWords {
     /// Why a line gives no words.
     enum Failure: Error, Equatable {

@@ -40,9 +40,7 @@ struct TOMLReader {
     private var position: SourcePosition {
         // At the end of a text that ends a line, errors point at that line, not past it.
         if index >= bytes.count, line > 1, lineStart == bytes.count {
-            var column = 1
-            for byte in bytes[previousLineStart..<previousLineEnd] where byte & 0xC0 != 0x80 { column += 1 }
-            return SourcePosition(line: line - 1, column: column)
+            return SourcePosition(line: line - 1, column: column(from: previousLineStart, to: previousLineEnd))
         }
         return position(at: index)
     }
@@ -56,14 +54,12 @@ struct TOMLReader {
 
     /// Columns count characters (UTF-8 lead bytes), as toml++ counted them.
     private func position(at offset: Int) -> SourcePosition {
-        if lineIsASCII { return SourcePosition(line: line, column: offset - lineStart + 1) }
-        var column = 1
-        var scan = lineStart
-        while scan < offset {
-            if bytes[scan] & 0xC0 != 0x80 { column += 1 }
-            scan += 1
-        }
-        return SourcePosition(line: line, column: column)
+        SourcePosition(line: line, column: lineIsASCII ? offset - lineStart + 1 : column(from: lineStart, to: offset))
+    }
+
+    /// The column of `end` on a line starting at `start`: one more than the characters between.
+    private func column(from start: Int, to end: Int) -> Int {
+        1 + bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
     }
 
     private func error(_ message: String, at where: SourcePosition? = nil) -> TOMLSyntaxError {
@@ -85,7 +81,7 @@ struct TOMLReader {
         while let byte = peek, byte != UInt8(ascii: "\n") {
             if byte == UInt8(ascii: "\r"), peek(1) == UInt8(ascii: "\n") { break }
             if Self.isControl(byte) { throw error("a comment holds a control character") }
-            try skipCharacter()
+            index += characterLength()
         }
     }
 
@@ -119,30 +115,20 @@ struct TOMLReader {
     /// Tab is the only control character TOML allows in text.
     private static func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F }
 
-    /// One UTF-8 character, checked.
-    private mutating func skipCharacter() throws(TOMLSyntaxError) {
-        let count = try characterLength()
-        index += count
+    /// The bytes of the character here. The text is a Swift String, so it is valid UTF-8 and a
+    /// lead byte says the length.
+    private mutating func characterLength() -> Int {
+        let lead = bytes[index]
+        guard lead >= 0x80 else { return 1 }
+        lineIsASCII = false
+        return lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
     }
 
-    private mutating func characterLength() throws(TOMLSyntaxError) -> Int {
-        let lead = bytes[index]
-        let length: Int
-        switch lead {
-        case 0x00...0x7F: return 1
-        case 0xC2...0xDF: length = 2
-        case 0xE0...0xEF: length = 3
-        case 0xF0...0xF4: length = 4
-        default: throw error("invalid UTF-8")
-        }
-        guard index + length <= bytes.count else { throw error("invalid UTF-8") }
-        for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { throw error("invalid UTF-8") }
-        lineIsASCII = false
-        let second = bytes[index + 1]
-        if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F) {
-            throw error("invalid UTF-8")
-        }
-        return length
+    /// Appends the character here to `text` and moves past it.
+    private mutating func appendCharacter(to text: inout [UInt8]) {
+        let length = characterLength()
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+        index += length
     }
 
     // MARK: The document
@@ -184,7 +170,7 @@ struct TOMLReader {
             case nil:
                 // A table the name only passes through is where the header is (as toml++ had it).
                 let made = TableBuilder(position: start, keyPosition: part.position, state: .implicit)
-                table.add(part.name, .table(made), keyPosition: part.position)
+                table.add(part.name, .table(made))
                 table = made
             case .table(let existing):
                 table = existing
@@ -202,7 +188,7 @@ struct TOMLReader {
             let element = TableBuilder(position: start, keyPosition: start, state: .header)
             switch existing {
             case nil:
-                table.add(last.name, .tableArray(TableArrayBuilder(position: start, elements: [element])), keyPosition: last.position)
+                table.add(last.name, .tableArray(TableArrayBuilder(position: start, keyPosition: last.position, elements: [element])))
             case .tableArray(let array):
                 array.elements.append(element)
             default:
@@ -213,7 +199,7 @@ struct TOMLReader {
             switch existing {
             case nil:
                 let made = TableBuilder(position: start, keyPosition: last.position, state: .header)
-                table.add(last.name, .table(made), keyPosition: last.position)
+                table.add(last.name, .table(made))
                 current = made
             case .table(let made) where made.state == .implicit:
                 made.state = .header
@@ -237,7 +223,7 @@ struct TOMLReader {
             switch target.entry(part.name) {
             case nil:
                 let made = TableBuilder(position: part.position, keyPosition: part.position, state: .dotted)
-                target.add(part.name, .table(made), keyPosition: part.position)
+                target.add(part.name, .table(made))
                 target = made
             case .table(let existing) where existing.state == .dotted:
                 target = existing
@@ -248,7 +234,7 @@ struct TOMLReader {
         guard let last = keys.last else { throw error("expected a key") }
         guard target.entry(last.name) == nil else { throw error("\"\(last.name)\" is defined twice", at: last.position) }
         let node = try value(depth: depth + 1, keyPosition: last.position)
-        target.add(last.name, .value(node), keyPosition: last.position)
+        target.add(last.name, .value(node))
     }
 
     /// A key's parts, each with where it starts.
@@ -303,7 +289,7 @@ struct TOMLReader {
         case UInt8(ascii: "["):
             return node(.array(try array(depth: depth)))
         case UInt8(ascii: "{"):
-            return try inlineTable(depth: depth, start: start).node(keyPosition: keyPosition ?? start)
+            return try inlineTable(depth: depth, start: start, keyPosition: keyPosition ?? start).node()
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             if matches("true") { index += 4; return node(.boolean(true)) }
             if matches("false") { index += 5; return node(.boolean(false)) }
@@ -337,9 +323,9 @@ struct TOMLReader {
         }
     }
 
-    private mutating func inlineTable(depth: Int, start: SourcePosition) throws(TOMLSyntaxError) -> TableBuilder {
+    private mutating func inlineTable(depth: Int, start: SourcePosition, keyPosition: SourcePosition) throws(TOMLSyntaxError) -> TableBuilder {
         index += 1
-        let table = TableBuilder(position: start, keyPosition: start, state: .inline)
+        let table = TableBuilder(position: start, keyPosition: keyPosition, state: .inline)
         skipBlanks()
         if peek == UInt8(ascii: "}") { index += 1; return table }
         while true {
@@ -361,7 +347,7 @@ struct TOMLReader {
         // Most strings hold no escape: taken whole from the text.
         let first = index
         while let byte = peek, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), !Self.isControl(byte) {
-            if byte < 0x80 { index += 1 } else { index += try characterLength() }
+            index += characterLength()
         }
         if peek == UInt8(ascii: "\"") {
             index += 1
@@ -380,9 +366,7 @@ struct TOMLReader {
                 throw error("a string is not closed on its line")
             default:
                 if Self.isControl(byte) { throw error("a string holds a control character") }
-                let length = try characterLength()
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
-                index += length
+                appendCharacter(to: &text)
             }
         }
     }
@@ -425,9 +409,7 @@ struct TOMLReader {
                 continue
             }
             if Self.isControl(byte) { throw error("a string holds a control character") }
-            let length = try characterLength()
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
-            index += length
+            appendCharacter(to: &text)
         }
     }
 
@@ -439,7 +421,7 @@ struct TOMLReader {
             if byte == UInt8(ascii: "'") { break }
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { throw error("a string is not closed on its line") }
             if Self.isControl(byte) { throw error("a string holds a control character") }
-            try skipCharacter()
+            index += characterLength()
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self)
         index += 1
@@ -463,45 +445,38 @@ struct TOMLReader {
             let digits = code == UInt8(ascii: "u") ? 4 : 8
             var scalar: UInt32 = 0
             for _ in 0..<digits {
-                guard let byte = peek, let digit = Self.hexValue(byte) else { throw error("expected \(digits) hexadecimal digits after \\\(Character(Unicode.Scalar(code)))", at: start) }
+                guard let byte = peek, let digit = TOMLScalars.hexValue(byte) else { throw error("expected \(digits) hexadecimal digits after \\\(Character(Unicode.Scalar(code)))", at: start) }
                 scalar = scalar << 4 | UInt32(digit)
                 index += 1
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw error("\\\(Character(Unicode.Scalar(code))) names no Unicode character", at: start) }
             if scalar == 0 { sawNUL = true }
-            text.append(contentsOf: String(Character(unicode)).utf8)
+            UTF8.encode(unicode) { text.append($0) }
         default:
             throw error("unknown escape sequence", at: start)
         }
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
-
     // MARK: Numbers and dates
 
-    /// The token up to the next blank, comma, bracket, brace, comment or line end.
-    private mutating func numberOrDate(_ node: (TOMLNode.Value) -> TOMLNode) throws(TOMLSyntaxError) -> TOMLNode {
-        let first = index
+    /// Moves past a number's or a date's token: up to the next blank, comma, bracket, brace,
+    /// comment or line end.
+    private mutating func skipToken() {
         while let byte = peek, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ","),
                                  UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "#")].contains(byte) {
             index += 1
         }
+    }
+
+    private mutating func numberOrDate(_ node: (TOMLNode.Value) -> TOMLNode) throws(TOMLSyntaxError) -> TOMLNode {
+        let first = index
+        skipToken()
         // A date and a time may be separated by one space: `1979-05-27 07:32:00`.
         var token = Array(UnsafeBufferPointer(rebasing: bytes[first..<index]))
         if TOMLScalars.isDate(token), peek == UInt8(ascii: " "), let next = peek(1), next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9") {
             let save = index
             index += 1
-            while let byte = peek, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: ","),
-                                     UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "#")].contains(byte) {
-                index += 1
-            }
+            skipToken()
             let joined = token + [UInt8(ascii: "T")] + Array(UnsafeBufferPointer(rebasing: bytes[(save + 1)..<index]))
             if TOMLScalars.dateTimeKind(joined) != nil { token = joined } else { index = save }
         }

@@ -2,6 +2,16 @@
 enum TOMLScalars {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
+    /// The value of a hexadecimal digit, or nil.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     /// Digits of `isDigit` with single underscores between them; the digits without the underscores.
     private static func digits(_ token: ArraySlice<UInt8>, _ isDigit: (UInt8) -> Bool) -> [UInt8]? {
         guard let first = token.first, let last = token.last, isDigit(first), isDigit(last) else { return nil }
@@ -26,28 +36,31 @@ enum TOMLScalars {
         guard let first = token.first else { return nil }
         if token.count > 2, first == UInt8(ascii: "0") {
             let radix: Int64
-            let isDigit: (UInt8) -> Bool
             switch token[1] {
-            case UInt8(ascii: "x"):
-                radix = 16
-                isDigit = { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "f")) }
-            case UInt8(ascii: "o"): radix = 8; isDigit = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "7") }
-            case UInt8(ascii: "b"): radix = 2; isDigit = { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: "1") }
+            case UInt8(ascii: "x"): radix = 16
+            case UInt8(ascii: "o"): radix = 8
+            case UInt8(ascii: "b"): radix = 2
             default: return decimal(token)
             }
-            guard let kept = digits(token[2...], isDigit) else { return nil }
-            var value: Int64 = 0
-            for byte in kept {
-                let digit = Int64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10)
-                let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
-                guard !overflow else { return nil }
-                let (sum, overflowAgain) = shifted.addingReportingOverflow(digit)
-                guard !overflowAgain else { return nil }
-                value = sum
-            }
-            return value
+            let isDigit = { (byte: UInt8) in hexValue(byte).map { Int64($0) < radix } ?? false }
+            return digits(token[2...], isDigit).flatMap { value(of: $0, radix: radix, negative: false) }
         }
         return decimal(token)
+    }
+
+    /// The number `digits` (each a digit of `radix`) write, negated digit by digit when
+    /// `negative` (so that Int64.min fits); nil when it does not fit 64 bits.
+    private static func value(of digits: [UInt8], radix: Int64, negative: Bool) -> Int64? {
+        var value: Int64 = 0
+        for byte in digits {
+            guard let digit = hexValue(byte).map(Int64.init) else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
+            guard !overflow else { return nil }
+            let (sum, overflowAgain) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowAgain else { return nil }
+            value = sum
+        }
+        return value
     }
 
     private static func decimal(_ token: [UInt8]) -> Int64? {
@@ -59,17 +72,7 @@ enum TOMLScalars {
         }
         // No leading zero but "0" itself.
         if body.first == UInt8(ascii: "0"), body.count > 1 { return nil }
-        guard let kept = digits(body, isDigit) else { return nil }
-        var value: Int64 = 0
-        for byte in kept {
-            let digit = Int64(byte - UInt8(ascii: "0"))
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            let (sum, overflowAgain) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-            guard !overflowAgain else { return nil }
-            value = sum
-        }
-        return value
+        return digits(body, isDigit).flatMap { value(of: $0, radix: 10, negative: negative) }
     }
 
     /// `inf`, `nan` (signed or not), or a decimal with a fraction, an exponent or both.
@@ -128,9 +131,15 @@ enum TOMLScalars {
         return time(rest) ? "date-time" : nil
     }
 
+    /// Two digits, as a number.
+    private static func twoDigits(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count == 2, bytes.allSatisfy(isDigit) else { return nil }
+        return Int(bytes[bytes.startIndex] - UInt8(ascii: "0")) * 10 + Int(bytes[bytes.startIndex + 1] - UInt8(ascii: "0"))
+    }
+
+    /// Two digits, from `min` to `max`.
     private static func number(_ bytes: ArraySlice<UInt8>, max: Int, min: Int = 0) -> Bool {
-        guard bytes.count == 2, bytes.allSatisfy(isDigit) else { return false }
-        let value = Int(bytes[bytes.startIndex] - UInt8(ascii: "0")) * 10 + Int(bytes[bytes.startIndex + 1] - UInt8(ascii: "0"))
+        guard let value = twoDigits(bytes) else { return false }
         return value >= min && value <= max
     }
 
@@ -138,10 +147,9 @@ enum TOMLScalars {
         guard token.count == 10 else { return false }
         let base = token.startIndex
         guard token[base + 4] == UInt8(ascii: "-"), token[base + 7] == UInt8(ascii: "-"),
-              token[base..<(base + 4)].allSatisfy(isDigit), number(token[(base + 5)..<(base + 7)], max: 12, min: 1),
-              token[(base + 8)..<(base + 10)].allSatisfy(isDigit) else { return false }
+              token[base..<(base + 4)].allSatisfy(isDigit), let month = twoDigits(token[(base + 5)..<(base + 7)]), (1...12).contains(month)
+        else { return false }
         let year = token[base..<(base + 4)].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        let month = Int(token[base + 5] - UInt8(ascii: "0")) * 10 + Int(token[base + 6] - UInt8(ascii: "0"))
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         return number(token[(base + 8)..<(base + 10)], max: days, min: 1)

@@ -22,11 +22,13 @@ final class TableBuilder {
     }
 
     var position: SourcePosition
+    /// Where the table's key is (its header's position for an array element).
     let keyPosition: SourcePosition
     var state: State
-    private var members: [(key: String, entry: Entry, keyPosition: SourcePosition)] = []
-    /// Built once a table has many members; small tables are searched.
-    private var lookup: [String: Int] = [:]
+    private var members: [(key: String, entry: Entry)] = []
+    /// Built once a table has many members; small tables are searched. By bytes, as toml++
+    /// compared keys (String's == would take canonically equivalent keys for one).
+    private var lookup: [[UInt8]: Int] = [:]
 
     init(position: SourcePosition, keyPosition: SourcePosition, state: State) {
         self.position = position
@@ -35,42 +37,44 @@ final class TableBuilder {
     }
 
     func entry(_ key: String) -> Entry? {
-        if members.count > 12 { return lookup[key].map { members[$0].entry } }
-        // By bytes, as toml++ compared keys (String's == would equate canonically equivalent ones).
+        if members.count > 12 { return lookup[Array(key.utf8)].map { members[$0].entry } }
         for member in members where member.key.utf8.elementsEqual(key.utf8) { return member.entry }
         return nil
     }
 
-    func add(_ key: String, _ entry: Entry, keyPosition: SourcePosition) {
-        members.append((key, entry, keyPosition))
+    func add(_ key: String, _ entry: Entry) {
+        members.append((key, entry))
         if members.count > 12 {
-            if lookup.isEmpty { for (offset, member) in members.enumerated() { lookup[member.key] = offset } }
-            lookup[key] = members.count - 1
+            if lookup.isEmpty { for (offset, member) in members.enumerated() { lookup[Array(member.key.utf8)] = offset } }
+            lookup[Array(key.utf8)] = members.count - 1
         }
     }
 
     /// The finished table. Recursive, as deep as tables nest: a name has at most 64 parts, and
     /// inline values at most 256 levels.
-    func node(keyPosition: SourcePosition? = nil) -> TOMLNode {
+    func node() -> TOMLNode {
         let built: [(key: String, node: TOMLNode)] = members.map { member in
             switch member.entry {
             case .value(let node): return (member.key, node)
-            case .table(let table): return (member.key, table.node(keyPosition: member.keyPosition))
+            case .table(let table): return (member.key, table.node())
             case .tableArray(let array):
-                return (member.key, TOMLNode(value: .array(array.elements.map { $0.node() }), position: array.position, keyPosition: member.keyPosition))
+                return (member.key, TOMLNode(value: .array(array.elements.map { $0.node() }), position: array.position, keyPosition: array.keyPosition))
             }
         }
-        return TOMLNode(value: .table(built), position: position, keyPosition: keyPosition ?? self.keyPosition)
+        return TOMLNode(value: .table(built), position: position, keyPosition: keyPosition)
     }
 }
 
 /// An array of tables (`[[name]]`) while the document is read.
 final class TableArrayBuilder {
     let position: SourcePosition
+    /// Where the array's key is in its first header.
+    let keyPosition: SourcePosition
     var elements: [TableBuilder]
 
-    init(position: SourcePosition, elements: [TableBuilder]) {
+    init(position: SourcePosition, keyPosition: SourcePosition, elements: [TableBuilder]) {
         self.position = position
+        self.keyPosition = keyPosition
         self.elements = elements
     }
 }
