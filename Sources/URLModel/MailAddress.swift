@@ -36,10 +36,7 @@ enum MailAddress {
         if let control = item.first(where: { $0 < 0x20 || $0 == 0x7F }) {
             return .failure(URLParseError(message: controlMessage(control, shown: text.debugDescription)))
         }
-        var spec = item[...]
-        if item.last == UInt8(ascii: ">"), let open = lastOutsideQuotes(UInt8(ascii: "<"), in: item) {
-            spec = item[(open + 1)..<(item.endIndex - 1)]
-        }
+        let spec = inBrackets(item) ?? item
         guard let at = lastOutsideQuotes(UInt8(ascii: "@"), in: spec), at + 1 < spec.endIndex,
               spec[at + 1] != UInt8(ascii: "[") else {
             // No domain, or an address literal (`[192.0.2.1]`): nothing to map.
@@ -69,9 +66,14 @@ enum MailAddress {
     /// The `addr-spec` of `Name <addr-spec>`, or nil when `address` is not written that way.
     static func addrSpec(_ address: String) -> String? {
         let bytes = Array(address.utf8)
-        guard bytes.last == UInt8(ascii: ">"), let open = lastOutsideQuotes(UInt8(ascii: "<"), in: bytes[...]) else { return nil }
-        let spec = trimmed(bytes[(open + 1)..<(bytes.count - 1)])
-        return spec.isEmpty ? nil : String(decoding: spec, as: UTF8.self)
+        guard let spec = inBrackets(bytes[...]).map(trimmed), !spec.isEmpty else { return nil }
+        return String(decoding: spec, as: UTF8.self)
+    }
+
+    /// What `Name <…>` holds between its last `<` outside quotes and its final `>`.
+    private static func inBrackets(_ item: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard item.last == UInt8(ascii: ">"), let open = lastOutsideQuotes(UInt8(ascii: "<"), in: item) else { return nil }
+        return item[(open + 1)..<(item.endIndex - 1)]
     }
 
     private static func controlMessage(_ byte: UInt8, shown: String) -> String {
