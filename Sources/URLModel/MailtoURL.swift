@@ -81,11 +81,7 @@ public struct MailtoURL: Sendable, Equatable {
         problem = nil
         add(Substring(url.path), as: .to)
         guard let query = url.query else { return }
-        // Split on the UTF-8 bytes: a split on Characters cost more than the rest of the parse.
-        for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
-            let equals = pair.firstIndex(of: UInt8(ascii: "="))
-            let name = Self.decode(Substring(pair[pair.startIndex..<(equals ?? pair.endIndex)])).lowercased()
-            let rawValue = equals.map { Substring(pair[pair.index(after: $0)...]) } ?? ""
+        for (_, name, rawValue) in Self.fields(of: query) {
             switch name {
             case "to": add(rawValue, as: .to)
             case "cc": add(rawValue, as: .cc)
@@ -110,10 +106,7 @@ public struct MailtoURL: Sendable, Equatable {
     /// recipient shows, so a hidden recipient is not revealed.
     public static func withoutBcc(_ url: ParsedURL) -> String {
         guard let query = url.query else { return url.string }
-        let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
-            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return decode(name).lowercased() != "bcc"
-        }
+        let kept = fields(of: query, keepingEmpty: true).filter { $0.name != "bcc" }.map(\.pair)
         // Everything before the query as it is: `mailto://…` has an authority to keep too.
         let string = url.string
         var text = String(string[..<(string.firstIndex(of: "?") ?? string.endIndex)])
@@ -181,6 +174,18 @@ public struct MailtoURL: Sendable, Equatable {
             case .failure(let reason):
                 if problem == nil { problem = reason.message }
             }
+        }
+    }
+
+    /// The `name=value` fields of a query: each as written, its name decoded and lowercased, and
+    /// its value as written. Split on the UTF-8 bytes, as a split on Characters would miss an
+    /// `=` or `&` that a combining mark after it joins into one Character (and cost more than
+    /// the rest of the parse); `keepingEmpty` keeps empty fields (`a&&b`) in place.
+    private static func fields(of query: String, keepingEmpty: Bool = false) -> [(pair: Substring, name: String, rawValue: Substring)] {
+        query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: !keepingEmpty).map { pair in
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let name = decode(Substring(pair[pair.startIndex..<(equals ?? pair.endIndex)])).lowercased()
+            return (Substring(pair), name, equals.map { Substring(pair[pair.index(after: $0)...]) } ?? "")
         }
     }
 
