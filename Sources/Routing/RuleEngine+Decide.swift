@@ -50,6 +50,8 @@ struct Deciding {
     var policy: SafetyPolicy
     /// A remembered answer stands for the question.
     var answered = false
+    /// The rule had hygiene or the rewrites redone: `current` is no longer the match subject's link.
+    var redone = false
 }
 
 extension RuleEngine {
@@ -88,7 +90,7 @@ extension RuleEngine {
         if let subject = checkSchemeAndAddress(&state) {
             chooseRule(&state, subject)
             takeRememberedAnswer(&state, subject)
-            makeEffect(&state)
+            makeEffect(&state, subject)
         }
         return state.decision
     }
@@ -172,6 +174,7 @@ extension RuleEngine {
             if case .url(let kept) = applyHygiene(config.hygiene(clean: rule.clean, unwrap: rule.unwrap), to: state.parsed, trace: &redone) {
                 state.current = applyRewrites(to: kept, opener: state.input.opener, moment: state.input.moment,
                                               layers: rule.source.locked ? [.system] : nil, trace: &redone)
+                state.redone = true
                 state.decision.finalURL = state.current.string
                 state.decision.trace.append(.changed(step: "rule \(rule.label) keeps \(rule.clean == false ? "tracking parameters" : "redirect wrappers")",
                                                      url: state.current.string))
@@ -202,8 +205,9 @@ extension RuleEngine {
     /// The effect: a forced ask's question, or the action carried to its target (a native app
     /// for a web link when one is installed), with the safety verdict on the link as it will be
     /// opened, before a webmail or app conversion.
-    private func makeEffect(_ state: inout Deciding) {
-        let judged = state.depth == 0 ? judge(state.current, context: state.input.context, policy: state.policy) : nil
+    private func makeEffect(_ state: inout Deciding, _ subject: borrowing MatchSubject) {
+        let judged = state.depth == 0
+            ? judge(state.current, context: state.input.context, policy: state.policy, mailto: state.redone ? nil : subject.mailto) : nil
         let traceIndex = state.decision.trace.count
         let scheme = state.current.scheme
         // A forced ask of a rule that already asks keeps the rule's question; a locked rule is not asked about.

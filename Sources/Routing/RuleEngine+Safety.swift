@@ -7,8 +7,8 @@ import ConfigLanguage
 /// then the policy (`[settings] safety`, a rule's `safety`) applied to what the rule does.
 extension RuleEngine {
     /// The verdict on `url` with what to show of its host; `policy` is the one in force.
-    func judge(_ url: ParsedURL, context: LinkContext?, policy: SafetyPolicy) -> DecisionSafety {
-        let verdict = safety.verdict(for: url, linkText: context?.linkText)
+    func judge(_ url: ParsedURL, context: LinkContext?, policy: SafetyPolicy, mailto: MailtoURL? = nil) -> DecisionSafety {
+        let verdict = safety.verdict(for: url, linkText: context?.linkText, mailto: mailto)
         var shown = url.host.isEmpty ? nil : safety.shownHost(of: url, verdict: verdict)
         if verdict != .safe, url.scheme == "mailto" { shown = warnedAddresses(of: url) }
         return DecisionSafety(verdict: verdict, policy: policy, shownHost: shown,
