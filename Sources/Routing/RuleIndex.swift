@@ -104,7 +104,9 @@ struct RuleIndex: Sendable {
         if !byRecipientDomain.isEmpty, let mailto {
             // Both forms, as `to` matches both: a glob may name `bücher.de` or `xn--bcher-kva.de`.
             func look(up recipient: String) {
-                if let at = recipient.lastIndex(of: "@"), let positions = byRecipientDomain[recipient[recipient.index(after: at)...].lowercased()] {
+                // By bytes: a Character search for the ASCII "@" walked the whole address (~5k instructions).
+                if let at = recipient.utf8.lastIndex(of: UInt8(ascii: "@")),
+                   let positions = byRecipientDomain[recipient[recipient.utf8.index(after: at)...].lowercased()] {
                     hits += positions
                 }
             }
