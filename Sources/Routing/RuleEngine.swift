@@ -123,6 +123,7 @@ public struct RuleEngine: Sendable {
             return .blocked(provider: provider)
         }
         guard result.url != url.string else { return .url(url) }
+        if let cleaned = url.replacingQuery(withTextOf: result.url) { return .url(cleaned) }
         do { return .url(try ParsedURL(result.url)) } catch {
             trace.append(.changed(step: "cleaning gave an invalid URL (\(error.message)); kept the original", url: url.string))
             return .url(url)

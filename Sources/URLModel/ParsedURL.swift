@@ -206,3 +206,39 @@ struct URLParts: Sendable, Equatable {
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 }
+
+extension ParsedURL {
+    /// `text` read as this URL with another query, without parsing it again, when `text` is
+    /// this URL's scheme, authority and path followed by a query already in serialised form and
+    /// this URL's own fragment: what cleaning tracking parameters makes of a link. Nil for any
+    /// other `text`, which must then be parsed. Parsing the cleaned link again was ~4k
+    /// instructions of every cleaned click.
+    public func replacingQuery(withTextOf text: String) -> ParsedURL? {
+        let tailCount = (parts.query.map { $0.utf8.count + 1 } ?? 0) + (parts.fragment.map { $0.utf8.count + 1 } ?? 0)
+        let headCount = parts.string.utf8.count - tailCount
+        let head = parts.string.utf8.prefix(headCount)
+        let given = text.utf8
+        guard headCount > 0, given.count >= headCount, given.count <= Self.maximumLength, given.prefix(headCount).elementsEqual(head) else { return nil }
+        var rest = given.dropFirst(headCount)
+        var query: String?
+        if rest.first == UInt8(ascii: "?") {
+            rest = rest.dropFirst()
+            let end = rest.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex
+            // Bytes the parser would percent-encode (or that end the query) send the text to it.
+            guard !rest[..<end].contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "<")
+                || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "'") }) else { return nil }
+            query = String(Substring(rest[..<end]))
+            rest = rest[end...]
+        }
+        switch parts.fragment {
+        case nil: guard rest.isEmpty else { return nil }
+        case let fragment?:
+            guard rest.first == UInt8(ascii: "#"), rest.dropFirst().elementsEqual(fragment.utf8) else { return nil }
+        }
+        var replaced = self
+        replaced.parts.query = query
+        replaced.parts.string = text
+        replaced.parts.rewritten = false
+        return replaced
+    }
+}
