@@ -210,16 +210,15 @@ public struct RuleEngine: Sendable {
         case .system:
             decision.effect = .open(.system, .system(url: url.string))
         case .app(let name):
-            let fields = Template.fields(for: url, context: .text)
             switch config.apps[name] {
             case .desktop(let id, let args)?:
                 if let args {
-                    decision.effect = .open(target, .desktopEntryWithArguments(id: id, arguments: Self.expand(args, fields: fields, url: url.string)))
+                    decision.effect = .open(target, .desktopEntryWithArguments(id: id, arguments: Self.expand(args, url: url)))
                 } else {
                     decision.effect = .open(target, .desktopEntry(id: id, action: nil, url: url.string))
                 }
             case .exec(let argv)?:
-                decision.effect = .open(target, .argv(Self.expand(argv, fields: fields, url: url.string)))
+                decision.effect = .open(target, .argv(Self.expand(argv, url: url)))
             case .browser(let browser)?:
                 decision.effect = .open(target, browser.launch(url: url.string))
             case .unavailable(let why)?:
@@ -279,10 +278,28 @@ public struct RuleEngine: Sendable {
 
     /// Expands `args`; when none of them uses a placeholder, the URL is appended, as a desktop
     /// entry's `Exec` without `%u` gets it (arguments that use `{to}` or `{host}` chose their own).
-    static func expand(_ args: [String], fields: Template.Fields, url: String) -> [String] {
-        let expanded = args.map { Template.expand($0, fields: fields, context: .text) }
-        let usesPlaceholder = args.contains { Template.usesPlaceholder($0) }
-        return usesPlaceholder ? expanded : expanded + [url]
+    static func expand(_ args: [String], url: ParsedURL) -> [String] {
+        // Most arguments are a plain word or exactly `{url}`, which need neither the template
+        // engine nor the fields (a mailto's parse): ~3.5k instructions per launch before.
+        var fields: Template.Fields?
+        var usesPlaceholder = false
+        var expanded: [String] = []
+        expanded.reserveCapacity(args.count + 1)
+        for arg in args {
+            if !arg.utf8.contains(UInt8(ascii: "{")) {
+                expanded.append(arg)
+            } else if arg == "{url}" {
+                usesPlaceholder = true
+                expanded.append(url.string)
+            } else {
+                if Template.usesPlaceholder(arg) { usesPlaceholder = true }
+                let given = fields ?? Template.fields(for: url, context: .text)
+                fields = given
+                expanded.append(Template.expand(arg, fields: given, context: .text))
+            }
+        }
+        if !usesPlaceholder { expanded.append(url.string) }
+        return expanded
     }
 
     /// What a copy puts on the clipboard, and whether it left Bcc recipients out.

@@ -216,25 +216,36 @@ extension ParsedURL {
     public func replacingQuery(withTextOf text: String) -> ParsedURL? {
         let tailCount = (parts.query.map { $0.utf8.count + 1 } ?? 0) + (parts.fragment.map { $0.utf8.count + 1 } ?? 0)
         let headCount = parts.string.utf8.count - tailCount
-        let head = parts.string.utf8.prefix(headCount)
-        let given = text.utf8
-        guard headCount > 0, given.count >= headCount, given.count <= Self.maximumLength, given.prefix(headCount).elementsEqual(head) else { return nil }
-        var rest = given.dropFirst(headCount)
-        var query: String?
-        if rest.first == UInt8(ascii: "?") {
-            rest = rest.dropFirst()
-            let end = rest.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex
-            // Bytes the parser would percent-encode (or that end the query) send the text to it.
-            guard !rest[..<end].contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "<")
-                || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "'") }) else { return nil }
-            query = String(Substring(rest[..<end]))
-            rest = rest[end...]
+        var given = text, own = parts.string, fragment = parts.fragment
+        // Over the bytes: the UTF-8 views' generic slices cost as much as the parse saved.
+        let query: String?? = given.withUTF8 { bytes -> String?? in
+            guard headCount > 0, bytes.count >= headCount, bytes.count <= Self.maximumLength,
+                  own.withUTF8({ $0.prefix(headCount).elementsEqual(bytes.prefix(headCount)) }) else { return nil }
+            var at = headCount
+            var query: String?
+            if at < bytes.count, bytes[at] == UInt8(ascii: "?") {
+                at += 1
+                let start = at
+                while at < bytes.count, bytes[at] != UInt8(ascii: "#") {
+                    // Bytes the parser would percent-encode send the text to it.
+                    let byte = bytes[at]
+                    if byte <= 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<")
+                        || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "'") { return nil }
+                    at += 1
+                }
+                query = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+            }
+            let rest = UnsafeBufferPointer(rebasing: bytes[at...])
+            if fragment == nil {
+                guard rest.isEmpty else { return nil }
+            } else {
+                guard rest.first == UInt8(ascii: "#"),
+                      fragment?.withUTF8({ $0.elementsEqual(rest.dropFirst()) }) == true
+                else { return nil }
+            }
+            return .some(query)
         }
-        switch parts.fragment {
-        case nil: guard rest.isEmpty else { return nil }
-        case let fragment?:
-            guard rest.first == UInt8(ascii: "#"), rest.dropFirst().elementsEqual(fragment.utf8) else { return nil }
-        }
+        guard let query else { return nil }
         var replaced = self
         replaced.parts.query = query
         replaced.parts.string = text
