@@ -19,31 +19,47 @@ public struct ParsedURL: Sendable, Equatable {
     /// parse them (`HostParser`); `file` keeps the generic reading.
     public static let specialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp"]
 
-    /// The parts. Not boxed in a class (which would make copies one retain): with the struct
-    /// down to one pointer, a typed throw from `init` over-released it in debug builds.
-    private var parts: URLParts
+    /// The parts, shared by copies: a URL is copied several times a click (the decision's
+    /// phases, the match subject, the trace), and a copy of ten strings and their releases was
+    /// ~4k instructions a click. `init` parses into a local first and throws before `storage`
+    /// is set: a typed throw after it was set over-released it in debug builds.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let parts: URLParts
+        init(_ parts: URLParts) { self.parts = parts }
+    }
+
+    private var parts: URLParts { storage.parts }
+
+    private init(parts: URLParts) { storage = Storage(parts) }
+
+    /// The same parts, compared by value.
+    public static func == (lhs: ParsedURL, rhs: ParsedURL) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.parts == rhs.storage.parts
+    }
 
     /// The scheme, lowercased (`https`).
-    public var scheme: String { parts.scheme }
+    public var scheme: String { storage.parts.scheme }
     /// True when the URL has an authority (`//host`).
-    public var hasAuthority: Bool { parts.hasAuthority }
+    public var hasAuthority: Bool { storage.parts.hasAuthority }
     /// The user information before `@`, percent-encoded; nil when there is none.
-    public var userinfo: String? { parts.userinfo }
+    public var userinfo: String? { storage.parts.userinfo }
     /// The host in ASCII form (IDN labels as `xn--`), lowercased; empty without a host.
-    public var host: String { parts.host }
+    public var host: String { storage.parts.host }
     /// The host with `xn--` labels decoded, for display and Unicode matchers.
-    public var unicodeHost: String { parts.unicodeHost }
+    public var unicodeHost: String { storage.parts.unicodeHost }
     /// The port when it is not the scheme's default.
-    public var port: Int? { parts.port }
+    public var port: Int? { storage.parts.port }
     /// The path: for special schemes as the URL Standard serialises it (never a `.` or `..`
     /// segment, `\` read as `/`, percent-encoded); for others as written. `/` at least for http(s).
-    public var path: String { parts.path }
+    public var path: String { storage.parts.path }
     /// The query without `?`, percent-encoded like the path.
-    public var query: String? { parts.query }
+    public var query: String? { storage.parts.query }
     /// The fragment without `#`, percent-encoded like the path.
-    public var fragment: String? { parts.fragment }
+    public var fragment: String? { storage.parts.fragment }
     /// The normalised URL: for special schemes, the URL Standard's `href`.
-    public var string: String { parts.string }
+    public var string: String { storage.parts.string }
 
     /// The host as rules compare it: without the trailing dot of a fully qualified name
     /// (`example.org.` opens the same site as `example.org`).
@@ -67,8 +83,9 @@ public struct ParsedURL: Sendable, Equatable {
     /// read as the URL Standard reads them (see `HostParser` and `URLTail`), so the URL rules
     /// see is the URL a browser opens, and `string` is what a browser would open.
     public init(_ text: String) throws(URLParseError) {
-        parts = URLParts()
+        var parts = URLParts()
         try parts.parse(text)
+        storage = Storage(parts)
     }
 
     /// The query's parameters as `(name, value)`, percent-decoded (`+` as space).
@@ -246,10 +263,10 @@ extension ParsedURL {
             return .some(query)
         }
         guard let query else { return nil }
-        var replaced = self
-        replaced.parts.query = query
-        replaced.parts.string = text
-        replaced.parts.rewritten = false
-        return replaced
+        var replaced = parts
+        replaced.query = query
+        replaced.string = text
+        replaced.rewritten = false
+        return ParsedURL(parts: replaced)
     }
 }
