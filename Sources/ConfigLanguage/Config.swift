@@ -159,6 +159,13 @@ public struct MissingApp: Sendable, Equatable {
         self.diagnostic = diagnostic
         self.remembered = remembered
     }
+
+    /// The diagnostics of `apps` joined for one log line, the first `limit` of them and how many
+    /// more: a config of a thousand missing targets once wrote a 170 KB line at every start.
+    public static func listed(_ apps: [MissingApp], limit: Int = 10) -> String {
+        let shown = apps.prefix(limit).map(\.diagnostic.description).joined(separator: "; ")
+        return apps.count > limit ? shown + "; … and \(apps.count - limit) more (openurl check lists every one)" : shown
+    }
 }
 
 /// A `[[rules]]` entry.

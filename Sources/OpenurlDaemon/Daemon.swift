@@ -139,7 +139,7 @@ final class Daemon {
             let missing = config.missingApps.filter { !$0.remembered }
             let described = missing.map(\.diagnostic.description)
             if !missing.isEmpty, described != reported.missing {
-                Log.warning("not installed, links to them are refused with a notification: " + described.joined(separator: "; "))
+                Log.warning("not installed, links to them are refused with a notification: " + MissingApp.listed(missing))
                 // Replaces a "config not reloaded" notification, if one is on screen.
                 notices.show(NotificationText.missingApps(missing), kind: .config)
             } else {

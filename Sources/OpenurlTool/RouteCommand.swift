@@ -1,4 +1,5 @@
 import ConfigFiles
+import ConfigLanguage
 import DBus
 import DesktopDefaults
 import Execution
@@ -51,7 +52,7 @@ extension Client {
         // Targets that are not installed: the rest of the config is used; say once which.
         let missing = config.missingApps.filter { !$0.remembered }
         if !missing.isEmpty {
-            Output.error("openurl: warning: not installed, links to them are refused: " + missing.map(\.diagnostic.description).joined(separator: "; "))
+            Output.error("openurl: warning: not installed, links to them are refused: " + MissingApp.listed(missing))
         }
         let executor = embeddedExecutor(config: config, verbose: verbose)
         var worst = ExitCode.success

@@ -1,9 +1,10 @@
 import Testing
 import Catalog
-import ConfigLanguage
+@testable import ConfigLanguage
 import Routing
 import Foundation
 import RoutingCore
+import TOML
 
 /// A Debian 12 desktop as discovery sees it: Firefox ESR (the previous default browser) with
 /// profiles, Chromium, and Thunderbird (the previous default mail app).
@@ -70,6 +71,15 @@ enum DebianDesktop {
         let catalog = config.catalog
         config.markUninstalledEntries { catalog.entry(id: $0) != nil }
         return config
+    }
+
+    @Test(arguments: [(3, 3, false), (10, 10, false), (11, 10, true), (1_000, 10, true)])
+    func aLogLineNamesTenMissingTargetsAtMostAndCountsTheRest(count: Int, named: Int, counted: Bool) {
+        let apps = (0..<count).map { MissingApp(target: "app\($0).desktop", diagnostic: ConfigDiagnostic(path: "/c/config.toml", position: SourcePosition(line: $0 + 1, column: 8), message: "app\($0).desktop is not installed")) }
+        let line = MissingApp.listed(apps)
+        #expect(line.components(separatedBy: "is not installed").count - 1 == named, "\(line)")
+        #expect(line.hasSuffix("; … and \(count - 10) more (openurl check lists every one)") == counted, "\(line)")
+        #expect(line.utf8.count < 2_000)
     }
 
     @Test func theRestOfTheConfigLoadsAndEachMissingAppIsReportedWhereItIsWritten() throws {
