@@ -151,6 +151,16 @@ struct InvalidValueCase: CustomTestStringConvertible, Sendable {
         #expect(try DBusValue.string(utf8Bytes: Array("ok ✓".utf8)) == .string("ok ✓"))
     }
 
+    /// What a Swift String can hold D-Bus takes, but NUL: noncharacters and the last scalar go
+    /// through a real bus and come back the same (only NUL is checked before appending).
+    @Test(arguments: [[0xFFFE, 0xFFFF], [0x10FFFF], [0xFDD0, 0x20], [0x65, 0x301], [0x65E5, 0x672C, 0x2713]])
+    func everyScalarButNULGoesThroughTheBus(_ scalars: [UInt32]) throws {
+        let text = String(String.UnicodeScalarView(scalars.compactMap(Unicode.Scalar.init)))
+        #expect(text.unicodeScalars.count == scalars.count)
+        let fixture = try ServiceFixture(interfaces: [echoInterface()])
+        #expect(try fixture.call("EchoAny", [.variant(.string(text))]) == [.variant(.string(text))])
+    }
+
     @Test func invalidNamesInACallAreRefused() throws {
         let fixture = try ServiceFixture(interfaces: [echoInterface()])
         #expect(throws: DBusError.self) {
