@@ -15,6 +15,17 @@ public final class DBusConnection: @unchecked Sendable {
     private var disconnectHandler: (() -> Void)?
     /// Hears of each method call served and answered (see `onMethodCall`).
     var callObserver: ((MethodCallEvent) -> Void)?
+    /// The serial of the next reply or signal written whole (`WireMessage`); under `state`.
+    private var nextWireSerial = WireMessage.firstSerial
+
+    /// A serial for a message written whole, never 0 (guarded by `state`).
+    func takeWireSerial() -> UInt32 {
+        state.withLock {
+            let serial = nextWireSerial
+            nextWireSerial = nextWireSerial == UInt32.max ? WireMessage.firstSerial : nextWireSerial + 1
+            return serial
+        }
+    }
 
     private struct SignalHandler {
         var interface: String?
@@ -134,11 +145,17 @@ public final class DBusConnection: @unchecked Sendable {
     public func emitSignal(
         path: String, interface: String, name: String, arguments: [DBusValue] = [], destination: String? = nil
     ) throws {
-        let message = try Message.signal(path: path, interface: interface, name: name)
-        if let destination {
-            try Names.checkBusName(destination)
-            dbus_message_set_destination(message.raw, destination)
+        try Names.checkPath(path)
+        try Names.checkInterface(interface)
+        try Names.checkMember(name)
+        if let destination { try Names.checkBusName(destination) }
+        for argument in arguments { try argument.validate() }
+        if let whole = WireMessage.signal(path: path, interface: interface, name: name, destination: destination, values: arguments,
+                                          serial: takeWireSerial()) {
+            return try send(whole)
         }
+        let message = try Message.signal(path: path, interface: interface, name: name)
+        if let destination { dbus_message_set_destination(message.raw, destination) }
         try message.append(arguments)
         try send(message)
     }

@@ -117,9 +117,14 @@ extension DBusConnection {
                     "internal error: \(call.member ?? "") returned (\(actual)), declared (\(expected))"))
             } else {
                 do {
-                    let message = try call.methodReturn()
-                    try message.append(values)
-                    reply = message
+                    for value in values { try value.validate() }
+                    if let whole = WireMessage.methodReturn(to: call, values: values, serial: takeWireSerial()) {
+                        reply = whole
+                    } else {
+                        let message = try call.methodReturn()
+                        try message.append(values)
+                        reply = message
+                    }
                 } catch {
                     reply = call.errorReply(Self.asDBusError(error))
                 }
