@@ -34,7 +34,7 @@ enum WireMessage {
     /// multiple of 8.
     static func bytes(type: UInt8, flags: UInt8, serial: UInt32, fields: [(code: UInt8, value: DBusValue)], values: [DBusValue]) -> [UInt8] {
         var body = WireWriter()
-        body.bytes.reserveCapacity(values.reduce(64) { $0 + 2 * $1.payloadSize })
+        body.bytes.reserveCapacity(1024)
         for value in values { body.write(value) }
         var header = WireWriter()
         header.bytes.reserveCapacity(256 + body.bytes.count)
@@ -71,7 +71,8 @@ struct WireWriter {
     var bytes: [UInt8] = []
 
     mutating func pad(to alignment: Int) {
-        while bytes.count % alignment != 0 { bytes.append(0) }
+        let missing = (alignment - bytes.count % alignment) % alignment
+        if missing > 0 { bytes.append(contentsOf: repeatElement(0, count: missing)) }
     }
 
     mutating func uint32(_ value: UInt32) {
@@ -85,8 +86,11 @@ struct WireWriter {
     }
 
     private mutating func text(_ value: String) {
-        uint32(UInt32(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { utf8 in
+            uint32(UInt32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
         bytes.append(0)
     }
 
