@@ -27,7 +27,8 @@ enum WireMessage {
     static func signal(path: String, interface: String, name: String, destination: String?, values: [DBusValue], serial: UInt32) -> Message? {
         var fields: [(code: UInt8, value: DBusValue)] = [(1, .objectPath(path)), (2, .string(interface)), (3, .string(name))]
         if let destination { fields.append((6, .string(destination))) }
-        return demarshal(type: 4, flags: 0, serial: serial, fields: fields, values: values)
+        // As `dbus_message_new_signal` does: a signal expects no reply.
+        return demarshal(type: 4, flags: 1, serial: serial, fields: fields, values: values)
     }
 
     /// The message's bytes: the fixed header, the header fields, and the body at the next

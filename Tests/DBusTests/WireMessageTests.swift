@@ -77,6 +77,7 @@ import Testing
         try compare(whole, built, values)
         #expect(whole.path == "/a/b" && whole.interface == "io.example.I" && whole.member == "Sig")
         #expect(dbus_message_get_destination(whole.raw).map { String(cString: $0) } == ":1.7")
+        #expect(dbus_message_get_no_reply(whole.raw) == dbus_message_get_no_reply(built.raw))
     }
 
     private func compareReturn(_ values: [DBusValue]) throws {
