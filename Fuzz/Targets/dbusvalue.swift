@@ -3,7 +3,7 @@ import CDBus
 
 /// The D-Bus value decoder on raw wire bytes (a whole marshalled message, as libdbus would
 /// receive it). Oracles: every decoded value validates, and appending it to a new message and
-/// reading it back gives the same values.
+/// reading it back gives the same values, as does writing it whole (`WireMessage`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 16, size <= 1 << 20 else { return 0 }
@@ -27,5 +27,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let reread = try? DBusValue.readAll(from: &again)
     require(reread.map { "\($0)" } == "\(values)", "values change on a round trip")
+    // Written whole (`WireMessage`, how replies and signals are sent), libdbus takes the same
+    // values and reads them back unchanged.
+    guard let whole = WireMessage.signal(path: "/fuzz", interface: "org.fuzz", name: "S", destination: nil, values: values, serial: 1) else {
+        require(false, "values libdbus appends are refused when written whole: \(values)")
+        return 0
+    }
+    var written = DBusMessageIter()
+    let back = dbus_message_iter_init(whole.raw, &written) != 0 ? try? DBusValue.readAll(from: &written) : []
+    require(back.map { "\($0)" } == "\(values)", "values change when written whole")
     return 0
 }
