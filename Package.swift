@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing", "TestSupport", "CTOML"]),
         .testTarget(name: "OpenurlChooserTests", dependencies: ["URLModel", "RouterContract", "OpenurlChooser"], swiftSettings: gtkSwiftSettings),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel", "TestSupport"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport", "CDBus"]),
         .testTarget(name: "RouterContractTests", dependencies: ["JSON", "RoutingCore", "ConfigLanguage", "Routing", "DBus", "RouterContract"]),
         // In-process tests of Launching, DesktopDefaults and Execution: browser discovery, spawned
         // processes and their time limits, the click record, clipboard, notifications, default
