@@ -118,7 +118,7 @@ extension DBusConnection {
             } else {
                 do {
                     for value in values { try value.validate() }
-                    if let whole = WireMessage.methodReturn(to: call, values: values, serial: takeWireSerial()) {
+                    if let whole = WireMessage.methodReturn(to: call, values: values, signature: actual, serial: takeWireSerial()) {
                         reply = whole
                     } else {
                         let message = try call.methodReturn()

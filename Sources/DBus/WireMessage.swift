@@ -14,13 +14,14 @@ enum WireMessage {
     /// The first serial given; libdbus counts its own from 1.
     static let firstSerial: UInt32 = 1 << 30
 
-    /// A method return for `call` with `values` as its body; nil when libdbus does not take the
-    /// bytes (the caller then builds it through the iterator).
-    static func methodReturn(to call: Message, values: [DBusValue], serial: UInt32) -> Message? {
+    /// A method return for `call` with `values` as its body, whose signature the caller has
+    /// already worked out; nil when libdbus does not take the bytes (the caller then builds it
+    /// through the iterator).
+    static func methodReturn(to call: Message, values: [DBusValue], signature: String, serial: UInt32) -> Message? {
         var fields: [(code: UInt8, value: DBusValue)] = [(5, .uint32(dbus_message_get_serial(call.raw)))]
         if let sender = call.sender { fields.append((6, .string(sender))) }
         // libdbus marks every method return "no reply expected"; so do we.
-        return demarshal(type: 2, flags: 1, serial: serial, fields: fields, values: values)
+        return demarshal(type: 2, flags: 1, serial: serial, fields: fields, values: values, signature: signature)
     }
 
     /// A signal; nil when libdbus does not take the bytes. The names must be valid already.
@@ -28,12 +29,13 @@ enum WireMessage {
         var fields: [(code: UInt8, value: DBusValue)] = [(1, .objectPath(path)), (2, .string(interface)), (3, .string(name))]
         if let destination { fields.append((6, .string(destination))) }
         // As `dbus_message_new_signal` does: a signal expects no reply.
-        return demarshal(type: 4, flags: 1, serial: serial, fields: fields, values: values)
+        return demarshal(type: 4, flags: 1, serial: serial, fields: fields, values: values, signature: DBusValue.signature(of: values))
     }
 
     /// The message's bytes: the fixed header, the header fields, and the body at the next
     /// multiple of 8.
-    static func bytes(type: UInt8, flags: UInt8, serial: UInt32, fields: [(code: UInt8, value: DBusValue)], values: [DBusValue]) -> [UInt8] {
+    private static func bytes(type: UInt8, flags: UInt8, serial: UInt32, fields: [(code: UInt8, value: DBusValue)], values: [DBusValue],
+                      signature: String) -> [UInt8] {
         var body = WireWriter()
         body.bytes.reserveCapacity(1024)
         for value in values { body.write(value) }
@@ -42,7 +44,6 @@ enum WireMessage {
         header.bytes += [UInt8(ascii: "l"), type, flags, 1]
         header.uint32(UInt32(body.bytes.count))
         header.uint32(serial)
-        let signature = DBusValue.signature(of: values)
         let all = signature.isEmpty ? fields : fields + [(8, .signature(signature))]
         header.array(alignment: 8) { writer in
             for field in all {
@@ -56,8 +57,9 @@ enum WireMessage {
         return header.bytes
     }
 
-    private static func demarshal(type: UInt8, flags: UInt8, serial: UInt32, fields: [(code: UInt8, value: DBusValue)], values: [DBusValue]) -> Message? {
-        let data = bytes(type: type, flags: flags, serial: serial, fields: fields, values: values)
+    private static func demarshal(type: UInt8, flags: UInt8, serial: UInt32, fields: [(code: UInt8, value: DBusValue)], values: [DBusValue],
+                                  signature: String) -> Message? {
+        let data = bytes(type: type, flags: flags, serial: serial, fields: fields, values: values, signature: signature)
         let error = CErrorBox()
         let raw = data.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { dbus_message_demarshal($0.baseAddress, Int32(clamping: $0.count), &error.raw) }

@@ -85,7 +85,7 @@ import Testing
         let call = try Message.methodCall(destination: "io.example.S", path: "/", interface: "io.example.I", method: "M")
         dbus_message_set_serial(call.raw, 77)
         dbus_message_set_sender(call.raw, ":1.9")
-        let whole = try #require(WireMessage.methodReturn(to: call, values: values, serial: 43))
+        let whole = try #require(WireMessage.methodReturn(to: call, values: values, signature: DBusValue.signature(of: values), serial: 43))
         let built = try call.methodReturn()
         try built.append(values)
         dbus_message_set_serial(built.raw, 43)
