@@ -23,7 +23,32 @@ extension String {
     /// The text as one cell of a tab-separated line (recent.tsv, the takeover record): backslash,
     /// tab and newline written as `\\`, `\t` and `\n`, matched by bytes so none survives raw.
     public var tabSeparatedCell: String {
-        replacingEvery("\\", with: "\\\\").replacingEvery("\t", with: "\\t").replacingEvery("\n", with: "\\n")
+        var out: [UInt8] = []
+        Self.appendTabSeparatedCell(self, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` as one cell of a tab-separated line (see `tabSeparatedCell`) to `out`, in one
+    /// pass over its bytes: a record line is built without a string per field and per escape.
+    public static func appendTabSeparatedCell(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let escaped: UInt8
+                switch bytes[index] {
+                case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                out.append(UInt8(ascii: "\\"))
+                out.append(escaped)
+                start = index + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
     }
 
     /// A cell of a tab-separated line read back: `\t` and `\n` decoded, `\x` read as `x`, and a

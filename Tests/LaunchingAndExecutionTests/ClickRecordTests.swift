@@ -55,6 +55,30 @@ import ConfigLanguage
         #expect(RecentLinks(path: path).entries.filter { $0.outcome == .done }.count == 3, "read back, the clicks are all there")
     }
 
+    /// Issue 32: a click trims the list only once it is well past its bounds (not on every
+    /// click), yet what is read never holds more than `capacity`: in memory, from the file, and
+    /// before the file was ever read.
+    @Test(arguments: ["file, read first", "file, read after", "memory"])
+    func theListNeverShowsMoreThanItsCapacity(kind: String) throws {
+        let path: String? = kind == "memory" ? nil : try record("slack-\(kind.hasSuffix("first"))")
+        let recent = RecentLinks(path: path)
+        recent.capacity = 5
+        if kind.hasSuffix("first") { _ = recent.entries }
+        var ids: [UInt32] = []
+        for round in 0..<150 {
+            ids.append(recent.add(copied, opener: nil, outcome: .done))
+            if kind != "file, read after" || round == 149 {
+                #expect(recent.entries.map(\.id) == Array(ids.suffix(5)), "after \(round + 1) clicks")
+            }
+        }
+        #expect(!recent.holds(ids[ids.count - 6]), "a dropped id is not held")
+        if let path {
+            let again = RecentLinks(path: path)
+            again.capacity = 5
+            #expect(again.entries.map(\.id) == Array(ids.suffix(5)), "read back")
+        }
+    }
+
     @Test func anAnswersLineForAnOlderIdDoesNotLowerTheNextId() throws {
         let path = try record("highest")
         let recent = RecentLinks(path: path)
