@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns", "TestSupport"]),
         .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene", "TestSupport"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction", "TestSupport"]),
-        .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON"], exclude: ["Data"]),
+        .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON", "Platform"], exclude: ["Data"]),
         .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing", "TestSupport", "CTOML"]),
         .testTarget(name: "OpenurlChooserTests", dependencies: ["URLModel", "RouterContract", "OpenurlChooser"], swiftSettings: gtkSwiftSettings),
         .testTarget(name: "SiteListsTests", dependencies: ["SiteLists", "URLModel", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Platform
+import LinkSafety
 import Hygiene
 import RoutingCore
 import Catalog
@@ -97,11 +98,12 @@ extension ConfigFile {
     /// before it. A file that fails keeps its last good version from `memory` (none at start:
     /// it is left out); a site list that fails keeps its last good entries (none: it is empty).
     /// `userText` and `rememberedText` stand in for the user's files (to check a new version
-    /// before writing it).
+    /// before writing it). With `blockListSnapshots`, the block lists keep their compiled form there.
     public static func loadLayers(path: String, required: Bool, systemDirs: [String], memory: ConfigMemory = ConfigMemory(),
                                   discover: () -> AppCatalog = { AppCatalog() }, describe: (([String]) -> [AppEntry])? = nil,
                                   rememberedText: String? = nil, userText: String? = nil,
-                                  clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad) -> LayeredConfig {
+                                  clearURLsPatterns: ClearURLsRules.PatternCompilation = .atLoad,
+                                  blockListSnapshots: BlockListSnapshots? = nil) -> LayeredConfig {
         var config = Config(path: path)
         config.catalog = discover()
         var result = LayeredConfig(config: config)
@@ -171,7 +173,7 @@ extension ConfigFile {
             }
         }
         // Block lists are found (and named files checked) here; a list is read on first use.
-        if let error = SafetyFiles.attach(to: &config, path: blockListsSetBy?.file ?? path) {
+        if let error = SafetyFiles.attach(to: &config, path: blockListsSetBy?.file ?? path, snapshots: blockListSnapshots) {
             if blockListsSetBy?.layer == .system, let file = blockListsSetBy?.file,
                let index = result.sources.lastIndex(where: { $0.path == file }) {
                 result.sources[index].problem = error.description

@@ -67,7 +67,8 @@ public final class RulesInForce {
     private var visitedAdded = 0
     private var toggleChanges = 0
     /// Whether each loaded config's block lists and suffix index are read as it loads (the
-    /// daemon, off its loop), so no click pays for them.
+    /// daemon, off its loop), so no click pays for them; the lists then keep their compiled
+    /// form in `$XDG_CACHE_HOME/openurld/blocklists`.
     private let preparesSafety: Bool
 
     /// The built-in defaults until the first `reload()`.
@@ -186,7 +187,8 @@ public final class RulesInForce {
         let discovery = AppDiscovery(paths: paths, environment: environment)
         let layers = ConfigFile.loadLayers(path: configPath, required: false, systemDirs: paths.configDirs, memory: memory,
                                            discover: discoverCatalog, describe: discovery.entries,
-                                           clearURLsPatterns: given.loadedOnce ? .atLoad : .onFirstUse)
+                                           clearURLsPatterns: given.loadedOnce ? .atLoad : .onFirstUse,
+                                           blockListSnapshots: preparesSafety ? BlockListSnapshots(cacheHome: paths.cacheHome) : nil)
         guard layers.settling == nil else { return ReadLayers(layers: layers, engine: engine, given: given, missingToggles: []) }
         var (next, missing) = RuleEngine(config: layers.config).applyingToggles(given.toggles)
         next.addVisited(hosts: given.visited)

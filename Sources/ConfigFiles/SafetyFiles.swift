@@ -10,14 +10,15 @@ import TOML
 public enum SafetyFiles {
     /// Finds the block lists `config` names and reads the Public Suffix List into it; an error
     /// (`FILE:LINE:COLUMN: settings.blocklists: …`) for a named file that cannot be opened.
-    static func attach(to config: inout Config, path: String) -> ConfigFile.LoadError? {
+    /// `snapshots`: where the lists keep their compiled form between starts (the daemon's).
+    static func attach(to config: inout Config, path: String, snapshots: BlockListSnapshots? = nil) -> ConfigFile.LoadError? {
         guard config.settings.safety != .off else { return nil }
         config.publicSuffixes = FileSystem.contents(PublicSuffixList.debianPath)
         switch config.settings.blocklists {
         case .auto:
             config.blockLists = BlockListDiscovery.auto(isFile: FileSystem.isRegularFile).map { found in
                 let file = found.path
-                return BlockList(path: file, name: found.name, read: { FileSystem.contents(file) })
+                return BlockList(path: file, name: found.name, snapshots: snapshots, read: { FileSystem.contents(file) })
             }
         case .files(let files):
             var lists: [BlockList] = []
@@ -26,7 +27,7 @@ public enum SafetyFiles {
                 if let problem = problem(opening: resolved) {
                     return ConfigFile.LoadError(description: "\(path):\(file.position.line):\(file.position.column): settings.blocklists: \(resolved): \(problem)")
                 }
-                lists.append(BlockList(path: resolved, read: { FileSystem.contents(resolved) }))
+                lists.append(BlockList(path: resolved, snapshots: snapshots, read: { FileSystem.contents(resolved) }))
             }
             config.blockLists = lists
         }

@@ -17,6 +17,8 @@ public struct XDGPaths: Sendable, Equatable {
     public var dataDirs: [String]
     /// `$XDG_STATE_HOME`, default `~/.local/state`.
     public var stateHome: String
+    /// `$XDG_CACHE_HOME` (default `~/.cache`): what can be made again (compiled block lists).
+    public var cacheHome: String
     /// `$XDG_RUNTIME_DIR`; nil when unset (the spec gives no default).
     public var runtimeDir: String?
     /// `$XDG_CURRENT_DESKTOP` split on `:`, lowercased (as used for `NAME-mimeapps.list`).
@@ -41,6 +43,7 @@ public struct XDGPaths: Sendable, Equatable {
         dataHome = absolute("XDG_DATA_HOME") ?? home + "/.local/share"
         dataDirs = list("XDG_DATA_DIRS", default: ["/usr/local/share", "/usr/share"])
         stateHome = absolute("XDG_STATE_HOME") ?? home + "/.local/state"
+        cacheHome = absolute("XDG_CACHE_HOME") ?? home + "/.cache"
         runtimeDir = absolute("XDG_RUNTIME_DIR")
         currentDesktops = (environment["XDG_CURRENT_DESKTOP"] ?? "")
             .split(separator: ":").map { $0.lowercased() }.filter { !$0.isEmpty }

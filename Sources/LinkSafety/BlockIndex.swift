@@ -33,20 +33,20 @@ final class BlockIndex: Sendable {
 
     let entries: [BlockEntry]
     /// The entries' hosts and URL patterns, and their `to=` domains (see `BlockListParser`).
-    private let bytes: [UInt8]
-    private let targets: [BlockTargets]
-    private let nodes: [Node]
-    private let nodeEntries: [Int32]
+    let bytes: [UInt8]
+    let targets: [BlockTargets]
+    let nodes: [Node]
+    let nodeEntries: [Int32]
     /// Hash of a host read backwards → its first node.
-    private let byHost: HashSlots
+    let byHost: HashSlots
     /// Hash of a label → the first of its `||name.` entries; `labelNext` chains the others.
-    private let byLabel: HashSlots
-    private let labelNext: [Int32]
+    let byLabel: HashSlots
+    let labelNext: [Int32]
     /// Hash of (node, a literal start of a URL pattern) → the first of its entries (lowest
     /// index); `prefixNext` chains the others, in list order; `entryNode` is each entry's node.
-    private let byPrefix: HashSlots
-    private let prefixNext: [Int32]
-    private let entryNode: [Int32]
+    let byPrefix: HashSlots
+    let prefixNext: [Int32]
+    let entryNode: [Int32]
 
     /// Where an entry goes in the index, found in the first pass over the entries.
     private enum Placement: UInt8 {
@@ -130,6 +130,22 @@ final class BlockIndex: Sendable {
                 prefixNext[Int(index)] = byPrefix.insert(key, index)
             }
         }
+        self.entries = entries
+        self.bytes = bytes
+        self.targets = targets
+        self.nodes = nodes
+        self.nodeEntries = nodeEntries
+        self.byHost = byHost
+        self.byLabel = byLabel
+        self.labelNext = labelNext
+        self.byPrefix = byPrefix
+        self.prefixNext = prefixNext
+        self.entryNode = entryNode
+    }
+
+    /// An index of tables read back from a snapshot (`BlockIndex+Snapshot` checks them first).
+    init(entries: [BlockEntry], bytes: [UInt8], targets: [BlockTargets], nodes: [Node], nodeEntries: [Int32], byHost: HashSlots,
+         byLabel: HashSlots, labelNext: [Int32], byPrefix: HashSlots, prefixNext: [Int32], entryNode: [Int32]) {
         self.entries = entries
         self.bytes = bytes
         self.targets = targets

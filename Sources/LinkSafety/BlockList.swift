@@ -22,6 +22,8 @@ public final class BlockList: Sendable {
     public let path: String
     private let givenName: String?
     private let read: @Sendable () -> [UInt8]?
+    /// Where its compiled form is kept between starts (nil: parsed every time).
+    private let snapshots: BlockListSnapshots?
     private let loaded = Lock<Loaded?>(nil)
 
     /// The parsed list; a class so that a look-up shares it instead of copying its tables.
@@ -38,10 +40,12 @@ public final class BlockList: Sendable {
     }
 
     /// A list read from `path` by `read` on first use (nil from `read`: the file cannot be read).
-    /// `name` overrides the name the list gives itself.
-    public init(path: String, name: String? = nil, read: @escaping @Sendable () -> [UInt8]?) {
+    /// `name` overrides the name the list gives itself. With `snapshots`, a compiled form made
+    /// from the same file is read instead of parsing it, and one is written after a parse.
+    public init(path: String, name: String? = nil, snapshots: BlockListSnapshots? = nil, read: @escaping @Sendable () -> [UInt8]?) {
         self.path = path
         self.givenName = name
+        self.snapshots = snapshots
         self.read = read
     }
 
@@ -82,11 +86,20 @@ public final class BlockList: Sendable {
         return SafetyBlock(list: list.summary.name, path: path, entry: String(decoding: list.text[range], as: UTF8.self), line: Int(entry.line))
     }
 
-    /// Reads and indexes the list unless done.
+    /// Reads and indexes the list (or reads its snapshot) unless done.
     @discardableResult
     private func load() -> Loaded {
         loaded.withLock { state -> Loaded in
             if let state { return state }
+            // The key is taken before the text is read: a file changed in between is keyed as
+            // it was, so its snapshot does not match next time and it is compiled again.
+            let key = snapshots == nil ? nil : BlockListSnapshots.key(listPath: path)
+            if let snapshots, let key, let compiled = snapshots.read(listPath: path, key: key) {
+                let summary = Summary(name: givenName ?? compiled.title ?? Self.fileName(path), path: path, counts: compiled.counts, error: nil)
+                let made = Loaded(summary: summary, index: compiled.index, text: compiled.text)
+                state = made
+                return made
+            }
             let text = read()
             var parser = BlockListParser()
             if let text { parser.parse(text) }
@@ -95,6 +108,14 @@ public final class BlockList: Sendable {
                                   error: text == nil ? "cannot read \(path)" : nil)
             let made = Loaded(summary: summary, index: BlockIndex(entries: parser.entries, bytes: parser.bytes, targets: parser.targets), text: text ?? [])
             state = made
+            if let snapshots, let key, let text {
+                // Written off the caller's thread: a click that came first is not kept waiting.
+                let compiled = BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: made.index, text: text)
+                let path = self.path
+                if !BackgroundThread.start(name: "openurld-snap", { snapshots.write(compiled, listPath: path, key: key) }) {
+                    snapshots.write(compiled, listPath: path, key: key)
+                }
+            }
             return made
         }
     }

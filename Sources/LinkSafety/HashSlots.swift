@@ -3,15 +3,24 @@
 /// `insert` returns the value it displaces, for the caller to chain. The slots are one array of
 /// plain values, so a probe costs no reference counting.
 struct HashSlots: Sendable {
-    private struct Slot: Sendable {
+    struct Slot: Sendable {
         var key: UInt64 = 0
         var value: Int32 = -1
         var used = false
     }
 
-    private var slots: [Slot] = []
+    private(set) var slots: [Slot] = []
     private var mask = 0
     private(set) var isEmpty = true
+
+    /// A table of `slots` as `slots` returned them (a snapshot); nil unless their count is a
+    /// power of two of at least 16, as `init(capacity:)` makes them.
+    init?(slots: [Slot], isEmpty: Bool) {
+        guard slots.count >= 16, slots.count & (slots.count - 1) == 0 else { return nil }
+        self.slots = slots
+        mask = slots.count - 1
+        self.isEmpty = isEmpty
+    }
 
     /// A table for `capacity` keys.
     init(capacity: Int) {
