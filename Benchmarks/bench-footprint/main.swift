@@ -6,10 +6,11 @@
 //
 //   make bench        (or: make release; swift build -c release --product bench-footprint ...)
 //   .build/release/bench-footprint [--products DIR] [--root DIR] [--runs N] [--cold-runs N]
-//                                  [--startup-runs N] [--no-engines] [--bursts N] [--startup-only] [--memory-only]
+//                                  [--startup-runs N] [--no-engines] [--bursts N] [--startup-only] [--memory-only] [--cold-only]
 // --bursts N: only the per-click bursts, N rounds of them (to profile the daemon meanwhile).
 // --startup-only: only the daemon's CPU from exec to serving and to its first decision.
 // --memory-only: only the daemon's idle memory, with its top mappings.
+// --cold-only: only cold clicks against warm ones (--cold-runs rounds).
 // --products and --root measure another checkout's release build (e.g. the "before" figures).
 import BenchSupport
 import Foundation
@@ -40,7 +41,7 @@ func fail(_ message: String) -> Never {
 }
 
 print("bench-footprint: issues 15 and 32 (release build in \(products); load average \(String((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.prefix(14) ?? "?")))")
-let engines = CommandLine.arguments.contains("--no-engines") || option("--bursts") != nil || CommandLine.arguments.contains("--startup-only") || CommandLine.arguments.contains("--memory-only") ? EngineFigures() : runEngineBenchmarks(products: products)
+let engines = CommandLine.arguments.contains("--no-engines") || option("--bursts") != nil || CommandLine.arguments.contains("--startup-only") || CommandLine.arguments.contains("--memory-only") || CommandLine.arguments.contains("--cold-only") ? EngineFigures() : runEngineBenchmarks(products: products)
 var rows: [Row] = []
 if CommandLine.arguments.contains("--startup-only") {
     let session: Session
@@ -61,6 +62,18 @@ if CommandLine.arguments.contains("--memory-only") {
         print("idle: Rss \(mib(rss)), Pss \(mib(pss)), anonymous \(mib(anonymous)); dbus-daemon Rss \(mib(memory.busRollup["Rss"] ?? 0))")
         for mapping in memory.mappings.prefix(14) {
             print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
+        }
+    } catch { fail("\(error)") }
+    session.stop()
+    exit(0)
+}
+if CommandLine.arguments.contains("--cold-only") {
+    let session: Session
+    do { session = try Session(products: products, clearURLs: clearURLs) } catch { fail("\(error)") }
+    do {
+        let (cold, second, warm) = try measureColdVsWarm(session, runs: coldRuns)
+        for (name, clicks) in [("cold", cold), ("second", second), ("warm", warm)] {
+            print("\(name): openurl exits after median \(fixed(median(clicks.wall) * 1000)) ms, browser has the link after \(fixed(median(clicks.toBrowser) * 1000)) ms")
         }
     } catch { fail("\(error)") }
     session.stop()

@@ -256,19 +256,30 @@ public struct DefaultHandlers: Sendable {
     /// current default, else the first other installed entry declaring the scheme. Never openurld,
     /// never an entry whose `Exec` would hand the link back to the default handler.
     public func systemHandler(forScheme scheme: String) throws -> DesktopEntry {
+        var installed: [DesktopEntry]?
+        return try systemHandler(forScheme: scheme, installed: &installed)
+    }
+
+    /// `systemHandler(forScheme:)`, reading every installed entry (into `installed`, shared
+    /// between schemes) only when neither a recorded nor the current default will do: each read
+    /// parses every desktop entry on the machine, and the daemon's start asked three times.
+    private func systemHandler(forScheme scheme: String, installed: inout [DesktopEntry]?) throws -> DesktopEntry {
         let type = "x-scheme-handler/" + scheme.lowercased()
         var candidates: [String] = []
         if let recorded = recordedDefaults()[type] ?? nil { candidates.append(recorded) }
         // After `install --system`, the system's default before it.
         if scope == .user, let recorded = DefaultHandlers(paths: paths, scope: .system).recordedDefaults()[type] ?? nil { candidates.append(recorded) }
         if let current = currentDefault(for: type) { candidates.append(current) }
-        candidates += entries.entries(forScheme: scheme).map(\.id)
         var loops: [String] = []
-        for id in candidates where id != Self.ourDesktopID {
-            guard let entry = entries.entry(id: id) else { continue }
-            if Self.loops(entry) { if !loops.contains(id) { loops.append(id) }; continue }
+        func usable(_ id: String) -> DesktopEntry? {
+            guard id != Self.ourDesktopID, let entry = entries.entry(id: id) else { return nil }
+            if Self.loops(entry) { if !loops.contains(id) { loops.append(id) }; return nil }
             return entry
         }
+        for id in candidates { if let entry = usable(id) { return entry } }
+        let all = installed ?? entries.allEntries()
+        installed = all
+        for entry in all where entry.handles(scheme: scheme) { if let usable = usable(entry.id) { return usable } }
         throw loops.isEmpty ? SystemHandlerError.noHandler(scheme: scheme)
             : SystemHandlerError.onlyLoops(scheme: scheme, candidates: loops)
     }
@@ -277,8 +288,9 @@ public struct DefaultHandlers: Sendable {
     /// `system` in choices and notifications (`AppCatalog.previousHandlers`).
     public func previousHandlers(schemes: [String] = ["http", "https", "mailto"]) -> [String: DesktopEntry] {
         var handlers: [String: DesktopEntry] = [:]
+        var installed: [DesktopEntry]?
         for scheme in schemes {
-            if let entry = try? systemHandler(forScheme: scheme) { handlers[scheme] = entry }
+            if let entry = try? systemHandler(forScheme: scheme, installed: &installed) { handlers[scheme] = entry }
         }
         return handlers
     }
