@@ -38,10 +38,11 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("tomlplusplus")]
         ),
-        // ICU's UTS #46 (IDNA) mapping, as browsers use it for hosts.
-        .target(name: "CIDNA", linkerSettings: [.linkedLibrary("icuuc")]),
-        // ICU's spoof checker (UTS 39: restriction levels, skeletons) and character properties.
-        .target(name: "CSpoof", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+        // ICU's UTS #46 (IDNA) mapping, as browsers use it for hosts; and ICU's spoof checker
+        // (UTS 39: restriction levels, skeletons) and character properties. Neither links ICU:
+        // each loads it (dlopen) when a non-ASCII host or text first needs it.
+        .target(name: "CIDNA"),
+        .target(name: "CSpoof"),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // GIO, for the tests only: the oracle our desktop-entry and Exec readers are held to.

@@ -76,6 +76,24 @@ import Testing
         #expect(idn.map { !$0.body.contains("\u{430}") } == true)
     }
 
+    /// Issue 32: the daemon maps ICU (2.7 MB) only once a host needs it. ASCII links, look-alike
+    /// checks included, leave it unloaded; the first Unicode host loads it and is judged as before.
+    @Test func icuIsLoadedOnlyWhenAUnicodeHostNeedsIt() throws {
+        let harness = try DaemonHarness(config: Self.config(), name: "safetyicu")
+        func icuMapped() throws -> [String] {
+            let maps = try String(contentsOfFile: "/proc/\(try harness.daemonPID())/maps", encoding: .utf8)
+            return Array(Set(maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) }.filter { $0.hasPrefix("libicu") }))
+        }
+        #expect(try open(harness, "https://paypa1.com/login")["safety"]?.dictionary?["verdict"]?.string == "warn")
+        #expect(try open(harness, "https://www.example.org/")["outcome"]?.string == "done")
+        let before = try icuMapped()
+        #expect(before.isEmpty, "ICU was loaded for ASCII hosts: \(before)")
+        let idn = try open(harness, "https://p\u{430}ypal.com/")
+        #expect(idn["safety"]?.dictionary?["verdict"]?.string == "warn", "\(idn)")
+        let loaded = try icuMapped()
+        #expect(loaded.contains { $0.hasPrefix("libicuuc") } && loaded.contains { $0.hasPrefix("libicui18n") }, "\(loaded)")
+    }
+
     @Test func safetyAskTurnsAWarnedLinkIntoAQuestion() throws {
         let harness = try DaemonHarness(config: Self.config("safety = \"ask\"\nask_with = \"notification\""), name: "safetyask", withDesktopSession: true)
         let server = try #require(harness.notifications)
