@@ -11,6 +11,7 @@
 #   make test                the full test suite alone; one line per suite, full output in .build/test.log
 #   make bench               the release-mode benchmarks, ending with issues 15 and 32's footprint table
 #   make bench-footprint     that table alone: install size, idle memory, start-up CPU, per-click cost, gio path, clicks vs dbus-send
+#   make order-file          the daemon's hot functions (valgrind, ~10 min), which the release link puts first
 #   make fuzz                build the libFuzzer targets (Fuzz/) and run each for FUZZ_SECONDS (default 60)
 #   make test-sanitize       the suite under AddressSanitizer, then ThreadSanitizer
 SHELL := /bin/bash
@@ -62,7 +63,7 @@ INSTALLED = $(BINDIR)/openurl $(BINDIR)/openurl-tool $(BINDIR)/openurld $(BINDIR
 	$(BASHDIR)/openurl $(ZSHDIR)/_openurl $(FISHDIR)/openurl.fish $(SCHEMADIR)/config.schema.json \
 	$(addprefix $(EXTDIR)/,$(EXTFILES)) $(XPI) $(MOZHOSTDIR)/$(HOSTMANIFEST) $(CHROMIUMHOSTDIR)/$(HOSTMANIFEST)
 
-.PHONY: extension build release generated install install-files setup uninstall stop-daemon package test test-release test-deps check-all bench bench-footprint fuzz fuzz-build test-sanitize
+.PHONY: extension build release generated install install-files setup uninstall stop-daemon package test test-release test-deps check-all bench bench-footprint order-file fuzz fuzz-build test-sanitize
 FUZZ_SECONDS ?= 60
 
 # openurld is one multi-call binary (Sources/openurld): openurl-tool and openurl-chooser are
@@ -207,6 +208,12 @@ bench: release
 bench-footprint: release
 	for b in bench-routing bench-hygiene bench-gio bench-footprint openurl-fake-browser; do $(RELEASE) --product $$b || exit 1; done
 	.build/release/bench-footprint
+
+# The daemon's hot functions, which the release link puts first (Package.swift): ~10 minutes
+# under valgrind. Commit the new Sources/openurld/openurld.order, then make release again.
+order-file: release
+	for b in bench-footprint openurl-fake-browser; do $(RELEASE) --product $$b || exit 1; done
+	Benchmarks/order-file.sh
 
 fuzz-build:
 	Fuzz/build.sh

@@ -83,3 +83,14 @@ func measureMemoryAfterBurst(_ session: Session, count: Int, clients: Int, settl
     usleep(useconds_t(settle * 1e6))
     return (afterBurst, ProcFS.rollup(pid)["Rss"] ?? 0)
 }
+
+/// How many of the functions Sources/openurld/openurld.order lists the daemon binary still has:
+/// the release link puts those first, and a list gone stale (`make order-file` renews it) shows
+/// here as fewer found, and in the idle memory as more of the binary resident.
+func orderedFunctions(root: String, products: String) -> String {
+    guard let listed = try? String(contentsOfFile: root + "/Sources/openurld/openurld.order", encoding: .utf8) else { return "no order file" }
+    let names = Set(listed.split(separator: "\n").map(String.init))
+    guard let symbols = try? Command.run(["nm", "--defined-only", products + "/openurld"], timeout: 60).stdout else { return "nm failed" }
+    let found = Set(symbols.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }).intersection(names).count
+    return "\(found) of the \(names.count) functions in the order file are in this build" + (found == 0 ? " (stripped, or not this daemon)" : "")
+}

@@ -63,6 +63,7 @@ if CommandLine.arguments.contains("--memory-only") {
         for mapping in memory.mappings.prefix(14) {
             print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
         }
+        print("hot functions first: \(orderedFunctions(root: root, products: products))")
     } catch { fail("\(error)") }
     session.stop()
     exit(0)
@@ -156,6 +157,7 @@ do {
     for mapping in memory.mappings.prefix(10) {
         print("    \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
     }
+    print("  hot functions first: \(orderedFunctions(root: root, products: products))")
     idleRSS = rss
     rows.append(Row(figure: "daemon idle RSS", measured: mib(rss), peer: "dbus-daemon \(mib(busRSS)) (\(fixed(Double(rss) / Double(max(busRSS, 1)), 1))×)",
                     earlier: "16.8 MB", goal: "≤ 12 MB", met: rss <= 12 * 1024))

@@ -92,6 +92,7 @@ func start(replace: Bool) throws -> Never {
     try loop.add(connection)
     let burstTrim = BurstTrim(loop: loop)
     connection.onMethodCall { event in burstTrim.note(event) }
+    burstTrim.afterStart()
     // Losing the bus is a failure (exit 1), so systemd's Restart=on-failure brings us back.
     nonisolated(unsafe) var lostBus = false
     connection.onDisconnect {
