@@ -45,9 +45,8 @@ extension BlockIndex {
             writer.u8(table.isEmpty ? 1 : 0)
             writer.u32(UInt32(table.slots.count))
             for slot in table.slots {
-                writer.u64(slot.key)
+                writer.u32(slot.key)
                 writer.i32(slot.value)
-                writer.u8(slot.used ? 1 : 0)
             }
         }
         writer.i32s(labelNext)
@@ -112,13 +111,12 @@ extension BlockIndex {
         else { return nil }
         var tables: [HashSlots] = []
         for limit in [nodeCount, entryCount, entryCount] {
-            guard let isEmpty = reader.u8(), let count = reader.count(stride: 13) else { return nil }
+            guard let isEmpty = reader.u8(), let count = reader.count(stride: 8) else { return nil }
             var slots: [HashSlots.Slot] = []
             slots.reserveCapacity(count)
             for _ in 0..<count {
-                guard let key = reader.u64(), let value = reader.i32(), let used = reader.u8(), used <= 1,
-                      used == 0 || (value >= 0 && value < Int32(limit)) else { return nil }
-                slots.append(HashSlots.Slot(key: key, value: value, used: used == 1))
+                guard let key = reader.u32(), let value = reader.i32(), value >= -1, value < Int32(limit) else { return nil }
+                slots.append(HashSlots.Slot(key: key, value: value))
             }
             guard isEmpty <= 1, let table = HashSlots(slots: slots, isEmpty: isEmpty == 1) else { return nil }
             tables.append(table)

@@ -159,6 +159,26 @@ final class BlockIndex: Sendable {
         self.entryNode = entryNode
     }
 
+    /// `entry` written back in the list's syntax from what the index holds (its options and
+    /// exact spelling are not kept): `||host^`, `||name.`, `||host/path`, `@@` for an exception.
+    func writtenForm(of entry: BlockEntry) -> String {
+        func text(_ range: Range<Int32>) -> String {
+            String(decoding: bytes[Int(range.lowerBound)..<Int(range.upperBound)], as: UTF8.self)
+        }
+        let start = entry.isException ? "@@" : ""
+        switch entry.kind {
+        case .host: return start + "||" + text(entry.host) + "^"
+        case .labelPrefix: return start + "||" + text(entry.host) + "."
+        case .url(let anchored, let scheme):
+            let opening = switch scheme {
+            case .any: "||"
+            case .http: "|http://"
+            case .https: "|https://"
+            }
+            return start + opening + text(entry.host) + text(entry.pattern) + (anchored ? "|" : "")
+        }
+    }
+
     /// True when `node` is the node of `host` (its bytes in `bytes`).
     private static func holds(_ node: Node, _ host: some Collection<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         Int(node.hostCount) == host.count && bytes[Int(node.hostStart)..<Int(node.hostStart + node.hostCount)].elementsEqual(host)

@@ -27,15 +27,22 @@ public final class BlockList: Sendable {
     private let loaded = Lock<Loaded?>(nil)
 
     /// The parsed list; a class so that a look-up shares it instead of copying its tables.
+    ///
+    /// The list's text is not kept (Debian's two lists are 485 KB): an entry's line is read from
+    /// the file again when a link is blocked, if the file is still the one indexed (`source`).
     private final class Loaded: Sendable {
         let summary: Summary
         let index: BlockIndex
-        let text: [UInt8]
+        /// The size of the text the entries' line ranges point into.
+        let textCount: Int
+        /// The list file's identity when it was read (nil for a list not read from a file).
+        let source: [UInt64]?
 
-        init(summary: Summary, index: BlockIndex, text: [UInt8]) {
+        init(summary: Summary, index: BlockIndex, textCount: Int, source: [UInt64]?) {
             self.summary = summary
             self.index = index
-            self.text = text
+            self.textCount = textCount
+            self.source = source
         }
     }
 
@@ -82,8 +89,17 @@ public final class BlockList: Sendable {
             return entry
         }
         guard let entry else { return nil }
+        return SafetyBlock(list: list.summary.name, path: path, entry: written(entry, of: list), line: Int(entry.line))
+    }
+
+    /// The entry's line as the list writes it, read from the list again; when the file has
+    /// changed since it was indexed, the entry as the index holds it (`||host^`, `||host/path`).
+    private func written(_ entry: BlockEntry, of list: Loaded) -> String {
         let range = Int(entry.range.lowerBound)..<Int(entry.range.upperBound)
-        return SafetyBlock(list: list.summary.name, path: path, entry: String(decoding: list.text[range], as: UTF8.self), line: Int(entry.line))
+        if BlockListSnapshots.fileIdentity(path) == list.source, let text = read(), text.count == list.textCount, range.upperBound <= text.count {
+            return String(decoding: text[range], as: UTF8.self)
+        }
+        return list.index.writtenForm(of: entry)
     }
 
     /// Reads and indexes the list (or reads its snapshot) unless done.
@@ -93,10 +109,11 @@ public final class BlockList: Sendable {
             if let state { return state }
             // The key is taken before the text is read: a file changed in between is keyed as
             // it was, so its snapshot does not match next time and it is compiled again.
+            let source = BlockListSnapshots.fileIdentity(path)
             let key = snapshots == nil ? nil : BlockListSnapshots.key(listPath: path)
             if let snapshots, let key, let compiled = snapshots.read(listPath: path, key: key) {
                 let summary = Summary(name: givenName ?? compiled.title ?? Self.fileName(path), path: path, counts: compiled.counts, error: nil)
-                let made = Loaded(summary: summary, index: compiled.index, text: compiled.text)
+                let made = Loaded(summary: summary, index: compiled.index, textCount: compiled.textCount, source: source)
                 state = made
                 return made
             }
@@ -106,11 +123,12 @@ public final class BlockList: Sendable {
             let name = givenName ?? parser.title ?? Self.fileName(path)
             let summary = Summary(name: name, path: path, counts: parser.counts,
                                   error: text == nil ? "cannot read \(path)" : nil)
-            let made = Loaded(summary: summary, index: BlockIndex(entries: parser.entries, bytes: parser.bytes, targets: parser.targets), text: text ?? [])
+            let made = Loaded(summary: summary, index: BlockIndex(entries: parser.entries, bytes: parser.bytes, targets: parser.targets),
+                              textCount: text?.count ?? 0, source: source)
             state = made
             if let snapshots, let key, let text {
                 // Written off the caller's thread: a click that came first is not kept waiting.
-                let compiled = BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: made.index, text: text)
+                let compiled = BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: made.index, textCount: text.count)
                 let path = self.path
                 if !BackgroundThread.start(name: "openurld-snap", { snapshots.write(compiled, listPath: path, key: key) }) {
                     snapshots.write(compiled, listPath: path, key: key)

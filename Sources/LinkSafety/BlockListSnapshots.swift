@@ -29,7 +29,8 @@ public struct BlockListSnapshots: Sendable {
         var title: String?
         var counts: BlockListCounts
         var index: BlockIndex
-        var text: [UInt8]
+        /// The size of the list's text, which entries' line ranges point into.
+        var textCount: Int
     }
 
     /// What a snapshot must have been made from: the list file as it is now, and this program.
@@ -39,8 +40,15 @@ public struct BlockListSnapshots: Sendable {
 
     /// The list file's identity now (nil when it cannot be looked at: nothing is snapshotted).
     static func key(listPath: String) -> Key? {
-        guard let list = try? FileSystem.status(listPath), list.kind == .regular, let program = programIdentity else { return nil }
-        return Key(words: program + identity(list))
+        guard let list = fileIdentity(listPath), let program = programIdentity else { return nil }
+        return Key(words: program + list)
+    }
+
+    /// The identity of the regular file at `path` (inode, size, modification and change times),
+    /// nil when there is none.
+    static func fileIdentity(_ path: String) -> [UInt64]? {
+        guard let status = try? FileSystem.status(path), status.kind == .regular else { return nil }
+        return identity(status)
     }
 
     /// The running program's file, looked at once.
@@ -60,7 +68,7 @@ public struct BlockListSnapshots: Sendable {
         return directory + "/" + String(decoding: name, as: UTF8.self) + ".snapshot"
     }
 
-    private static let magic = Array("openurld-blocklist-1\n".utf8)
+    private static let magic = Array("openurld-blocklist-2\n".utf8)
 
     /// The list compiled from the snapshot of `listPath` made under `key`; nil when there is none,
     /// or it was made from something else, or anything in it is out of place.
@@ -77,17 +85,17 @@ public struct BlockListSnapshots: Sendable {
               let path = reader.run(), path.elementsEqual(listPath.utf8), let wordCount = reader.count(stride: 8), wordCount == key.words.count
         else { return nil }
         for word in key.words { guard reader.u64() == word else { return nil } }
-        guard let hasTitle = reader.u8(), let title = reader.run(), let text = reader.run() else { return nil }
+        guard let hasTitle = reader.u8(), let title = reader.run(), let textCount = reader.i64(), textCount >= 0, textCount <= Int32.max else { return nil }
         var counts: [Int] = []
         for _ in 0..<10 {
             guard let count = reader.i64(), count >= 0 else { return nil }
             counts.append(Int(count))
         }
-        guard let index = BlockIndex.read(from: &reader, textCount: text.count), reader.isAtEnd else { return nil }
+        guard let index = BlockIndex.read(from: &reader, textCount: Int(textCount)), reader.isAtEnd else { return nil }
         let tally = BlockListCounts(hosts: counts[0], urls: counts[1], labelPrefixes: counts[2], exceptions: counts[3], cosmetic: counts[4],
                                     comments: counts[5], unsupportedPatterns: counts[6], notForPages: counts[7], unsupportedOptions: counts[8],
                                     ignoredOptions: counts[9])
-        return Compiled(title: hasTitle == 1 ? String(decoding: title, as: UTF8.self) : nil, counts: tally, index: index, text: text)
+        return Compiled(title: hasTitle == 1 ? String(decoding: title, as: UTF8.self) : nil, counts: tally, index: index, textCount: Int(textCount))
     }
 
     /// Writes the snapshot of the list at `listPath`, compiled from the file `key` describes.
@@ -99,9 +107,25 @@ public struct BlockListSnapshots: Sendable {
             try FileSystem.createDirectory(directory, mode: 0o700, intermediates: true)
             // A link or another user's file in its place is left alone (and not written through).
             if let problem = FileSystem.ownFileProblem(path) { throw problem }
+            removeAbandonedTemporaries()
             try FileSystem.writeAtomically(file, to: path, mode: 0o600, temporary: path + ".new-\(Environment.processID)")
         } catch {
             Log.warning("cannot write the block list snapshot \(path): \(error)")
+        }
+    }
+
+    /// Removes the temporaries (`….snapshot.new-PID`) of writers that died before their rename: a
+    /// daemon stopped in the few milliseconds a write takes would otherwise leave one behind for
+    /// good. One is abandoned when its process is gone or it is over a minute old (a write takes
+    /// milliseconds).
+    private func removeAbandonedTemporaries() {
+        guard let names = try? FileSystem.listDirectory(directory) else { return }
+        let now = WallClock.now().seconds
+        for name in names {
+            guard let marker = name.firstRange(ofText: ".snapshot.new-"), let pid = Int32(name[marker.upperBound...]) else { continue }
+            let path = directory + "/" + name
+            guard let status = try? FileSystem.status(path, followingSymlinks: false) else { continue }
+            if !FileSystem.exists("/proc/\(pid)") || now - status.modified.seconds > 60 { try? FileSystem.remove(path) }
         }
     }
 
@@ -113,7 +137,7 @@ public struct BlockListSnapshots: Sendable {
         for word in key.words { writer.u64(word) }
         writer.u8(compiled.title == nil ? 0 : 1)
         writer.run(Array((compiled.title ?? "").utf8))
-        writer.run(compiled.text)
+        writer.i64(Int64(compiled.textCount))
         let counts = compiled.counts
         for count in [counts.hosts, counts.urls, counts.labelPrefixes, counts.exceptions, counts.cosmetic, counts.comments,
                       counts.unsupportedPatterns, counts.notForPages, counts.unsupportedOptions, counts.ignoredOptions] {

@@ -15,7 +15,8 @@ import URLModel
         func add() { count.withLock { $0 += 1 } }
     }
 
-    struct Place {
+    /// A folder of its own for one test, removed when the test lets go of it.
+    final class Place {
         let root: String
         var list: String { root + "/list.txt" }
         var snapshots: BlockListSnapshots { BlockListSnapshots(directory: root + "/cache/openurld/blocklists") }
@@ -26,6 +27,10 @@ import URLModel
             try? FileManager.default.removeItem(atPath: root)
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             try text.write(toFile: list, atomically: false, encoding: .utf8)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(atPath: root)
         }
 
         /// A list over the file, counting its reads.
@@ -125,14 +130,16 @@ import URLModel
         if fault != "the list changed" { try Data(bytes).write(to: URL(fileURLWithPath: place.snapshot)) }
         let reads = Reads()
         let list = place.blockList(reads)
-        #expect(list.block(for: try ParsedURL("https://evil.example/")) != nil)
+        _ = list.summary
         #expect(reads.value == 1, "the snapshot was used")
+        #expect(list.block(for: try ParsedURL("https://evil.example/")) != nil)
         #expect((list.block(for: try ParsedURL("https://new.example/")) != nil) == (fault == "the list changed"))
         #expect(list.block(for: try ParsedURL("https://other.example/")) == nil)
         try place.waitForSnapshot()
-        let again = Reads()
-        #expect(place.blockList(again).block(for: try ParsedURL("https://evil.example/")) != nil)
+        let again = Reads(), fromSnapshot = place.blockList(again)
+        _ = fromSnapshot.summary
         #expect(again.value == 0, "the snapshot was not made again")
+        #expect(fromSnapshot.block(for: try ParsedURL("https://evil.example/")) != nil)
     }
 
     @Test func aLinkInPlaceOfTheSnapshotIsNeitherReadNorReplaced() throws {
@@ -141,11 +148,55 @@ import URLModel
         let elsewhere = place.root + "/elsewhere.snapshot"
         try FileSystem.rename(place.snapshot, to: elsewhere)
         try FileSystem.createSymbolicLink(at: place.snapshot, pointingTo: elsewhere)
-        let reads = Reads()
-        #expect(place.blockList(reads).block(for: try ParsedURL("https://evil.example/")) != nil)
+        let reads = Reads(), list = place.blockList(reads)
+        _ = list.summary
         #expect(reads.value == 1, "the snapshot was read through a link")
+        #expect(list.block(for: try ParsedURL("https://evil.example/")) != nil)
         usleep(300_000)
         #expect(FileSystem.isSymbolicLink(place.snapshot), "the link was replaced")
+    }
+
+    /// The list's text is not kept in memory: a blocked link's entry is read from the file again,
+    /// and when the file has changed since it was indexed, the entry is written from the index.
+    @Test func aBlockedLinksEntryIsReadFromTheListAsItWasIndexed() throws {
+        let place = try Place("entry", text: "! Title: entries\n||phish.example^$doc\n|https://cdn.example/x/*.exe|$all\n")
+        try place.compile()
+        let reads = Reads()
+        let list = place.blockList(reads)
+        let phish = try ParsedURL("https://phish.example/"), cdn = try ParsedURL("https://cdn.example/x/setup.exe")
+        #expect(list.block(for: phish) == SafetyBlock(list: "test list", path: place.list, entry: "||phish.example^$doc", line: 2))
+        #expect(list.block(for: cdn)?.entry == "|https://cdn.example/x/*.exe|$all")
+        #expect(reads.value == 2, "each block reads the entry's line from the list")
+        try "! Title: entries, changed\n||other.example^\n".write(toFile: place.list, atomically: false, encoding: .utf8)
+        #expect(list.block(for: phish) == SafetyBlock(list: "test list", path: place.list, entry: "||phish.example^", line: 2))
+        #expect(list.block(for: cdn)?.entry == "|https://cdn.example/x/*.exe|")
+        #expect(reads.value == 2, "a changed list was read for an entry it no longer holds")
+    }
+
+    /// A writer stopped between its write and its rename leaves `….snapshot.new-PID`; the next
+    /// write removes those of processes that are gone, and those over a minute old.
+    @Test func abandonedTemporariesAreRemovedByTheNextWrite() throws {
+        let place = try Place("temporaries", text: BlockListTests.text)
+        try FileSystem.createDirectory(place.snapshots.directory, mode: 0o700, intermediates: true)
+        var gone: Int32 = 4_000_000
+        while FileManager.default.fileExists(atPath: "/proc/\(gone)") { gone -= 1 }
+        let dead = place.snapshot + ".new-\(gone)", old = place.snapshot + ".new-1", live = place.snapshot + ".new-\(getppid())"
+        let other = place.snapshots.directory + "/0123456789abcdef.snapshot.new-\(gone)", unrelated = place.snapshots.directory + "/notes.new-\(gone)"
+        for path in [dead, old, live, other, unrelated] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -120)], ofItemAtPath: old)
+        try place.compile()
+        for path in [dead, old, other] { #expect(!FileManager.default.fileExists(atPath: path), "\(path) was left") }
+        for path in [live, unrelated] { #expect(FileManager.default.fileExists(atPath: path), "\(path) was removed") }
+    }
+
+    /// A table of slots with no free one would make a look-up that finds nothing probe forever.
+    @Test func aHashTableWithoutFreeSlotsIsRefused() {
+        let full = (0..<16).map { HashSlots.Slot(key: UInt32($0), value: Int32($0)) }
+        #expect(HashSlots(slots: full, isEmpty: false) == nil)
+        var half = full
+        for index in 0..<8 { half[index].value = -1 }
+        #expect(HashSlots(slots: half, isEmpty: false) != nil)
+        #expect(HashSlots(slots: Array(half.prefix(12)), isEmpty: false) == nil, "not a power of two")
     }
 
     /// A file with a right checksum but tables out of place (only someone with the user's rights
@@ -169,9 +220,9 @@ import URLModel
                                  byHost: good.byHost, byLabel: good.byLabel, labelNext: labelNext, byPrefix: good.byPrefix,
                                  prefixNext: good.prefixNext, entryNode: good.entryNode)
         let key = try #require(BlockListSnapshots.key(listPath: place.list))
-        place.snapshots.write(BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: good, text: text), listPath: place.list, key: key)
+        place.snapshots.write(BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: good, textCount: text.count), listPath: place.list, key: key)
         #expect(place.snapshots.read(listPath: place.list, key: key) != nil, "the untouched tables are read back")
-        place.snapshots.write(BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: crafted, text: text), listPath: place.list, key: key)
+        place.snapshots.write(BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: crafted, textCount: text.count), listPath: place.list, key: key)
         #expect(place.snapshots.read(listPath: place.list, key: key) == nil)
     }
 
@@ -186,7 +237,7 @@ import URLModel
         parser.parse(text)
         let index = BlockIndex(entries: parser.entries, bytes: parser.bytes, targets: parser.targets)
         let key = BlockListSnapshots.Key(words: [1, 2, 3])
-        let file = BlockListSnapshots.encode(BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: index, text: text),
+        let file = BlockListSnapshots.encode(BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: index, textCount: text.count),
                                              listPath: "/fuzz/list.txt", key: key)
         let sealing = BlockListSnapshots.sealed([]).count
         if ProcessInfo.processInfo.environment["OPENURLD_RENEW_FUZZ_SEED"] == "1" {

@@ -117,12 +117,15 @@ import JSON
             return Array("||evil.example^\n".utf8)
         }
         #expect(reads.value == 0)
-        let url = try ParsedURL("https://evil.example/")
+        let url = try ParsedURL("https://fine.example/evil.example")
         await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<16 { group.addTask { list.block(for: url) != nil } }
-            for await hit in group { #expect(hit) }
+            for _ in 0..<16 { group.addTask { list.block(for: url) == nil } }
+            for await passed in group { #expect(passed) }
         }
         #expect(reads.value == 1)
+        // A blocked link's entry is read from the list again (the text is not kept).
+        #expect(list.block(for: try ParsedURL("https://evil.example/"))?.entry == "||evil.example^")
+        #expect(reads.value == 2)
     }
 
     @Test func hostileListsAreReadWithoutTrouble() throws {
