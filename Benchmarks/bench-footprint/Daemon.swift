@@ -51,9 +51,11 @@ struct IdleMemory {
     var idleCPUDelta: Double
 }
 
-/// Activates the daemon, routes a few links (one launch, a discard, a ClearURLs clean, a mailto),
-/// waits until it is idle (no CPU for half a second), then reads its memory.
+/// Activates the daemon (its block lists compiled by an earlier start, as at every start but the
+/// first after an install), routes a few links (one launch, a discard, a ClearURLs clean, a
+/// mailto), waits until it is idle (no CPU for half a second), then reads its memory.
 func measureIdleMemory(_ session: Session) throws -> IdleMemory {
+    try session.compileBlockLists()
     try session.ping()
     let launches = session.browser.records().count
     for url in ["https://click.example/idle", "https://noop.example/?utm_source=feed", "https://www.amazon.com/dp/B01?tag=x&ref_=nav",

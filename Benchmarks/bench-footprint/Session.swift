@@ -80,6 +80,28 @@ final class Session {
         }
     }
 
+    /// Starts the daemon once and waits until it has written the compiled form of each of
+    /// Debian's block lists it reads (`~/.cache/openurld/blocklists`), then stops it: every start
+    /// but the first after an install or upgrade reads those instead of parsing the lists.
+    func compileBlockLists() throws {
+        let folders = ["/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets",
+                       "/usr/share/webext/ublock-origin/assets", "/usr/share/chromium/extensions/ublock-origin/assets"]
+        let lists = ["ublock/badware.min.txt", "thirdparties/urlhaus-filter/urlhaus-filter-online.txt"].filter { list in
+            folders.contains { FileManager.default.isReadableFile(atPath: $0 + "/" + list) }
+        }
+        guard !lists.isEmpty else { return }
+        try ping()
+        let directory = desktop.home + "/.cache/openurld/blocklists"
+        let start = now()
+        while true {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            if names.filter({ $0.hasSuffix(".snapshot") }).count >= lists.count, !names.contains(where: { $0.contains(".snapshot.new-") }) { break }
+            guard now() - start < 20 else { throw BenchError("openurld wrote no compiled block lists in \(directory) in 20 s") }
+            usleep(10_000)
+        }
+        try stopDaemon()
+    }
+
     /// Waits until the recording browser has logged more than `count` launches.
     func waitForBrowser(after count: Int, timeout: Double = 10) throws {
         let start = now()

@@ -64,6 +64,26 @@ if CommandLine.arguments.contains("--memory-only") {
             print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
         }
         print("hot functions first: \(orderedFunctions(root: root, products: products))")
+        // The whole /proc/PID/smaps, to see which of the binary's segments are resident.
+        if let path = ProcessInfo.processInfo.environment["OPENURLD_BENCH_SMAPS"], let pid = session.daemonPID() {
+            try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8).write(toFile: path, atomically: true, encoding: .utf8)
+            // And which pages of each mapping are present (pagemap's bit 63), as "start-end page…".
+            var present = ""
+            let fd = open("/proc/\(pid)/pagemap", O_RDONLY)
+            for line in try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8).split(separator: "\n") where line.hasSuffix("/openurld") {
+                let range = line.split(separator: " ")[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
+                guard range.count == 2, fd >= 0 else { continue }
+                present += String(line) + "\n"
+                var page = range[0]
+                while page < range[1] {
+                    var entry: UInt64 = 0
+                    if pread(fd, &entry, 8, off_t(page / 4096 * 8)) == 8, entry >> 63 == 1 { present += String(page, radix: 16) + "\n" }
+                    page += 4096
+                }
+            }
+            close(fd)
+            try present.write(toFile: path + ".pages", atomically: true, encoding: .utf8)
+        }
     } catch { fail("\(error)") }
     session.stop()
     exit(0)
@@ -145,7 +165,7 @@ do {
     rows.append(Row(figure: "daemon CPU, exec → first decision", measured: fixed(decision) + " ms"))
 } catch { print("  \(error)"); rows.append(Row(figure: "daemon CPU, exec → serving", measured: "failed", goal: "≤ 10 ms", met: false)) }
 
-print("\n--- daemon idle memory (ClearURLs + 1,000 rules, after routing 5 links) ---")
+print("\n--- daemon idle memory (ClearURLs + 1,000 rules, Debian's lists read compiled, after routing 5 links) ---")
 var idleRSS = 0
 do {
     let memory = try measureIdleMemory(session)

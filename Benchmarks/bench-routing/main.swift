@@ -67,7 +67,7 @@ if let value = getenv("OPENURL_BENCH_PROFILE"), let n = Int(String(cString: valu
         exit(1)
     }
     if profileSafety == "lists" {
-        config.publicSuffixes = readFile(PublicSuffixList.debianPath)
+        config.publicSuffixes = readFile(PublicSuffixList.debianPath).map { SuffixIndex(text: $0) }
         config.blockLists = BlockListDiscovery.auto(isFile: isFile).map { location in BlockList(path: location.path, name: location.name) { readFile(location.path) } }
     }
     let engine = RuleEngine(config: config)
@@ -286,7 +286,7 @@ do {
     let found = BlockListDiscovery.auto(isFile: isFile)
     func engine(_ settings: String, lists: Bool) -> (RuleEngine, Double) {
         guard var config = try? ConfigLoader.load(text: settings + "\n" + makeConfig(rules: 1_000), path: "bench.toml") else { fatalError("config failed") }
-        config.publicSuffixes = suffixes
+        config.publicSuffixes = suffixes.map { SuffixIndex(text: $0) }
         config.blockLists = lists ? found.map { location in BlockList(path: location.path, name: location.name) { readFile(location.path) } } : []
         let engine = RuleEngine(config: config)
         let start = now()

@@ -13,7 +13,7 @@ public enum SafetyFiles {
     /// `snapshots`: where the lists keep their compiled form between starts (the daemon's).
     static func attach(to config: inout Config, path: String, snapshots: BlockListSnapshots? = nil) -> ConfigFile.LoadError? {
         guard config.settings.safety != .off else { return nil }
-        config.publicSuffixes = FileSystem.contents(PublicSuffixList.debianPath)
+        config.publicSuffixes = FileSystem.contents(PublicSuffixList.debianPath).map { SuffixIndex(text: $0) }
         switch config.settings.blocklists {
         case .auto:
             config.blockLists = BlockListDiscovery.auto(isFile: FileSystem.isRegularFile).map { found in

@@ -54,8 +54,9 @@ public struct Config: Sendable {
     public var warnings: [ConfigDiagnostic] = []
     /// The block lists `[settings] blocklists` names, once the caller has found them (read on first use).
     public var blockLists: [BlockList] = []
-    /// The Public Suffix List's text, once the caller has read it (nil: URLModel's fallback).
-    public var publicSuffixes: [UInt8]?
+    /// The Public Suffix List, once the caller has read it (nil: URLModel's fallback); indexed on
+    /// first use, and shared by the checkers made from this config.
+    public var publicSuffixes: SuffixIndex?
 
     /// Unwrapping and cleaning as the settings ask, with a rule's `clean`/`unwrap` overrides.
     public func hygiene(clean: Bool? = nil, unwrap: Bool? = nil) -> URLHygiene {

@@ -45,9 +45,7 @@ public struct SafetyChecker: Sendable {
     private var domains: KnownDomainsOnFirstUse
     /// The block lists, checked in order.
     public var blocklists: [BlockList]
-    /// The Public Suffix List's text (nil: URLModel's fallback), for registrable domains.
-    public let publicSuffixes: [UInt8]?
-    /// The list as hash sets, built the first time link text needs it.
+    /// The Public Suffix List, indexed the first time link text needs it.
     let suffixes: SuffixIndex
     /// Link text against its target, remembered: the same text is shown for many links (an
     /// email's "Click here"), and the answer depends only on the two and the suffix list.
@@ -57,22 +55,27 @@ public struct SafetyChecker: Sendable {
 
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
-        self.init(checks: checks, domains: KnownDomainsOnFirstUse(knownDomains), blocklists: blocklists, publicSuffixes: publicSuffixes)
+        self.init(checks: checks, domains: KnownDomainsOnFirstUse(knownDomains), blocklists: blocklists, suffixes: SuffixIndex(text: publicSuffixes))
     }
 
     /// A checker whose known domains `build` makes when they are first needed: a thousand
     /// rules' domains took ~2 ms of the daemon's start before it could serve.
     public init(checks: SafetyChecks = .all, knownDomainsOnFirstUse build: @escaping @Sendable () -> KnownDomains,
-                blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
-        self.init(checks: checks, domains: KnownDomainsOnFirstUse(building: build), blocklists: blocklists, publicSuffixes: publicSuffixes)
+                blocklists: [BlockList] = [], publicSuffixes: SuffixIndex? = nil) {
+        self.init(checks: checks, domains: KnownDomainsOnFirstUse(building: build), blocklists: blocklists,
+                  suffixes: publicSuffixes ?? SuffixIndex(text: nil))
     }
 
-    private init(checks: SafetyChecks, domains: KnownDomainsOnFirstUse, blocklists: [BlockList], publicSuffixes: [UInt8]?) {
+    /// A checker with the Public Suffix List a config indexed (nil: URLModel's fallback).
+    public init(checks: SafetyChecks, blocklists: [BlockList], publicSuffixes: SuffixIndex?) {
+        self.init(checks: checks, domains: KnownDomainsOnFirstUse(.none), blocklists: blocklists, suffixes: publicSuffixes ?? SuffixIndex(text: nil))
+    }
+
+    private init(checks: SafetyChecks, domains: KnownDomainsOnFirstUse, blocklists: [BlockList], suffixes: SuffixIndex) {
         self.checks = checks
         self.domains = domains
         self.blocklists = blocklists
-        self.publicSuffixes = publicSuffixes
-        suffixes = SuffixIndex(text: publicSuffixes)
+        self.suffixes = suffixes
     }
 
     /// The verdict for `url`; `linkText` is the text the link was shown as (Markdown or HTML

@@ -6,7 +6,11 @@ import URLModel
 /// table built once on first use instead of a pass over the list's text per host: a look-up is a
 /// few probes (microseconds) where the pass costs milliseconds, and link text needs two per
 /// decision. Rules are kept in ASCII, as hosts arrive.
-final class SuffixIndex: Sendable {
+///
+/// The list's text (Debian's: 246 KB, most of it comments) is let go once the index is built:
+/// the index keeps only the rules' words, and the lines of the rules written in Unicode for
+/// their conversion. A config and the checkers made from it share one index.
+public final class SuffixIndex: Sendable {
     /// What a rule says of the domain it names.
     enum Kind: UInt8 {
         /// `example.com`: a public suffix.
@@ -28,10 +32,12 @@ final class SuffixIndex: Sendable {
         let starts: [Int32]
         let ends: [Int32]
         let kinds: [Kind]
-        let hashes: [UInt64]
+        /// The high half of each rule's hash (the low bits pick its slot).
+        let hashes: [UInt32]
         /// Rule numbers, -1 for an empty slot; at most half full.
         let slots: [Int32]
 
+        /// The rules, each array copied to its exact size (they grew by doubling).
         init(bytes: [UInt8], starts: [Int32], ends: [Int32], kinds: [Kind], hashes: [UInt64]) {
             var size = 16
             while size < hashes.count * 2 { size <<= 1 }
@@ -41,11 +47,11 @@ final class SuffixIndex: Sendable {
                 while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
                 slots[slot] = Int32(rule)
             }
-            self.bytes = bytes
-            self.starts = starts
-            self.ends = ends
-            self.kinds = kinds
-            self.hashes = hashes
+            self.bytes = exactCopy(bytes)
+            self.starts = exactCopy(starts)
+            self.ends = exactCopy(ends)
+            self.kinds = exactCopy(kinds)
+            self.hashes = exactCopy(hashes.map { UInt32(truncatingIfNeeded: $0 >> 32) })
             self.slots = slots
         }
 
@@ -59,7 +65,7 @@ final class SuffixIndex: Sendable {
             var slot = Self.slot(hash, slots.count)
             while slots[slot] >= 0 {
                 let rule = Int(slots[slot])
-                if hashes[rule] == hash, kinds[rule] == kind {
+                if hashes[rule] == UInt32(truncatingIfNeeded: hash >> 32), kinds[rule] == kind {
                     if bytes.withUnsafeBufferPointer({ $0.part(Int(starts[rule])..<Int(ends[rule])).elementsEqual(suffix) }) { return true }
                 }
                 slot = (slot + 1) & (slots.count - 1)
@@ -74,21 +80,35 @@ final class SuffixIndex: Sendable {
     /// can be under one, so they are converted when the first such host is looked up.
     private struct Tables {
         var plain: Rules
+        /// The lines of the rules written in Unicode, until they are converted.
+        var unicodeLines: [UInt8]
         var unicode: Rules?
     }
 
-    private let text: [UInt8]?
-    private let tables = Lock<Tables?>(nil)
+    /// The list's text until the first look-up, then its tables.
+    private enum State {
+        case text([UInt8])
+        case built(Tables)
+    }
+
+    private let hasList: Bool
+    private let state: Lock<State>
 
     /// An index of the list `text` (nil: URLModel's built-in fallback, which needs none).
-    init(text: [UInt8]?) {
-        self.text = text
+    public init(text: [UInt8]?) {
+        hasList = text != nil
+        state = Lock(.text(text ?? []))
+    }
+
+    /// Whether the list's text is still held: until the first look-up.
+    var holdsText: Bool {
+        state.withLock { if case .text(let text) = $0 { !text.isEmpty } else { false } }
     }
 
     /// The registrable domain of `host` (ASCII), nil for an IP address, a single label or a
     /// public suffix itself.
     func registrableDomain(of host: String) -> String? {
-        guard let text else { return PublicSuffixList.registrableDomain(of: host, listText: nil) }
+        guard hasList else { return PublicSuffixList.registrableDomain(of: host, listText: nil) }
         let host = host.hasSuffix(".") ? String(host.dropLast()) : host
         let lowered = host.lowercased()
         // Where each label starts, by bytes: the suffixes looked up are the text from one of them
@@ -104,10 +124,20 @@ final class SuffixIndex: Sendable {
         var bytes = lowered
         bytes.withUTF8 { host in
             let hasACELabel = HostText.hasPunycodeLabel(host)
-            let (plain, unicode) = tables.withLock { state -> (Rules, Rules?) in
-                var tables = state ?? Tables(plain: Self.build(text, unicode: false))
-                if hasACELabel, tables.unicode == nil { tables.unicode = Self.build(text, unicode: true) }
-                state = tables
+            let (plain, unicode) = state.withLock { state -> (Rules, Rules?) in
+                var tables: Tables
+                switch state {
+                case .text(let text):
+                    let (plain, unicodeLines) = Self.build(text, unicode: false)
+                    tables = Tables(plain: plain, unicodeLines: exactCopy(unicodeLines))
+                case .built(let built):
+                    tables = built
+                }
+                if hasACELabel, tables.unicode == nil {
+                    tables.unicode = Self.build(tables.unicodeLines, unicode: true).rules
+                    tables.unicodeLines = []
+                }
+                state = .built(tables)
                 return (tables.plain, tables.unicode)
             }
             func listed(_ suffix: UnsafeBufferPointer<UInt8>, _ hash: UInt64, _ kind: Kind) -> Bool {
@@ -150,10 +180,10 @@ final class SuffixIndex: Sendable {
     }
 
     /// The first word of each line that is not a `//` comment, without its `!` or `*.`, in ASCII:
-    /// those written in Unicode when `unicode` (see `Tables`), the others when not.
-    private static func build(_ text: [UInt8], unicode: Bool) -> Rules {
-        // Rules written in ASCII are read where they are in the text; converted ones are added.
-        var bytes = unicode ? [] : text
+    /// those written in Unicode when `unicode` (see `Tables`), the others when not; and, when not,
+    /// the lines of those written in Unicode, for a later build of them.
+    private static func build(_ text: [UInt8], unicode: Bool) -> (rules: Rules, unicodeLines: [UInt8]) {
+        var bytes: [UInt8] = [], unicodeLines: [UInt8] = []
         var starts: [Int32] = [], ends: [Int32] = [], kinds: [Kind] = [], hashes: [UInt64] = []
         text.withUnsafeBufferPointer { text in
             var start = 0
@@ -170,9 +200,16 @@ final class SuffixIndex: Sendable {
                 let word = text.part(wordStart..<end)
                 // The list is lowercase; most rules are ASCII and need no conversion.
                 let ascii = word.allSatisfy { $0 < 0x80 }
-                guard (!ascii && isInUnicode(word)) == unicode else { continue }
-                var rule = wordStart..<end
-                if !ascii {
+                guard (!ascii && isInUnicode(word)) == unicode else {
+                    unicodeLines.append(contentsOf: text.part(start..<end))
+                    unicodeLines.append(0x0A)
+                    continue
+                }
+                let rule: Range<Int>
+                if ascii {
+                    rule = bytes.count..<(bytes.count + word.count)
+                    bytes.append(contentsOf: word)
+                } else {
                     guard let converted = Punycode.toASCII(host: String(decoding: word, as: UTF8.self).lowercased()) else { continue }
                     rule = bytes.count..<(bytes.count + converted.utf8.count)
                     bytes.append(contentsOf: converted.utf8)
@@ -188,7 +225,7 @@ final class SuffixIndex: Sendable {
                 }
             }
         }
-        return Rules(bytes: bytes, starts: starts, ends: ends, kinds: kinds, hashes: hashes)
+        return (Rules(bytes: bytes, starts: starts, ends: ends, kinds: kinds, hashes: hashes), unicodeLines)
     }
 
     /// True when `word` has a non-ASCII character other than the Kelvin sign (U+212A, bytes
@@ -216,5 +253,13 @@ final class SuffixIndex: Sendable {
         }
         if host.hasPrefix("[") || host.utf8.contains(UInt8(ascii: ":")) { return true }
         return HostText.isIPv4(Array(host.utf8)) || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+}
+
+/// `values` in storage of their own size.
+private func exactCopy<Element>(_ values: [Element]) -> [Element] {
+    Array(unsafeUninitializedCapacity: values.count) { buffer, count in
+        _ = buffer.initialize(fromContentsOf: values)
+        count = values.count
     }
 }

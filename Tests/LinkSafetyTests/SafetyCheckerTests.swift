@@ -130,8 +130,10 @@ import URLModel
         }
         #expect(hosts.count > 300)
         let idnFirst = SuffixIndex(text: list), plainFirst = SuffixIndex(text: list)
+        #expect(idnFirst.holdsText && plainFirst.holdsText)
         _ = idnFirst.registrableDomain(of: "a.xn--55qx5d.cn")
         _ = plainFirst.registrableDomain(of: "www.example.com")
+        #expect(!idnFirst.holdsText && !plainFirst.holdsText, "the list's text is kept once the index is built")
         for host in hosts {
             let expected = PublicSuffixList.registrableDomain(of: host, listText: list)
             #expect(idnFirst.registrableDomain(of: host) == expected, "\(host)")
