@@ -14,7 +14,8 @@ done
 bench=.build/release/bench-footprint
 [ -x "$bench" ] && [ -x .build/release/openurld ] || { echo "order-file: build first: make order-file does" >&2; exit 2; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# ORDER_KEEP=1 keeps the callgrind profiles (their folder is printed) to see what ran.
+if [ "${ORDER_KEEP:-}" = 1 ]; then echo "order-file: profiles kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
 mkdir -p "$work/real"
 cp .build/release/openurld "$work/real/openurld"
 # valgrind stumbles over the debug information Swift emits; the symbols stay.
