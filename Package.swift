@@ -128,7 +128,7 @@ let package = Package(
         .target(name: "Execution", dependencies: ["Platform", "Notifying", "Records", "JSON", "URLModel", "RoutingCore", "Catalog", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles"]),
 
         // The daemon: owns io.github.openurld on the session bus.
-        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Records", "Execution"]),
+        .target(name: "OpenurlDaemon", dependencies: ["Platform", "URLModel", "LinkExtraction", "RoutingCore", "TOML", "ConfigLanguage", "Routing", "DBus", "RouterContract", "Launching", "DesktopDefaults", "ConfigFiles", "SessionState", "Notifying", "Records", "Execution", "LinkSafety"]),
         // The XDG handler on every click's path: Embedded Swift over libc, speaking the D-Bus wire
         // format itself (no Swift runtime to start, no libdbus, ~75 KB), so a click costs less than
         // `dbus-send`. COpenurl is its C library.

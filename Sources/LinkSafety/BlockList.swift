@@ -130,9 +130,12 @@ public final class BlockList: Sendable {
                 // Written off the caller's thread: a click that came first is not kept waiting.
                 let compiled = BlockListSnapshots.Compiled(title: parser.title, counts: parser.counts, index: made.index, textCount: text.count)
                 let path = self.path
-                if !BackgroundThread.start(name: "openurld-snap", { snapshots.write(compiled, listPath: path, key: key) }) {
+                BlockListSnapshots.writesUnderWay.withLock { $0 += 1 }
+                let write = {
                     snapshots.write(compiled, listPath: path, key: key)
+                    BlockListSnapshots.writesUnderWay.withLock { $0 -= 1 }
                 }
+                if !BackgroundThread.start(name: "openurld-snap", write) { write() }
             }
             return made
         }

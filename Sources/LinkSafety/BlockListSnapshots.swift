@@ -14,6 +14,16 @@ public struct BlockListSnapshots: Sendable {
     /// Where the snapshots are.
     public let directory: String
 
+    /// Snapshots being written on threads of their own (`BlockList` starts them).
+    static let writesUnderWay = Lock(0)
+
+    /// Waits (up to `seconds`) for the snapshots being written to be written: a daemon stopped
+    /// right after its start would otherwise leave its lists to be parsed again by the next one.
+    public static func finishWrites(within seconds: Double) {
+        let deadline = MonotonicClock.seconds() + seconds
+        while writesUnderWay.withLock({ $0 }) > 0, MonotonicClock.seconds() < deadline { pause(microseconds: 2_000) }
+    }
+
     /// Snapshots in `directory` (created 0700 on the first write).
     public init(directory: String) {
         self.directory = directory

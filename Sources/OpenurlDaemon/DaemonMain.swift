@@ -7,6 +7,7 @@ import Notifying
 import DBus
 import DesktopDefaults
 import Launching
+import LinkSafety
 import Platform
 import ConfigLanguage
 import Routing
@@ -132,6 +133,9 @@ func start(replace: Bool) throws -> Never {
     daemon.recent.save()
     if (try? connection.processID(of: Router1.busName)) == UInt32(bitPattern: Environment.processID) { _ = try? connection.releaseName(Router1.busName) }
     connection.flush()
+    // With the name free (a new daemon can start meanwhile), a compiled list still being written
+    // is let finish: the next start reads it instead of parsing the list (a few milliseconds).
+    BlockListSnapshots.finishWrites(within: 1)
     exitProcess(lostBus ? 1 : 0)
 }
 

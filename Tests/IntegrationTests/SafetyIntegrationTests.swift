@@ -217,6 +217,24 @@ import Testing
         #expect(try open(harness, url)["decision"]?.string == "open")
     }
 
+    /// A daemon stopped right after the decision that read Debian's lists lets their compiled
+    /// form be written before it exits (with its name already free), so the next start reads
+    /// them instead of parsing them, and no `….snapshot.new-PID` is left behind.
+    @Test func aDaemonStoppedRightAfterReadingTheListsLeavesThemCompiled() throws {
+        let (url, host) = try Self.listed()
+        let harness = try DaemonHarness(config: Self.config(), name: "safetysnapshots")
+        #expect(try open(harness, url)["decision"]?.string == "held")
+        #expect(try open(harness, "https://\(host)/")["decision"]?.string == "held")
+        let pid = pid_t(try harness.daemonPID())
+        kill(pid, SIGTERM)
+        let start = Date()
+        while FileManager.default.fileExists(atPath: "/proc/\(pid)"), Date().timeIntervalSince(start) < 10 { usleep(2_000) }
+        let directory = harness.desktop.home + "/.cache/openurld/blocklists"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        #expect(names.filter { $0.hasSuffix(".snapshot") }.count == 2, "\(directory): \(names)")
+        #expect(!names.contains { $0.contains(".new-") }, "\(names)")
+    }
+
     @Test func aBlockListThatCannotBeReadIsAnErrorAtItsLine() throws {
         let harness = try DaemonHarness(name: "safetybadlist")
         let list = harness.desktop.root + "/mine.txt"
