@@ -56,7 +56,7 @@ final class BlockIndex: Sendable {
     /// Indexes the entries a parser read. Two passes over them: the first finds each entry's
     /// node and counts, the second puts the entries of each node in one run of `nodeEntries`, so
     /// no array per node is made.
-    init(entries: [BlockEntry], bytes: [UInt8], targets: [BlockTargets]) {
+    convenience init(entries: [BlockEntry], bytes: [UInt8], targets: [BlockTargets]) {
         var nodes: [Node] = []
         var labelNext = Array(repeating: Int32(-1), count: entries.count)
         var entryNode = Array(repeating: Int32(-1), count: entries.count)
@@ -130,17 +130,8 @@ final class BlockIndex: Sendable {
                 prefixNext[Int(index)] = byPrefix.insert(key, index)
             }
         }
-        self.entries = entries
-        self.bytes = bytes
-        self.targets = targets
-        self.nodes = nodes
-        self.nodeEntries = nodeEntries
-        self.byHost = byHost
-        self.byLabel = byLabel
-        self.labelNext = labelNext
-        self.byPrefix = byPrefix
-        self.prefixNext = prefixNext
-        self.entryNode = entryNode
+        self.init(entries: entries, bytes: bytes, targets: targets, nodes: nodes, nodeEntries: nodeEntries, byHost: byHost,
+                  byLabel: byLabel, labelNext: labelNext, byPrefix: byPrefix, prefixNext: prefixNext, entryNode: entryNode)
     }
 
     /// An index of tables read back from a snapshot (`BlockIndex+Snapshot` checks them first).
