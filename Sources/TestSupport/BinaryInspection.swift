@@ -20,6 +20,8 @@ public struct LinkReport: Sendable {
     public var foundationICU: [String] = []
     /// The system ICU linked dynamically (allowed: it is UTS 46 for hosts).
     public var systemICU: [String] = []
+    /// Every `NEEDED` shared library, in order.
+    public var needed: [String] = []
 
     /// True when anything of Foundation or its ICU is in the binary.
     public var linksFoundation: Bool { !foundation.isEmpty || !foundationICU.isEmpty }
@@ -55,6 +57,7 @@ public enum BinaryInspection {
         for line in dynamic.stdout.split(separator: "\n") where line.contains("(NEEDED)") {
             guard let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { continue }
             let library = String(line[line.index(after: open)..<close])
+            report.needed.append(library)
             if library.hasPrefix("lib_FoundationICU") {
                 report.foundationICU.append("NEEDED \(library)")
             } else if foundationLibraries.contains(where: { library.hasPrefix($0) }) {

@@ -35,6 +35,23 @@ struct FoundationGuardTests {
         #expect(daemon.foundationICU.isEmpty, "\(daemon.foundationICU)")
     }
 
+    /// A release build takes libstdc++ from GCC's static archive (Build/static-libstdc++): the
+    /// shared library cost ~0.9 MB of the daemon's Rss. The debug build maps the shared one, so
+    /// under `make test` this checks that it is seen; `make test-release` checks the
+    /// release daemon is free of it.
+    @Test func aReleaseBuildMapsNoSharedLibstdcxx() throws {
+        let path = try BuiltProduct.path("openurld")
+        let daemon = try BinaryInspection.inspect(path)
+        let shared = daemon.needed.filter { $0.hasPrefix("libstdc++") }
+        if daemon.path.contains("/release/") {
+            #expect(shared.isEmpty, "\(daemon.path) needs \(shared): is Build/static-libstdc++ in the release link's -L?")
+        } else {
+            // Through libswiftCore.so: what the loader maps, as the release build's own check would see it.
+            let loaded = try Command.run(["ldd", daemon.path], timeout: 30)
+            #expect(loaded.stdout.contains("libstdc++.so"), "\(daemon.path) (a debug build) maps no libstdc++.so: \(loaded.stdout)")
+        }
+    }
+
     /// What a stripped binary still shows: ICU's data package name and Swift's reflection names.
     @Test(arguments: [
         ("padding icudt76l/coll/root.res padding", "icudt76l" as String?),
