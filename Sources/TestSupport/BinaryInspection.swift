@@ -113,6 +113,15 @@ public enum BinaryInspection {
         return report
     }
 
+    /// The llvm-nm beside `swiftc` (the bitcode is the toolchain's LLVM's; Debian's older
+    /// llvm-nm cannot read it).
+    static func toolchainLLVMNM() -> String? {
+        guard let swiftc = ChildProcess.findExecutable("swiftc") else { return nil }
+        let resolved = (swiftc as NSString).resolvingSymlinksInPath
+        let candidate = (resolved as NSString).deletingLastPathComponent + "/llvm-nm"
+        return access(candidate, X_OK) == 0 ? candidate : nil
+    }
+
     /// The Foundation symbols (see `foundationModules`, and FoundationICU's) that `module`'s
     /// compiled objects in this build reference, one `nm` line each. Only the objects of today's
     /// sources in `Sources/<sourceFolder>` count: a file moved to another module leaves its old
@@ -121,10 +130,16 @@ public enum BinaryInspection {
         let products = (try BuiltProduct.path("openurld") as NSString).deletingLastPathComponent
         let directory = products + "/" + module + ".build"
         let sources = Set(try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Sources/" + sourceFolder))
-        let objects = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".o") && sources.contains(String($0.dropLast(2))) }.sorted().map { directory + "/" + $0 }
+        // A release build with thin LTO leaves LLVM bitcode (`File.swift.bc`), which binutils'
+        // nm cannot read: the toolchain's llvm-nm reads both.
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let bitcode = names.contains { $0.hasSuffix(".swift.bc") }
+        let suffix = bitcode ? ".bc" : ".o"
+        let objects = names.filter { $0.hasSuffix(suffix) && sources.contains(String($0.dropLast(suffix.count))) }.sorted().map { directory + "/" + $0 }
         guard !objects.isEmpty else { throw HarnessError("no object files of Sources/\(sourceFolder) in \(directory): run `swift build --build-tests`") }
-        let result = try Command.run(["nm", "--undefined-only", "--no-sort"] + objects, timeout: 60)
+        let nm = bitcode ? toolchainLLVMNM() : "nm"
+        guard let nm else { throw HarnessError("\(directory) holds LLVM bitcode (thin LTO): the Swift toolchain's llvm-nm is needed, beside swiftc") }
+        let result = try Command.run([nm, "--undefined-only", "--no-sort"] + objects, timeout: 60)
         guard result.status == 0 else { throw HarnessError("nm failed (install binutils): \(result.stderr)") }
         // Swift mangles a module name with its length: $s10Foundation…, $s20FoundationEssentials….
         return result.stdout.split(separator: "\n").map(String.init).filter { line in
