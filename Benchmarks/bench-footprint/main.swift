@@ -66,11 +66,12 @@ if CommandLine.arguments.contains("--memory-only") {
         print("hot functions first: \(orderedFunctions(root: root, products: products))")
         // The whole /proc/PID/smaps, to see which of the binary's segments are resident.
         if let path = ProcessInfo.processInfo.environment["OPENURLD_BENCH_SMAPS"], let pid = session.daemonPID() {
-            try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8).write(toFile: path, atomically: true, encoding: .utf8)
+            // ProcFS.read: Foundation's reader stops short on a /proc file (its size reads as 0).
+            try (ProcFS.read("/proc/\(pid)/smaps") ?? "").write(toFile: path, atomically: true, encoding: .utf8)
             // And which pages of each mapping are present (pagemap's bit 63), as "start-end page…".
             var present = ""
             let fd = open("/proc/\(pid)/pagemap", O_RDONLY)
-            for line in try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8).split(separator: "\n") where line.hasSuffix("/openurld") {
+            for line in (ProcFS.read("/proc/\(pid)/maps") ?? "").split(separator: "\n") where line.hasSuffix("/openurld") {
                 let range = line.split(separator: " ")[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
                 guard range.count == 2, fd >= 0 else { continue }
                 present += String(line) + "\n"
