@@ -176,7 +176,7 @@ let package = Package(
         .executableTarget(name: "bench-hygiene", dependencies: ["BenchSupport", "Hygiene"], path: "Benchmarks/bench-hygiene"),
         .executableTarget(name: "bench-daemon", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-daemon"),
         .executableTarget(name: "bench-chooser", dependencies: ["BenchSupport", "TestSupport"], path: "Benchmarks/bench-chooser"),
-        .executableTarget(name: "bench-footprint", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-footprint"),
+        .executableTarget(name: "bench-footprint", dependencies: ["BenchSupport", "DBus", "LinkSafety", "TestSupport"], path: "Benchmarks/bench-footprint"),
         .executableTarget(name: "bench-safety", dependencies: ["BenchSupport", "URLModel", "LinkSafety"], path: "Benchmarks/bench-safety"),
         .executableTarget(name: "bench-doctor", dependencies: ["BenchSupport", "TestSupport"], path: "Benchmarks/bench-doctor"),
         .executableTarget(name: "bench-companion", dependencies: ["BenchSupport", "DBus", "TestSupport"], path: "Benchmarks/bench-companion"),

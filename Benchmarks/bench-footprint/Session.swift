@@ -3,6 +3,7 @@
 import BenchSupport
 import DBus
 import Foundation
+import LinkSafety
 import TestSupport
 
 final class Session {
@@ -84,11 +85,7 @@ final class Session {
     /// Debian's block lists it reads (`~/.cache/openurld/blocklists`), then stops it: every start
     /// but the first after an install or upgrade reads those instead of parsing the lists.
     func compileBlockLists() throws {
-        let folders = ["/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets",
-                       "/usr/share/webext/ublock-origin/assets", "/usr/share/chromium/extensions/ublock-origin/assets"]
-        let lists = ["ublock/badware.min.txt", "thirdparties/urlhaus-filter/urlhaus-filter-online.txt"].filter { list in
-            folders.contains { FileManager.default.isReadableFile(atPath: $0 + "/" + list) }
-        }
+        let lists = BlockListDiscovery.auto { FileManager.default.isReadableFile(atPath: $0) }
         guard !lists.isEmpty else { return }
         try ping()
         let directory = desktop.home + "/.cache/openurld/blocklists"

@@ -50,7 +50,7 @@ func makeList(_ location: BlockListLocation) -> BlockList {
 if getenv("OPENURL_BENCH_PROFILE_LOAD") != nil {
     for location in locations { _ = makeList(location).summary }
     let suffixes = FileManager.default.contents(atPath: PublicSuffixList.debianPath).map { [UInt8]($0) }
-    let checker = SafetyChecker(publicSuffixes: suffixes)
+    let checker = SafetyChecker(publicSuffixes: SuffixIndex(text: suffixes))
     guard let link = try? ParsedURL("https://evil.example/"), let idn = try? ParsedURL("https://xn--bcher-kva.de/") else {
         fail("the profile links do not parse")
     }
@@ -117,7 +117,7 @@ let known = KnownDomains((0..<200).map { KnownDomain(domain: "site\($0).example"
     + [KnownDomain(domain: "paypal.com", description: "your rule 'Pay' opens in firefox:Banking")])
 let publicSuffixes = FileManager.default.contents(atPath: PublicSuffixList.debianPath).map { [UInt8]($0) }
 let plain = SafetyChecker()
-let full = SafetyChecker(knownDomains: known, blocklists: lists, publicSuffixes: publicSuffixes)
+let full = SafetyChecker(knownDomains: known, blocklists: lists, publicSuffixes: SuffixIndex(text: publicSuffixes))
 func url(_ text: String) -> ParsedURL {
     guard let url = try? ParsedURL(text) else { fail("\(text) does not parse") }
     return url
@@ -148,7 +148,7 @@ for (label, checker, target, text) in cases {
 }
 var firstUse: [Double] = []
 for _ in 0..<7 {
-    let fresh = SafetyChecker(publicSuffixes: publicSuffixes)
+    let fresh = SafetyChecker(publicSuffixes: SuffixIndex(text: publicSuffixes))
     let start = nanoseconds()
     _ = fresh.verdict(for: url("https://evil.example/"), linkText: "paypal.com")
     firstUse.append(Double(nanoseconds() - start) / 1e6)

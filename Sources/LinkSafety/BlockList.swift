@@ -110,7 +110,7 @@ public final class BlockList: Sendable {
             // The key is taken before the text is read: a file changed in between is keyed as
             // it was, so its snapshot does not match next time and it is compiled again.
             let source = BlockListSnapshots.fileIdentity(path)
-            let key = snapshots == nil ? nil : BlockListSnapshots.key(listPath: path)
+            let key = snapshots == nil ? nil : BlockListSnapshots.key(listIdentity: source)
             if let snapshots, let key, let compiled = snapshots.read(listPath: path, key: key) {
                 let summary = Summary(name: givenName ?? compiled.title ?? Self.fileName(path), path: path, counts: compiled.counts, error: nil)
                 let made = Loaded(summary: summary, index: compiled.index, textCount: compiled.textCount, source: source)

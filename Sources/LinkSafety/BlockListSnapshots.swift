@@ -50,7 +50,12 @@ public struct BlockListSnapshots: Sendable {
 
     /// The list file's identity now (nil when it cannot be looked at: nothing is snapshotted).
     static func key(listPath: String) -> Key? {
-        guard let list = fileIdentity(listPath), let program = programIdentity else { return nil }
+        key(listIdentity: fileIdentity(listPath))
+    }
+
+    /// The key of a list file whose `fileIdentity` is `list`.
+    static func key(listIdentity list: [UInt64]?) -> Key? {
+        guard let list, let program = programIdentity else { return nil }
         return Key(words: program + list)
     }
 

@@ -68,8 +68,8 @@ struct HashSlots: Sendable {
         return -1
     }
 
-    /// The bits of `key` a slot keeps: those that do not pick its slot.
-    private static func kept(_ key: UInt64) -> UInt32 {
+    /// The bits of `key` a slot keeps: those that do not pick its slot (SuffixIndex keeps the same).
+    static func kept(_ key: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: key >> 32)
     }
 }

@@ -54,8 +54,9 @@ public struct SafetyChecker: Sendable {
     private let hostChecked = CheckMemo<HostCheckKey, [SafetyReason]>()
 
     /// A checker.
-    public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: [UInt8]? = nil) {
-        self.init(checks: checks, domains: KnownDomainsOnFirstUse(knownDomains), blocklists: blocklists, suffixes: SuffixIndex(text: publicSuffixes))
+    public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: SuffixIndex? = nil) {
+        self.init(checks: checks, domains: KnownDomainsOnFirstUse(knownDomains), blocklists: blocklists,
+                  suffixes: publicSuffixes ?? SuffixIndex(text: nil))
     }
 
     /// A checker whose known domains `build` makes when they are first needed: a thousand
@@ -64,11 +65,6 @@ public struct SafetyChecker: Sendable {
                 blocklists: [BlockList] = [], publicSuffixes: SuffixIndex? = nil) {
         self.init(checks: checks, domains: KnownDomainsOnFirstUse(building: build), blocklists: blocklists,
                   suffixes: publicSuffixes ?? SuffixIndex(text: nil))
-    }
-
-    /// A checker with the Public Suffix List a config indexed (nil: URLModel's fallback).
-    public init(checks: SafetyChecks, blocklists: [BlockList], publicSuffixes: SuffixIndex?) {
-        self.init(checks: checks, domains: KnownDomainsOnFirstUse(.none), blocklists: blocklists, suffixes: publicSuffixes ?? SuffixIndex(text: nil))
     }
 
     private init(checks: SafetyChecks, domains: KnownDomainsOnFirstUse, blocklists: [BlockList], suffixes: SuffixIndex) {

@@ -51,7 +51,7 @@ public final class SuffixIndex: Sendable {
             self.starts = exactCopy(starts)
             self.ends = exactCopy(ends)
             self.kinds = exactCopy(kinds)
-            self.hashes = exactCopy(hashes.map { UInt32(truncatingIfNeeded: $0 >> 32) })
+            self.hashes = exactCopy(hashes.map(HashSlots.kept))
             self.slots = slots
         }
 
@@ -65,7 +65,7 @@ public final class SuffixIndex: Sendable {
             var slot = Self.slot(hash, slots.count)
             while slots[slot] >= 0 {
                 let rule = Int(slots[slot])
-                if hashes[rule] == UInt32(truncatingIfNeeded: hash >> 32), kinds[rule] == kind {
+                if hashes[rule] == HashSlots.kept(hash), kinds[rule] == kind {
                     if bytes.withUnsafeBufferPointer({ $0.part(Int(starts[rule])..<Int(ends[rule])).elementsEqual(suffix) }) { return true }
                 }
                 slot = (slot + 1) & (slots.count - 1)
@@ -91,24 +91,23 @@ public final class SuffixIndex: Sendable {
         case built(Tables)
     }
 
-    private let hasList: Bool
-    private let state: Lock<State>
+    /// Nil without a list (URLModel's built-in fallback, which needs none).
+    private let state: Lock<State>?
 
-    /// An index of the list `text` (nil: URLModel's built-in fallback, which needs none).
+    /// An index of the list `text` (nil: URLModel's built-in fallback).
     public init(text: [UInt8]?) {
-        hasList = text != nil
-        state = Lock(.text(text ?? []))
+        state = text.map { Lock(.text($0)) }
     }
 
     /// Whether the list's text is still held: until the first look-up.
     var holdsText: Bool {
-        state.withLock { if case .text(let text) = $0 { !text.isEmpty } else { false } }
+        state?.withLock { if case .text = $0 { true } else { false } } ?? false
     }
 
     /// The registrable domain of `host` (ASCII), nil for an IP address, a single label or a
     /// public suffix itself.
     func registrableDomain(of host: String) -> String? {
-        guard hasList else { return PublicSuffixList.registrableDomain(of: host, listText: nil) }
+        guard let state else { return PublicSuffixList.registrableDomain(of: host, listText: nil) }
         let host = host.hasSuffix(".") ? String(host.dropLast()) : host
         let lowered = host.lowercased()
         // Where each label starts, by bytes: the suffixes looked up are the text from one of them

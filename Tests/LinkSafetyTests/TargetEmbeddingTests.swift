@@ -10,7 +10,7 @@ import URLModel
     static let checks = SafetyChecks(idn: false, lookalikes: true, linkText: false, blocklists: false)
     static let known = KnownDomains([KnownDomain(domain: "bank.example", description: "your rule 'Bank' opens in firefox:Banking"),
                                      KnownDomain(domain: "intranet.corp.example")])
-    static let checker = SafetyChecker(checks: checks, knownDomains: known, publicSuffixes: suffixes)
+    static let checker = SafetyChecker(checks: checks, knownDomains: known, publicSuffixes: SuffixIndex(text: suffixes))
 
     static func reason(_ url: String) throws -> SafetyReason? {
         #expect(suffixes != nil, "the Public Suffix List is missing: apt-get install -y publicsuffix")
@@ -55,7 +55,7 @@ import URLModel
     }
 
     @Test func itRunsWithTheLookalikeCheck() throws {
-        let off = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: true, blocklists: false), publicSuffixes: Self.suffixes)
+        let off = SafetyChecker(checks: SafetyChecks(idn: true, lookalikes: false, linkText: true, blocklists: false), publicSuffixes: SuffixIndex(text: Self.suffixes))
         #expect(off.verdict(for: try ParsedURL("https://www.google.com.evil.example/")) == .safe)
     }
 
