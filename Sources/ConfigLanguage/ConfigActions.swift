@@ -70,7 +70,9 @@ extension ConfigReader {
     /// a profile, an entry not found) is a missing app, not an error: the target is
     /// `.unavailable` and the config loads.
     mutating func resolveTarget(_ name: String, at position: SourcePosition) -> Target? {
-        if let target = Target(name, in: config) {
+        let remembered = resolvedTargets?[name]
+        if let target = remembered ?? Target(name, in: config) {
+            if remembered == nil, resolvedTargets != nil { resolvedTargets?[name] = target }
             if case .desktopEntry(let id, _) = target { noteDesktopID(id, context: "", at: position) }
             return target
         }

@@ -91,6 +91,10 @@ struct ConfigReader {
     var config: Config
     /// The layer of the file being read.
     var layer: ConfigLayer = .user
+    /// The targets the rules named so far, while `[[rules]]` is read (the apps, webmail and
+    /// catalog they resolve against are fixed by then): 1,000 rules naming a handful of
+    /// targets resolved each again, with a copy of the config each time (~5M instructions).
+    var resolvedTargets: [String: Target]?
 
     /// Reading `remembered.toml`: its missing targets are noted as remembered.
     var readingRemembered: Bool { layer == .remembered }
@@ -267,6 +271,8 @@ struct ConfigReader {
             return
         }
         var names = namesTaken()
+        resolvedTargets = [:]
+        defer { resolvedTargets = nil }
         for (offset, item) in items.enumerated() {
             let context = "[[rules]] #\(offset + 1)"
             guard let members = collector.table(item, context) else { continue }
@@ -292,7 +298,7 @@ struct ConfigReader {
                 appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
                 position: item.position)
             rule.source = ruleSource(item, "rules")
-            rule.identity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: ["enabled"]))
+            rule.identity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: Self.identityOmits))
             rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
             rule.matchSource = item["match"]
             config.rules.append(rule)

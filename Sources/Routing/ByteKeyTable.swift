@@ -27,12 +27,15 @@ struct ByteKeyTable: Sendable {
         while slotCount < entries.count * 2 { slotCount *= 2 }
         var slots = [Int32](repeating: 0, count: slotCount)
         for (number, entry) in entries.enumerated() {
-            let key = Array(entry.key.utf8)
-            keyBytes += key
+            var key = entry.key
+            let hash = key.withUTF8 { key in
+                keyBytes.append(contentsOf: key)
+                return Self.hash(key)
+            }
             keyStart.append(Int32(keyBytes.count))
             positions += entry.positions
             valueStart.append(Int32(positions.count))
-            var slot = key.withUnsafeBufferPointer { Self.hash($0) } & (slotCount - 1)
+            var slot = hash & (slotCount - 1)
             while slots[slot] != 0 { slot = (slot + 1) & (slotCount - 1) }
             slots[slot] = Int32(number + 1)
         }
@@ -45,13 +48,19 @@ struct ByteKeyTable: Sendable {
 
     /// Groups `pairs` by key, keeping each key's positions in the order given.
     init(grouping pairs: [(key: String, position: Int)]) {
-        var order: [String] = []
-        var grouped: [String: [Int]] = [:]
+        // One look-up a pair, in a table sized up front: this ran for every rule at load.
+        var groups: [(key: String, positions: [Int])] = []
+        var groupOf: [String: Int] = [:]
+        groupOf.reserveCapacity(pairs.count)
         for pair in pairs {
-            if grouped[pair.key] == nil { order.append(pair.key) }
-            grouped[pair.key, default: []].append(pair.position)
+            if let group = groupOf[pair.key] {
+                groups[group].positions.append(pair.position)
+            } else {
+                groupOf[pair.key] = groups.count
+                groups.append((pair.key, [pair.position]))
+            }
         }
-        self.init(order.map { ($0, grouped[$0] ?? []) })
+        self.init(groups)
     }
 
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

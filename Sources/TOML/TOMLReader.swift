@@ -240,6 +240,7 @@ struct TOMLReader {
     /// A key's parts, each with where it starts.
     private mutating func key() throws(TOMLSyntaxError) -> [(name: String, position: SourcePosition)] {
         var parts: [(name: String, position: SourcePosition)] = []
+        parts.reserveCapacity(2)  // `match.domain`: growing from one part cost an allocation a key
         while true {
             let start = position
             let name: String
