@@ -72,7 +72,11 @@ public struct DecisionSafety: Sendable, Equatable {
     }
 
     /// True when nothing was found (or nothing was checked).
-    public var isSafe: Bool { verdict == .safe }
+    public var isSafe: Bool {
+        // By pattern, not `==`: the synthesized comparison copied the verdict's payloads.
+        if case .safe = verdict { return true }
+        return false
+    }
     /// True when a block list names the link.
     public var isBlockListed: Bool {
         if case .block = verdict { return true }
