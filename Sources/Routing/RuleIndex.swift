@@ -23,6 +23,9 @@ struct RuleIndex: Sendable {
     /// when it finds nothing, none of them can match.
     private var regexGated: Set<Int> = []
     private var regexGate: PatternRegex?
+    /// A literal each gated pattern needs, scanned for before the gate runs (nil: some pattern
+    /// has none, and the gate always runs).
+    private var regexGateLiterals: RequiredLiterals?
     /// `always` without the regex-gated rules, for URLs the gate rejects.
     private var alwaysUngated: [Int] = []
 
@@ -32,7 +35,8 @@ struct RuleIndex: Sendable {
         var schemePairs: [(key: String, position: Int)] = []
         for (position, rule) in rules.enumerated() {
             if let domains = rule.matchers.lazy.compactMap({ if case .domain(let d) = $0 { return d } else { return nil } }).first {
-                for domain in Set(domains) { domainPairs.append((domain, position)) }
+                // A rule names one domain, mostly: a Set for it was ~1k instructions a rule at load.
+                for domain in domains.count == 1 ? domains : Array(Set(domains)) { domainPairs.append((domain, position)) }
             } else if let domains = Self.literalRecipientDomains(rule.matchers) {
                 for domain in domains { byRecipientDomain[domain, default: []].append(position) }
             } else if let segments = Self.literalFirstSegments(rule.matchers) {
@@ -53,19 +57,21 @@ struct RuleIndex: Sendable {
     }
 
     private mutating func buildRegexGate(_ rules: [Rule]) {
-        var patterns: [String] = []
+        var patterns: [String] = [], literalSources: [String] = []
         for position in always {
             guard let regexes = rules[position].matchers.lazy.compactMap({ if case .regex(let r) = $0 { return r } else { return nil } }).first else { continue }
             // Back-references would point at the wrong groups once patterns are joined.
             guard !regexes.contains(where: { Self.mayReferToGroups($0.pattern) }) else { continue }
             regexGated.insert(position)
             patterns += regexes.map { "(?:\($0.pattern))" }
+            literalSources += regexes.map(\.pattern)
         }
         guard !patterns.isEmpty, let gate = try? PatternRegex(patterns.joined(separator: "|")) else {
             regexGated = []
             return
         }
         regexGate = gate
+        regexGateLiterals = RequiredLiterals(patterns: literalSources)
     }
 
     private static func mayReferToGroups(_ pattern: String) -> Bool {
@@ -117,7 +123,9 @@ struct RuleIndex: Sendable {
             }
         }
         if hasOpener { hits += needingOpener }
-        let always = regexGate.map { $0.matches(text) ? self.always : alwaysUngated } ?? self.always
+        let always = regexGate.map { gate in
+            regexGateLiterals?.mayMatch(text) != false && gate.matches(text) ? self.always : alwaysUngated
+        } ?? self.always
         if hits.isEmpty { return always }
         hits.sort()
         if always.isEmpty {
