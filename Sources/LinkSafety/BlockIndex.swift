@@ -260,6 +260,42 @@ final class BlockIndex: Sendable {
         return found.map { entries[$0] }
     }
 
+    /// Whether any entry could match a link to `host` (lowercase ASCII, no trailing dot) at all,
+    /// whatever its scheme, path, `to=` or whether it is an exception: a node for the host or a
+    /// parent domain, or a label-prefix entry for one of its labels, as `firstMatch` finds
+    /// them. False for most hosts, which then need no `firstMatch` on any of their links.
+    func mentions(host: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !host.isEmpty else { return false }
+        return bytes.withUnsafeBufferPointer { bytes in
+            let wholeOnly = HostText.isIPv4(host)
+            var hash = Self.offset
+            var index = host.count
+            while index > 0 {
+                index -= 1
+                hash = (hash ^ UInt64(host[index])) &* Self.prime
+                guard index == 0 || (!wholeOnly && host[index - 1] == UInt8(ascii: ".")) else { continue }
+                var nodeIndex = byHost.find(hash)
+                while nodeIndex >= 0 {
+                    let node = nodes[Int(nodeIndex)]
+                    if Self.holds(node, host[index...], in: bytes) { return true }
+                    nodeIndex = node.next
+                }
+            }
+            guard !byLabel.isEmpty, !wholeOnly else { return false }
+            var start = 0
+            for dot in 0..<host.count where host[dot] == UInt8(ascii: ".") {
+                var entryIndex = byLabel.find(Self.forwardHash(host[start..<dot]))
+                while entryIndex >= 0 {
+                    let entry = entries[Int(entryIndex)]
+                    if bytes[Int(entry.host.lowerBound)..<Int(entry.host.upperBound)].elementsEqual(host[start..<dot]) { return true }
+                    entryIndex = labelNext[Int(entryIndex)]
+                }
+                start = dot + 1
+            }
+            return false
+        }
+    }
+
     /// Whether the URL entry `entry` matches a link to `host` with `scheme` and `target` (its
     /// path and query, lowercased); `bytes` are the index's `bytes`.
     private func urlMatches(_ entry: BlockEntry, _ target: [UInt8], scheme: String, exceptions: Bool, host: UnsafeBufferPointer<UInt8>,

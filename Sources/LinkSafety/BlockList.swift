@@ -92,6 +92,14 @@ public final class BlockList: Sendable {
         return SafetyBlock(list: list.summary.name, path: path, entry: written(entry, of: list), line: Int(entry.line))
     }
 
+    /// Whether any entry of the list could match a link to `host` (ASCII, lowercase), whatever
+    /// its scheme and path (`BlockIndex.mentions`); reads the list on first use.
+    public func mentions(host: String) -> Bool {
+        let list = load()
+        var host = host
+        return host.withUTF8 { list.index.mentions(host: $0) }
+    }
+
     /// The entry's line as the list writes it, read from the list again; when the file has
     /// changed since it was indexed, the entry as the index holds it (`||host^`, `||host/path`).
     private func written(_ entry: BlockEntry, of list: Loaded) -> String {

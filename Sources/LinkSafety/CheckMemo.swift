@@ -33,6 +33,8 @@ struct HostCheckKey: Hashable, Sendable {
     var unicodeHost: String
     var idn: Bool
     var lookalikes: Bool
+    /// The block lists ran (the checker's own lists: a checker given others starts a new memo).
+    var blocklists: Bool
     var domains: Int
 
     /// The ASCII host and the version only: the Unicode form follows from the host and the
@@ -41,6 +43,13 @@ struct HostCheckKey: Hashable, Sendable {
         hasher.combine(host)
         hasher.combine(domains)
     }
+}
+
+/// What a host's checks found: its IDN and look-alike reasons, and whether any block list
+/// names it or a parent domain at all (`BlockList.mentions`).
+struct HostFacts: Sendable {
+    var reasons: [SafetyReason]
+    var listed: Bool
 }
 
 /// Link text against where the link goes.

@@ -44,14 +44,17 @@ public struct SafetyChecker: Sendable {
     }
     private var domains: KnownDomainsOnFirstUse
     /// The block lists, checked in order.
-    public var blocklists: [BlockList]
+    public var blocklists: [BlockList] {
+        // What the memo says of a host's lists was said of these.
+        didSet { hostChecked = CheckMemo() }
+    }
     /// The Public Suffix List, indexed the first time link text needs it.
     let suffixes: SuffixIndex
     /// Link text against its target, remembered: the same text is shown for many links (an
     /// email's "Click here"), and the answer depends only on the two and the suffix list.
     private let linkTextChecked = CheckMemo<LinkTextKey, SafetyReason?>()
-    /// Each host's IDN and look-alike reasons, remembered (see `check(host:unicodeHost:into:)`).
-    private let hostChecked = CheckMemo<HostCheckKey, [SafetyReason]>()
+    /// What each host's checks found, remembered (see `facts(host:unicodeHost:)`).
+    private var hostChecked = CheckMemo<HostCheckKey, HostFacts>()
 
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: SuffixIndex? = nil) {
@@ -81,19 +84,22 @@ public struct SafetyChecker: Sendable {
     public func verdict(for url: ParsedURL, linkText: String? = nil, mailto: MailtoURL? = nil) -> SafetyVerdict {
         // Most links have a host; only a mailto is judged by its recipients' domains.
         let hosts = url.host.isEmpty ? Self.hosts(of: url, mailto: mailto) : []
-        if checks.blocklists {
-            for list in blocklists {
-                let block = url.host.isEmpty
-                    ? hosts.lazy.compactMap { list.block(host: $0.ascii, scheme: url.scheme) }.first
-                    : list.block(for: url)
-                if let block { return .block(block) }
-            }
-        }
         var reasons: [SafetyReason] = []
         if !url.host.isEmpty {
-            check(host: url.matchingHost, unicodeHost: url.matchingUnicodeHost, into: &reasons)
+            // A host no list names at all (most) needs no list looked at again: each list's
+            // look-up was ~1.6k instructions a click.
+            let found = facts(host: url.matchingHost, unicodeHost: url.matchingUnicodeHost)
+            if found.listed {
+                for list in blocklists { if let block = list.block(for: url) { return .block(block) } }
+            }
+            reasons += found.reasons
         } else {
-            for host in hosts { check(host: host.ascii, unicodeHost: host.unicode, into: &reasons) }
+            if checks.blocklists {
+                for list in blocklists {
+                    if let block = hosts.lazy.compactMap({ list.block(host: $0.ascii, scheme: url.scheme) }).first { return .block(block) }
+                }
+            }
+            for host in hosts { reasons += facts(host: host.ascii, unicodeHost: host.unicode).reasons }
         }
         if checks.linkText {
             if let reason = LinkTextCheck.userinfoReason(url, suffixes: suffixes) { reasons.append(reason) }
@@ -107,15 +113,18 @@ public struct SafetyChecker: Sendable {
         return reasons.isEmpty ? .safe : .warn(reasons)
     }
 
-    /// The IDN and look-alike reasons for one host, remembered per host: the skeleton and the
-    /// known-domain and embedding look-ups were most of a decision's cost, for the same answer
-    /// at every click on a site.
-    private func check(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
-        guard checks.idn || checks.lookalikes else { return }
-        reasons += hostChecked.answer(HostCheckKey(host: host, unicodeHost: unicodeHost, idn: checks.idn, lookalikes: checks.lookalikes, domains: domains.version)) {
+    /// One host's IDN and look-alike reasons, and whether a block list names it, remembered per
+    /// host: the skeleton and the known-domain and embedding look-ups were most of a decision's
+    /// cost, for the same answer at every click on a site.
+    private func facts(host: String, unicodeHost: String) -> HostFacts {
+        let listsRun = checks.blocklists && !blocklists.isEmpty
+        guard checks.idn || checks.lookalikes || listsRun else { return HostFacts(reasons: [], listed: false) }
+        let key = HostCheckKey(host: host, unicodeHost: unicodeHost, idn: checks.idn, lookalikes: checks.lookalikes, blocklists: listsRun,
+                               domains: domains.version)
+        return hostChecked.answer(key) {
             var found: [SafetyReason] = []
             uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
-            return found
+            return HostFacts(reasons: found, listed: listsRun && blocklists.contains { $0.mentions(host: host) })
         }
     }
 

@@ -159,6 +159,35 @@ import JSON
     }
 }
 
+extension BlockListTests {
+    static let checkedLinks = [
+        "https://evil.example/", "http://www.evil.example/login?x=1", "https://cdn.example/malware/setup.exe", "https://cdn.example/malware/readme.txt",
+        "https://eu.cdn.example/MALWARE/Setup.EXE?v=2", "https://cdn.example/other/setup.exe", "https://www.familysimulator.net/play",
+        "https://familysimulator/", "https://x.wild.example/", "https://wild.example.org/", "http://plain.example/?invite=1",
+        "https://plain.example/?invite=12", "https://good.evil.example/", "http://203.0.113.7/payload", "http://203.0.113.70/",
+        "https://example.com/", "https://notevil.example/", "https://files.example/dl/payload.zip", "https://files.example/dl/payload.zip.txt",
+    ]
+
+    /// The checker remembers, per host, whether a list names it at all, and looks at the lists
+    /// only for such hosts: every link still gets the list's own answer, asked in any order and
+    /// again (a host's first link not blocked, its next one blocked by a URL pattern).
+    @Test func theCheckerGivesTheListsAnswerForEveryLinkAskedAgain() throws {
+        let checker = SafetyChecker(checks: SafetyChecks(idn: false, lookalikes: false, linkText: false), blocklists: [Self.list])
+        for link in Self.checkedLinks + Self.checkedLinks.reversed() + Self.checkedLinks {
+            let url = try ParsedURL(link)
+            let expected = Self.list.block(for: url)
+            #expect(Self.list.mentions(host: url.matchingHost) || expected == nil, "\(link): blocked, yet its host is not mentioned")
+            switch checker.verdict(for: url) {
+            case .block(let block): #expect(block.entry == expected?.entry, "\(link)")
+            default: #expect(expected == nil, "\(link): the list blocks it, the checker did not")
+            }
+        }
+        #expect(!Self.list.mentions(host: "example.com"))
+        #expect(Self.list.mentions(host: "cdn.example"), "a host with URL patterns only")
+        #expect(Self.list.mentions(host: "www.familysimulator.net"), "a label-prefix entry")
+    }
+}
+
 /// A thread-safe counter for the test above.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
