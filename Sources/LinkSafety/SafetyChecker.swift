@@ -92,7 +92,7 @@ public struct SafetyChecker: Sendable {
             if found.listed {
                 for list in blocklists { if let block = list.block(for: url) { return .block(block) } }
             }
-            reasons += found.reasons
+            if !found.reasons.isEmpty { reasons += found.reasons }
         } else {
             if checks.blocklists {
                 for list in blocklists {

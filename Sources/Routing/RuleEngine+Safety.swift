@@ -41,11 +41,12 @@ extension RuleEngine {
     /// a `warn` on an open or copy is carried out with a notification, asked about, or held, as
     /// the policy says. The trace gets the verdict where the rule decided (`traceIndex`).
     func applySafety(_ judged: consuming DecisionSafety, to decision: inout Decision, action: Intent, scheme: String, traceIndex: Int) {
-        // The verdict taken in and kept, and the effect looked at in place: a tuple of the two
-        // for one switch copied both (~600 instructions a click for a safe link).
-        var safety = judged
-        if !safety.isSafe {
-            let acts = safety.policy != .off
+        // The verdict moved into the decision and worked on there, and the effect looked at in
+        // place: a local copy of the verdict, and a tuple of the two for one switch, cost a copy
+        // and a release of each (~1k instructions a click for a safe link).
+        decision.safety = judged
+        if !decision.safety.isSafe {
+            let acts = decision.safety.policy != .off
             let opens: Bool, copies: Bool, asks: Bool
             switch decision.effect {
             case .open: (opens, copies, asks) = (true, false, false)
@@ -53,23 +54,24 @@ extension RuleEngine {
             case .ask: (opens, copies, asks) = (false, false, true)
             default: (opens, copies, asks) = (false, false, false)
             }
-            switch safety.verdict {
+            let verdict = decision.safety.verdict
+            switch verdict {
             case .block where opens || copies || asks:
                 if acts {
                     decision.effect = .held(decision.effect)
-                    safety.action = .hold
+                    decision.safety.action = .hold
                 }
-            case .warn where (opens || copies) && safety.verdict.isLesser:
-                if acts { safety.action = .notify }
+            case .warn where (opens || copies) && verdict.isLesser:
+                if acts { decision.safety.action = .notify }
             case .warn where opens || copies:
-                switch safety.policy {
-                case .warn: safety.action = .notify
+                switch decision.safety.policy {
+                case .warn: decision.safety.action = .notify
                 case .ask:
                     decision.effect = .ask(safetyChoices(for: action, scheme: scheme), forced: false)
-                    safety.action = .ask
+                    decision.safety.action = .ask
                 case .block:
                     decision.effect = .held(decision.effect)
-                    safety.action = .hold
+                    decision.safety.action = .hold
                 case .off: break
                 }
             default:
@@ -79,9 +81,9 @@ extension RuleEngine {
         // With `[settings] safety = "off"` nothing was checked: the trace says nothing.
         if config.settings.safety != .off {
             // Appended when it goes last, as it mostly does: `insert` took a generic path (~700 instructions).
-            if traceIndex >= decision.trace.count { decision.trace.append(.safety(safety)) } else { decision.trace.insert(.safety(safety), at: traceIndex) }
+            let step = TraceStep.safety(decision.safety)
+            if traceIndex >= decision.trace.count { decision.trace.append(step) } else { decision.trace.insert(step, at: traceIndex) }
         }
-        decision.safety = safety
     }
 
     /// What a warned link's ask offers: what the rule would have done first, then what a forced
