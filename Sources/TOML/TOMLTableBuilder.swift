@@ -34,11 +34,16 @@ final class TableBuilder {
         self.position = position
         self.keyPosition = keyPosition
         self.state = state
+        // A rule's table and its `match` table hold a few keys: grown from empty, each was
+        // reallocated twice (~600 instructions a table, 2,000 tables for 1,000 rules).
+        members.reserveCapacity(4)
     }
 
     func entry(_ key: String) -> Entry? {
         if members.count > 12 { return lookup[Array(key.utf8)].map { members[$0].entry } }
-        for member in members where member.key.utf8.elementsEqual(key.utf8) { return member.entry }
+        // The byte count first (O(1) for native strings): most keys differ in length.
+        let count = key.utf8.count
+        for member in members where member.key.utf8.count == count && member.key.utf8.elementsEqual(key.utf8) { return member.entry }
         return nil
     }
 
