@@ -68,6 +68,9 @@ public struct Decision: Sendable, Equatable {
     public var safety: DecisionSafety = .unchecked
 
     /// A decision.
+    // Inlinable so a caller builds the decision in place: called across modules, the new
+    // decision was copied out of the call and the original released (~550 instructions a click).
+    @inlinable
     public init(url: String, finalURL: String, effect: Effect, rule: RuleReference? = nil, notify: Bool = false, trace: [TraceStep] = []) {
         self.url = url
         self.finalURL = finalURL
