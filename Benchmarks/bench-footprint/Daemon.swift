@@ -81,12 +81,15 @@ func measureIdleMemory(_ session: Session) throws -> IdleMemory {
 
 /// The daemon's Rss right after `count` Opens over `clients` connections, and `settle` seconds
 /// later: whether memory a burst took is given back (issue 32: within 1.2× of idle after 30 s).
-func measureMemoryAfterBurst(_ session: Session, count: Int, clients: Int, settle: Double) throws -> (afterBurst: Int, settled: Int) {
+/// Rss right after a burst of `count` calls and `settle` seconds later, with the anonymous part
+/// of the latter (the rest is file pages, mostly the binary's code the burst ran).
+func measureMemoryAfterBurst(_ session: Session, count: Int, clients: Int, settle: Double) throws -> (afterBurst: Int, settled: Int, settledAnonymous: Int) {
     _ = try measureBurst(session, count: count, clients: clients)
     guard let pid = session.daemonPID() else { throw BenchError("openurld is not running") }
     let afterBurst = ProcFS.rollup(pid)["Rss"] ?? 0
     usleep(useconds_t(settle * 1e6))
-    return (afterBurst, ProcFS.rollup(pid)["Rss"] ?? 0)
+    let settled = ProcFS.rollup(pid)
+    return (afterBurst, settled["Rss"] ?? 0, settled["Anonymous"] ?? 0)
 }
 
 /// How many of the functions Sources/openurld/openurld.order lists the daemon binary still has:

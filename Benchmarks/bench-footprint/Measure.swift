@@ -4,7 +4,8 @@ import BenchSupport
 import Foundation
 import Glibc
 
-func mib(_ kib: Int) -> String { fixed(Double(kib) / 1024, 1) + " MB" }
+/// KiB as MiB (the goals are in MiB: 12 MiB is 12,582,912 bytes).
+func mib(_ kib: Int) -> String { fixed(Double(kib) / 1024, 1) + " MiB" }
 
 /// A child spawned with argv (no shell), stdout and stderr to /dev/null, reaped with `wait4` so
 /// its own CPU time is known.
