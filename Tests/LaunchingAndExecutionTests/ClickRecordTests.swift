@@ -158,3 +158,18 @@ import ConfigLanguage
         #expect(eventually(timeout: 10) { !running() }, "the chooser stayed past chooser_idle = \(idle)")
     }
 }
+
+extension ClickRecordTests {
+    /// A burst makes the file long; its compaction reads every line back, and the 200 entries
+    /// kept let go of the room the long list took (it held 1.34 MB after 10,000 clicks).
+    @Test func theKeptEntriesLetGoOfALongListsRoom() throws {
+        let path = try record("burst-room")
+        let recent = RecentLinks(path: path)
+        let long = "https://e.org/" + String(repeating: "x", count: 300)
+        let decision = Decision(url: long, finalURL: long, effect: .discard)
+        for _ in 0..<3_000 { _ = recent.add(decision, opener: nil, outcome: .done) }
+        let entries = recent.entries
+        #expect(entries.count == 200)
+        #expect(entries.capacity <= 2 * entries.count + 64, "room for \(entries.capacity) entries kept for \(entries.count)")
+    }
+}
