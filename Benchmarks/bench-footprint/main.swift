@@ -6,10 +6,11 @@
 //
 //   make bench        (or: make release; swift build -c release --product bench-footprint ...)
 //   .build/release/bench-footprint [--products DIR] [--root DIR] [--runs N] [--cold-runs N]
-//                                  [--startup-runs N] [--no-engines] [--bursts N] [--startup-only] [--memory-only] [--cold-only]
+//                                  [--startup-runs N] [--no-engines] [--bursts N] [--startup-only] [--memory-only [--after-burst]] [--cold-only]
 // --bursts N: only the per-click bursts, N rounds of them (to profile the daemon meanwhile).
 // --startup-only: only the daemon's CPU from exec to serving and to its first decision.
-// --memory-only: only the daemon's idle memory, with its top mappings.
+// --memory-only: only the daemon's idle memory, with its top mappings; with --after-burst, also
+// after 10,000 calls and 30 s, mapping by mapping.
 // --cold-only: only cold clicks against warm ones (--cold-runs rounds).
 // --products and --root measure another checkout's release build (e.g. the "before" figures).
 import BenchSupport
@@ -64,6 +65,16 @@ if CommandLine.arguments.contains("--memory-only") {
             print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
         }
         print("hot functions first: \(orderedFunctions(root: root, products: products))")
+        // --after-burst: the same after 10,000 calls from 10 clients and 30 s, mapping by mapping
+        // (which part of what a burst leaves behind is heap, thread arenas, or code it ran).
+        if CommandLine.arguments.contains("--after-burst"), let pid = session.daemonPID() {
+            let (afterBurst, settled, settledAnonymous) = try measureMemoryAfterBurst(session, count: 10_000, clients: 10, settle: 30)
+            let threads = (ProcFS.read("/proc/\(pid)/status") ?? "").split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? "Threads: ?"
+            print("after 10,000 calls: Rss \(mib(afterBurst)); 30 s later \(mib(settled)), anonymous \(mib(settledAnonymous)); \(threads)")
+            for mapping in ProcFS.mappings(pid).prefix(14) {
+                print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
+            }
+        }
         // The whole /proc/PID/smaps, to see which of the binary's segments are resident.
         if let path = ProcessInfo.processInfo.environment["OPENURLD_BENCH_SMAPS"], let pid = session.daemonPID() {
             // ProcFS.read: Foundation's reader stops short on a /proc file (its size reads as 0).
