@@ -201,61 +201,37 @@ final class BlockIndex: Sendable {
         guard !host.isEmpty else { return nil }
         let found: Int? = bytes.withUnsafeBufferPointer { bytes in
             var path: [UInt8]?
-            let wholeOnly = HostText.isIPv4(host)
-            var hash = Self.offset
-            var index = host.count
-            while index > 0 {
-                index -= 1
-                hash = (hash ^ UInt64(host[index])) &* Self.prime
-                guard index == 0 || (!wholeOnly && host[index - 1] == UInt8(ascii: ".")) else { continue }
-                var nodeIndex = byHost.find(hash)
-                while nodeIndex >= 0 {
-                    let found = nodeIndex
-                    let node = nodes[Int(nodeIndex)]
-                    nodeIndex = node.next
-                    guard Self.holds(node, host[index...], in: bytes) else { continue }
-                    let start = Int(node.entriesStart)
-                    for slot in start..<(start + Int(node.hostEntryCount)) {
-                        let entry = Int(nodeEntries[slot])
-                        if entries[entry].isException == exceptions, allowsTarget(entries[entry], host) { return entry }
-                    }
-                    guard node.urlEntryCount > 0 || node.prefixedCount > 0 else { continue }
-                    if path == nil { path = pathAndQuery() }
-                    let target = path ?? []
-                    var first: Int?
-                    for slot in (start + Int(node.hostEntryCount))..<(start + Int(node.hostEntryCount + node.urlEntryCount)) {
-                        let entry = Int(nodeEntries[slot])
-                        if urlMatches(entries[entry], target, scheme: scheme, exceptions: exceptions, host: host, bytes) { first = entry; break }
-                    }
-                    if node.prefixedCount > 0 {
-                        for length in Self.prefixLengths where length <= target.count {
-                            var entry = byPrefix.find(Self.prefixHash(node: found, target[0..<length]))
-                            while entry >= 0, entry < first ?? Int(Int32.max) {
-                                if entryNode[Int(entry)] == found,
-                                   urlMatches(entries[Int(entry)], target, scheme: scheme, exceptions: exceptions, host: host, bytes) {
-                                    first = Int(entry)
-                                    break
-                                }
-                                entry = prefixNext[Int(entry)]
+            return walk(host: host, in: bytes, node: { found, node in
+                let start = Int(node.entriesStart)
+                for slot in start..<(start + Int(node.hostEntryCount)) {
+                    let entry = Int(nodeEntries[slot])
+                    if entries[entry].isException == exceptions, allowsTarget(entries[entry], host) { return entry }
+                }
+                guard node.urlEntryCount > 0 || node.prefixedCount > 0 else { return nil }
+                if path == nil { path = pathAndQuery() }
+                let target = path ?? []
+                var first: Int?
+                for slot in (start + Int(node.hostEntryCount))..<(start + Int(node.hostEntryCount + node.urlEntryCount)) {
+                    let entry = Int(nodeEntries[slot])
+                    if urlMatches(entries[entry], target, scheme: scheme, exceptions: exceptions, host: host, bytes) { first = entry; break }
+                }
+                if node.prefixedCount > 0 {
+                    for length in Self.prefixLengths where length <= target.count {
+                        var entry = byPrefix.find(Self.prefixHash(node: found, target[0..<length]))
+                        while entry >= 0, entry < first ?? Int(Int32.max) {
+                            if entryNode[Int(entry)] == found,
+                               urlMatches(entries[Int(entry)], target, scheme: scheme, exceptions: exceptions, host: host, bytes) {
+                                first = Int(entry)
+                                break
                             }
+                            entry = prefixNext[Int(entry)]
                         }
                     }
-                    if let first { return first }
                 }
-            }
-            guard !byLabel.isEmpty, !wholeOnly else { return nil }
-            var start = 0
-            for dot in 0..<host.count where host[dot] == UInt8(ascii: ".") {
-                var entryIndex = byLabel.find(Self.forwardHash(host[start..<dot]))
-                while entryIndex >= 0 {
-                    let entry = entries[Int(entryIndex)]
-                    if entry.isException == exceptions, bytes[Int(entry.host.lowerBound)..<Int(entry.host.upperBound)].elementsEqual(host[start..<dot]),
-                       allowsTarget(entry, host) { return Int(entryIndex) }
-                    entryIndex = labelNext[Int(entryIndex)]
-                }
-                start = dot + 1
-            }
-            return nil
+                return first
+            }, label: { entry in
+                entries[entry].isException == exceptions && allowsTarget(entries[entry], host) ? entry : nil
+            })
         }
         return found.map { entries[$0] }
     }
@@ -267,33 +243,47 @@ final class BlockIndex: Sendable {
     func mentions(host: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !host.isEmpty else { return false }
         return bytes.withUnsafeBufferPointer { bytes in
-            let wholeOnly = HostText.isIPv4(host)
-            var hash = Self.offset
-            var index = host.count
-            while index > 0 {
-                index -= 1
-                hash = (hash ^ UInt64(host[index])) &* Self.prime
-                guard index == 0 || (!wholeOnly && host[index - 1] == UInt8(ascii: ".")) else { continue }
-                var nodeIndex = byHost.find(hash)
-                while nodeIndex >= 0 {
-                    let node = nodes[Int(nodeIndex)]
-                    if Self.holds(node, host[index...], in: bytes) { return true }
-                    nodeIndex = node.next
-                }
-            }
-            guard !byLabel.isEmpty, !wholeOnly else { return false }
-            var start = 0
-            for dot in 0..<host.count where host[dot] == UInt8(ascii: ".") {
-                var entryIndex = byLabel.find(Self.forwardHash(host[start..<dot]))
-                while entryIndex >= 0 {
-                    let entry = entries[Int(entryIndex)]
-                    if bytes[Int(entry.host.lowerBound)..<Int(entry.host.upperBound)].elementsEqual(host[start..<dot]) { return true }
-                    entryIndex = labelNext[Int(entryIndex)]
-                }
-                start = dot + 1
-            }
-            return false
+            walk(host: host, in: bytes, node: { _, _ in true }, label: { _ in true }) ?? false
         }
+    }
+
+    /// What a link to `host` can reach in the index, in the order `firstMatch` tries it: each
+    /// node for the host or a parent domain (from the whole host up; an IPv4 address only whole),
+    /// then each label-prefix entry for one of its labels. The first answer `node` or `label`
+    /// gives stands. One walk for `firstMatch` and `mentions`: the host memo skips the lists for
+    /// a host `mentions` passes over, so the two must reach the same entries.
+    @inline(__always)
+    private func walk<Found>(host: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>,
+                             node visitNode: (_ index: Int32, _ node: Node) -> Found?, label visitLabel: (_ entry: Int) -> Found?) -> Found? {
+        let wholeOnly = HostText.isIPv4(host)
+        var hash = Self.offset
+        var index = host.count
+        while index > 0 {
+            index -= 1
+            hash = (hash ^ UInt64(host[index])) &* Self.prime
+            guard index == 0 || (!wholeOnly && host[index - 1] == UInt8(ascii: ".")) else { continue }
+            var nodeIndex = byHost.find(hash)
+            while nodeIndex >= 0 {
+                let found = nodeIndex
+                let node = nodes[Int(nodeIndex)]
+                nodeIndex = node.next
+                guard Self.holds(node, host[index...], in: bytes) else { continue }
+                if let answer = visitNode(found, node) { return answer }
+            }
+        }
+        guard !byLabel.isEmpty, !wholeOnly else { return nil }
+        var start = 0
+        for dot in 0..<host.count where host[dot] == UInt8(ascii: ".") {
+            var entryIndex = byLabel.find(Self.forwardHash(host[start..<dot]))
+            while entryIndex >= 0 {
+                let entry = entries[Int(entryIndex)]
+                if bytes[Int(entry.host.lowerBound)..<Int(entry.host.upperBound)].elementsEqual(host[start..<dot]),
+                   let answer = visitLabel(Int(entryIndex)) { return answer }
+                entryIndex = labelNext[Int(entryIndex)]
+            }
+            start = dot + 1
+        }
+        return nil
     }
 
     /// Whether the URL entry `entry` matches a link to `host` with `scheme` and `target` (its
