@@ -94,12 +94,15 @@ public struct SafetyChecker: Sendable {
             }
             if !found.reasons.isEmpty { reasons += found.reasons }
         } else {
-            if checks.blocklists {
+            // The recipients' domains the same way: the lists are looked at only for those one names.
+            let found = hosts.map { facts(host: $0.ascii, unicodeHost: $0.unicode) }
+            let listed = hosts.indices.filter { found[$0].listed }
+            if !listed.isEmpty {
                 for list in blocklists {
-                    if let block = hosts.lazy.compactMap({ list.block(host: $0.ascii, scheme: url.scheme) }).first { return .block(block) }
+                    if let block = listed.lazy.compactMap({ list.block(host: hosts[$0].ascii, scheme: url.scheme) }).first { return .block(block) }
                 }
             }
-            for host in hosts { reasons += facts(host: host.ascii, unicodeHost: host.unicode).reasons }
+            for host in found { reasons += host.reasons }
         }
         if checks.linkText {
             if let reason = LinkTextCheck.userinfoReason(url, suffixes: suffixes) { reasons.append(reason) }
