@@ -7,6 +7,13 @@ import Glibc
 /// KiB as MiB (the goals are in MiB: 12 MiB is 12,582,912 bytes).
 func mib(_ kib: Int) -> String { fixed(Double(kib) / 1024, 1) + " MiB" }
 
+/// The `count` largest mappings, a line each: Rss, its anonymous part, and the mapping's name.
+func printMappings(_ mappings: [(name: String, rss: Int, anonymous: Int)], count: Int, indent: String) {
+    for mapping in mappings.prefix(count) {
+        print(indent + "\(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
+    }
+}
+
 /// A child spawned with argv (no shell), stdout and stderr to /dev/null, reaped with `wait4` so
 /// its own CPU time is known.
 struct Spawned {

@@ -61,9 +61,7 @@ if CommandLine.arguments.contains("--memory-only") {
         let memory = try measureIdleMemory(session)
         let rss = memory.rollup["Rss"] ?? 0, pss = memory.rollup["Pss"] ?? 0, anonymous = memory.rollup["Anonymous"] ?? 0
         print("idle: Rss \(mib(rss)), Pss \(mib(pss)), anonymous \(mib(anonymous)); dbus-daemon Rss \(mib(memory.busRollup["Rss"] ?? 0))")
-        for mapping in memory.mappings.prefix(14) {
-            print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
-        }
+        printMappings(memory.mappings, count: 14, indent: "  ")
         print("hot functions first: \(orderedFunctions(root: root, products: products))")
         // --after-burst: the same after 10,000 calls from 10 clients and 30 s, mapping by mapping
         // (which part of what a burst leaves behind is heap, thread arenas, or code it ran).
@@ -71,9 +69,7 @@ if CommandLine.arguments.contains("--memory-only") {
             let (afterBurst, settled, settledAnonymous) = try measureMemoryAfterBurst(session, count: 10_000, clients: 10, settle: 30)
             let threads = (ProcFS.read("/proc/\(pid)/status") ?? "").split(separator: "\n").first { $0.hasPrefix("Threads:") } ?? "Threads: ?"
             print("after 10,000 calls: Rss \(mib(afterBurst)); 30 s later \(mib(settled)), anonymous \(mib(settledAnonymous)); \(threads)")
-            for mapping in ProcFS.mappings(pid).prefix(14) {
-                print("  \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
-            }
+            printMappings(ProcFS.mappings(pid), count: 14, indent: "  ")
         }
         // The whole /proc/PID/smaps, to see which of the binary's segments are resident.
         if let path = ProcessInfo.processInfo.environment["OPENURLD_BENCH_SMAPS"], let pid = session.daemonPID() {
@@ -186,9 +182,7 @@ do {
     print("  Rss \(mib(rss)), Pss \(mib(pss)); anonymous \(mib(anonymous)), file-backed \(mib(rss - anonymous)) (Pss_Anon \(mib(memory.rollup["Pss_Anon"] ?? 0)), Pss_File \(mib(memory.rollup["Pss_File"] ?? 0)))")
     print("  idle CPU over the last 0.5 s: \(fixed(memory.idleCPUDelta * 1e6, 0)) µs; peer: the private dbus-daemon Rss \(mib(busRSS))")
     print("  top mappings by Rss:")
-    for mapping in memory.mappings.prefix(10) {
-        print("    \(mib(mapping.rss).padding(toLength: 9, withPad: " ", startingAt: 0)) (anon \(mib(mapping.anonymous)))  \(mapping.name)")
-    }
+    printMappings(memory.mappings, count: 10, indent: "    ")
     print("  hot functions first: \(orderedFunctions(root: root, products: products))")
     idleRSS = rss
     idleAnonymous = anonymous
