@@ -25,33 +25,6 @@ struct CheckMemo<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
     }
 }
 
-/// A host's check, keyed by which checks ran against which known domains (`KnownDomains.version`).
-/// Both forms of the host: a URL of a scheme that is not special keeps an `xn--` host as written
-/// (its Unicode form is the same text), where `http` decodes it.
-struct HostCheckKey: Hashable, Sendable {
-    var host: String
-    var unicodeHost: String
-    var idn: Bool
-    var lookalikes: Bool
-    /// The block lists ran (the checker's own lists: a checker given others starts a new memo).
-    var blocklists: Bool
-    var domains: Int
-
-    /// The ASCII host and the version only: the Unicode form follows from the host and the
-    /// scheme, and the checks are the checker's, so hashing them too only cost (~40 % of the look-up).
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(host)
-        hasher.combine(domains)
-    }
-}
-
-/// What a host's checks found: its IDN and look-alike reasons, and whether any block list
-/// names it or a parent domain at all (`BlockList.mentions`).
-struct HostFacts: Sendable {
-    var reasons: [SafetyReason]
-    var listed: Bool
-}
-
 /// Link text against where the link goes.
 struct LinkTextKey: Hashable, Sendable {
     var text: String

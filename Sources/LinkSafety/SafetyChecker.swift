@@ -46,7 +46,7 @@ public struct SafetyChecker: Sendable {
     /// The block lists, checked in order.
     public var blocklists: [BlockList] {
         // What the memo says of a host's lists was said of these.
-        didSet { hostChecked = CheckMemo() }
+        didSet { hostChecked = HostFactsMemo() }
     }
     /// The Public Suffix List, indexed the first time link text needs it.
     let suffixes: SuffixIndex
@@ -54,7 +54,7 @@ public struct SafetyChecker: Sendable {
     /// email's "Click here"), and the answer depends only on the two and the suffix list.
     private let linkTextChecked = CheckMemo<LinkTextKey, SafetyReason?>()
     /// What each host's checks found, remembered (see `facts(host:unicodeHost:)`).
-    private var hostChecked = CheckMemo<HostCheckKey, HostFacts>()
+    private var hostChecked = HostFactsMemo()
 
     /// A checker.
     public init(checks: SafetyChecks = .all, knownDomains: KnownDomains = .none, blocklists: [BlockList] = [], publicSuffixes: SuffixIndex? = nil) {
@@ -122,13 +122,14 @@ public struct SafetyChecker: Sendable {
     private func facts(host: String, unicodeHost: String) -> HostFacts {
         let listsRun = checks.blocklists && !blocklists.isEmpty
         guard checks.idn || checks.lookalikes || listsRun else { return HostFacts(reasons: [], listed: false) }
-        let key = HostCheckKey(host: host, unicodeHost: unicodeHost, idn: checks.idn, lookalikes: checks.lookalikes, blocklists: listsRun,
-                               domains: domains.version)
-        return hostChecked.answer(key) {
-            var found: [SafetyReason] = []
-            uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
-            return HostFacts(reasons: found, listed: listsRun && blocklists.contains { $0.mentions(host: host) })
-        }
+        let run = HostChecksRun(idn: checks.idn, lookalikes: checks.lookalikes, blocklists: listsRun, domains: domains.version)
+        let hash = HostFactsMemo.fnv1a(host)
+        if let found = hostChecked.facts(hash: hash, host: host, unicodeHost: unicodeHost, run: run) { return found }
+        var found: [SafetyReason] = []
+        uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
+        let facts = HostFacts(reasons: found, listed: listsRun && blocklists.contains { $0.mentions(host: host) })
+        hostChecked.remember(facts, hash: hash, host: host, unicodeHost: unicodeHost, run: run)
+        return facts
     }
 
     private func uncachedCheck(host: String, unicodeHost: String, into reasons: inout [SafetyReason]) {
