@@ -37,14 +37,13 @@ extension RuleEngine {
         return judge(url, context: nil, policy: config.settings.safety)
     }
 
-    /// Applies `judged` to `decision`: a block-listed link that would open, copy or ask is held;
-    /// a `warn` on an open or copy is carried out with a notification, asked about, or held, as
-    /// the policy says. The trace gets the verdict where the rule decided (`traceIndex`).
-    func applySafety(_ judged: consuming DecisionSafety, to decision: inout Decision, action: Intent, scheme: String, traceIndex: Int) {
-        // The verdict moved into the decision and worked on there, and the effect looked at in
-        // place: a local copy of the verdict, and a tuple of the two for one switch, cost a copy
-        // and a release of each (~1k instructions a click for a safe link).
-        decision.safety = judged
+    /// Applies the decision's judged safety to it: a block-listed link that would open, copy or
+    /// ask is held; a `warn` on an open or copy is carried out with a notification, asked about,
+    /// or held, as the policy says. The trace gets the verdict where the rule decided (`traceIndex`).
+    func applySafety(to decision: inout Decision, action: Intent, scheme: String, traceIndex: Int) {
+        // Worked on in the decision, and the effect looked at in place: a local copy of the
+        // verdict, and a tuple of the two for one switch, cost a copy and a release of each
+        // (~1k instructions a click for a safe link).
         if !decision.safety.isSafe {
             let acts = decision.safety.policy != .off
             let opens: Bool, copies: Bool, asks: Bool
