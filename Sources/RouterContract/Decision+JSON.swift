@@ -42,6 +42,8 @@ extension TraceStep {
         switch self {
         case .changed(let step, let url):
             members = [("step", .string("changed")), ("how", .string(step)), ("url", .string(url))]
+        case .cleaned(let removed, let url):
+            members = [("step", .string("changed")), ("how", .string(TraceStep.cleanedSummary(removed))), ("url", .string(url))]
         case .rule(let reference, let held, let failed, let enabled, let source):
             let ruleValue: JSONValue
             switch reference {

@@ -4,7 +4,12 @@ import RoutingCore
 extension Array where Element == TraceStep {
     /// The URL of the last step that changed it.
     var lastURL: String? {
-        for step in reversed() { if case .changed(_, let url) = step { return url } }
+        for step in reversed() {
+            switch step {
+            case .changed(_, let url), .cleaned(_, let url): return url
+            default: continue
+            }
+        }
         return nil
     }
 }
@@ -14,7 +19,7 @@ extension HygieneStep {
     var summary: String {
         switch self {
         case .unwrapped(_, _, let via): return "unwrapped (via \(via))"
-        case .cleaned(let removed): return "cleaned [\(removed.joined(separator: ", "))]"
+        case .cleaned(let removed): return TraceStep.cleanedSummary(removed)
         case .clearURLs(let provider, let removed): return "clearurls \(provider) [\(removed.joined(separator: ", "))]"
         case .blocked(let provider): return "blocked by \(provider)"
         }

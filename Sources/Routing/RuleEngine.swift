@@ -114,7 +114,11 @@ public struct RuleEngine: Sendable {
     func applyHygiene(_ hygiene: URLHygiene, to url: ParsedURL, trace: inout [TraceStep]) -> Cleaned {
         guard hygiene.unwrap || hygiene.clean else { return .url(url) }
         let result = hygiene.apply(to: url.string)
-        for step in result.steps { trace.append(.changed(step: step.summary, url: step.url ?? result.url)) }
+        for step in result.steps {
+            if case .cleaned(let removed) = step { trace.append(.cleaned(removed: removed, url: result.url)) } else {
+                trace.append(.changed(step: step.summary, url: step.url ?? result.url))
+            }
+        }
         if result.blocked {
             let provider = result.steps.lazy.compactMap { step -> String? in
                 if case .blocked(let provider) = step { return provider }
