@@ -70,7 +70,7 @@ let package = Package(
         // JSON values: written for machine output, parsed (RFC 8259, order kept) for data files.
         .target(name: "JSON"),
         // The URL model: WHATWG parsing and hosts, percent-encoding, Punycode, mailto (RFC 6068), public suffixes.
-        .target(name: "URLModel", dependencies: ["CIDNA"]),
+        .target(name: "URLModel", dependencies: ["CIDNA", "Platform"]),
         // Patterns as users write them: PCRE2 regular expressions and globs.
         .target(name: "Patterns", dependencies: ["CPCRE2", "Platform"]),
         // URL hygiene: redirect unwrapping, tracking-parameter cleaning, the ClearURLs catalogue.

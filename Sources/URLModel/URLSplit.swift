@@ -1,3 +1,5 @@
+import Platform
+
 /// Byte offsets of the parts of an absolute URL, found without decoding or re-encoding, so that
 /// hygiene can cut parameters out of the raw text and leave every other byte as it was.
 package struct URLSplit {
@@ -58,13 +60,12 @@ package struct URLSplit {
     private init(bytes array: [UInt8], buffer bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = array
         let count = bytes.count
-        var fragment: Int? = nil
-        var query: Int? = nil
-        for i in 0..<count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "#") { fragment = i; break }
-            if b == UInt8(ascii: "?"), query == nil { query = i }
-        }
+        // With memchr: a byte loop looking for both marks was ~6 instructions a byte, the
+        // larger part of a split (and hygiene splits every link with a query).
+        let hash = bytes.index(of: UInt8(ascii: "#"), from: 0)
+        let fragment: Int? = hash < count ? hash : nil
+        let mark = UnsafeBufferPointer(rebasing: bytes[0..<hash]).index(of: UInt8(ascii: "?"), from: 0)
+        let query: Int? = mark < hash ? mark : nil
         queryMark = query
         fragmentMark = fragment
         let beforeQuery = query ?? fragment ?? count
@@ -82,8 +83,7 @@ package struct URLSplit {
         if scheme >= 0, pathStart + 1 < beforeQuery,
            bytes[pathStart] == UInt8(ascii: "/"), bytes[pathStart + 1] == UInt8(ascii: "/") {
             let authorityStart = pathStart + 2
-            var authorityEnd = authorityStart
-            while authorityEnd < beforeQuery, bytes[authorityEnd] != UInt8(ascii: "/") { authorityEnd += 1 }
+            let authorityEnd = UnsafeBufferPointer(rebasing: bytes[0..<beforeQuery]).index(of: UInt8(ascii: "/"), from: authorityStart)
             var hostStart = authorityStart
             for i in authorityStart..<authorityEnd where bytes[i] == UInt8(ascii: "@") { hostStart = i + 1 }
             var hostEnd = authorityEnd
