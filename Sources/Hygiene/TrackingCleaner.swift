@@ -77,11 +77,8 @@ public enum TrackingCleaner {
 
     /// `clean(_:)` for a URL already split (`split` is `URLSplit(url)`).
     static func clean(_ url: String, split: URLSplit) -> (url: String, removed: [String]) {
-        guard let range = split.queryRange, !range.isEmpty else { return (url, []) }
-        guard let result = filterItems(split.bytes, range: range, keepName: { !isTracking(nameBytes: $0) })
-        else { return (url, []) }
-        let out = replacing(in: split, query: result.kept, fragment: nil)
+        guard let result = removingItems(from: split, keepName: { !isTracking(nameBytes: $0) }) else { return (url, []) }
         let removed = result.removed.map { String(decoding: split.bytes[$0.nameRange], as: UTF8.self) }
-        return (String(decoding: out, as: UTF8.self), removed)
+        return (String(decoding: result.url, as: UTF8.self), removed)
     }
 }

@@ -223,6 +223,36 @@ package func filterItems(
     }
 }
 
+/// `replacing(in: split, query: filterItems(…).kept, fragment: nil)` in one pass: the link
+/// without the query items whose names `keepName` refuses, and those items; nil when every
+/// item is kept. One buffer is filled, not the kept query's and then the link's (~400
+/// instructions of each cleaned link).
+package func removingItems(
+    from split: URLSplit, keepName: (UnsafeBufferPointer<UInt8>) -> Bool
+) -> (url: [UInt8], removed: [QueryItem])? {
+    guard let mark = split.queryMark, let range = split.queryRange, !range.isEmpty else { return nil }
+    return split.bytes.withUnsafeBufferPointer { buffer in
+        var removed: [QueryItem] = []
+        forEachItem(buffer, range) { item in
+            if !keepName(UnsafeBufferPointer(rebasing: buffer[item.nameRange])) { removed.append(item) }
+        }
+        guard !removed.isEmpty else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(buffer.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<mark]))
+        var nextRemoved = 0
+        var kept = 0
+        forEachItem(buffer, range) { item in
+            if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; return }
+            out.append(kept == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            kept += 1
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[item.range]))
+        }
+        if let fragment = split.fragmentMark { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[fragment..<buffer.count])) }
+        return (out, removed)
+    }
+}
+
 /// Calls `body` with each non-empty `&`-separated item of `range` (the items `QueryItems` yields,
 /// less the empty ones), in one pass over the bytes.
 @inline(__always)
