@@ -290,7 +290,9 @@ public struct RuleEngine: Sendable {
         var expanded: [String] = []
         expanded.reserveCapacity(args.count + 1)
         for arg in args {
-            if !arg.utf8.contains(UInt8(ascii: "{")) {
+            // Over the contiguous bytes: the generic `contains` on the UTF-8 view cost ~20
+            // instructions a byte of every argument of every launch.
+            if !(arg.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "{")) } ?? arg.utf8.contains(UInt8(ascii: "{"))) {
                 expanded.append(arg)
             } else if arg == "{url}" {
                 usesPlaceholder = true
