@@ -1,3 +1,5 @@
+import Platform
+
 /// Why a string could not be taken as a URL.
 public struct URLParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sentence saying what is wrong and, where possible, how to fix it.
@@ -193,8 +195,11 @@ struct URLParts: Sendable, Equatable {
             var start = 0, end = input.count
             while start < end, input[start] <= 0x20 { start += 1 }
             while end > start, input[end - 1] <= 0x20 { end -= 1 }
-            var hasTabOrNewline = false
-            for i in start..<end where input[i] == 0x09 || input[i] == 0x0A || input[i] == 0x0D { hasTabOrNewline = true; break }
+            // Three memchr calls: a byte loop testing the three was ~5 instructions a byte of
+            // every link parsed.
+            let kept = UnsafeBufferPointer(rebasing: input[start..<end])
+            let hasTabOrNewline = kept.index(of: 0x0A, from: 0) < kept.count || kept.index(of: 0x09, from: 0) < kept.count
+                || kept.index(of: 0x0D, from: 0) < kept.count
             if start != 0 || end != input.count || hasTabOrNewline { rewritten = true }
             guard hasTabOrNewline else { return Array(UnsafeBufferPointer(rebasing: input[start..<end])) }
             var out: [UInt8] = []
