@@ -362,7 +362,9 @@ struct ClearURLsIndex: Sendable {
         return nil
     }
 
-    /// Index of the `]` closing the class opened at `start`.
+    /// Index of the `]` closing the class opened at `start`. A POSIX class inside (`[:alpha:]`)
+    /// is one item: its `]` does not close the class, or `[[:alpha:]]abc` would read `]abc` as
+    /// required (as `RequiredLiterals` reads classes).
     private static func skipClass(_ c: ArraySlice<UInt8>, from start: Int) -> Int? {
         var i = start + 1
         if i < c.endIndex, c[i] == UInt8(ascii: "^") { i += 1 }
@@ -370,6 +372,13 @@ struct ClearURLsIndex: Sendable {
         while i < c.endIndex {
             if c[i] == UInt8(ascii: "\\") { i += 2; continue }
             if c[i] == UInt8(ascii: "]") { return i }
+            if c[i] == UInt8(ascii: "["), i + 1 < c.endIndex, c[i + 1] == UInt8(ascii: ":") {
+                var end = i + 2
+                while end + 1 < c.endIndex, !(c[end] == UInt8(ascii: ":") && c[end + 1] == UInt8(ascii: "]")) { end += 1 }
+                guard end + 1 < c.endIndex else { return nil }
+                i = end + 2
+                continue
+            }
             i += 1
         }
         return nil
