@@ -53,7 +53,8 @@ extension Config {
     /// in firefox:Banking". Remembered answers (remembered.toml) come first: choices the user made.
     public var knownDomains: [KnownDomain] {
         var domains: [KnownDomain] = []
-        for rule in remembered + rules {
+        // Each list read in place: `remembered + rules` copied every rule (~900 instructions each).
+        func add(_ rule: Rule) {
             let description = Self.describe(rule)
             for matcher in rule.matchers {
                 switch matcher {
@@ -64,13 +65,22 @@ extension Config {
                 }
             }
         }
+        for rule in remembered { add(rule) }
+        for rule in rules { add(rule) }
         return domains
     }
 
     /// `pattern` without `prefix` when the rest has no wildcard; nil otherwise.
     static func literal(_ pattern: String, after prefix: String) -> String? {
         let rest = pattern.hasPrefix(prefix) ? String(pattern.dropFirst(prefix.count)) : pattern
-        guard !rest.isEmpty, !rest.contains(where: { "*?[]{}\\@".contains($0) }) else { return nil }
+        // By byte: Character by Character, each looked up in a String, was ~1.7k instructions a pattern.
+        guard !rest.isEmpty, !rest.utf8.contains(where: { byte in
+            switch byte {
+            case UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+                 UInt8(ascii: "\\"), UInt8(ascii: "@"): return true
+            default: return false
+            }
+        }) else { return nil }
         return rest
     }
 

@@ -58,6 +58,10 @@ public struct KnownDomains: Sendable {
     /// The table for `domains`; ones that are empty, a single label or not valid host names are
     /// left out.
     public init(_ domains: [KnownDomain]) {
+        // Room made once: grown one domain at a time, the tables were rehashed a dozen times.
+        entries.reserveCapacity(domains.count)
+        held.reserveCapacity(domains.count)
+        bySkeleton.reserveCapacity(domains.count)
         for known in domains { add(known) }
     }
 

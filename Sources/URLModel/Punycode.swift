@@ -13,7 +13,8 @@ public enum Punycode {
     /// Returns nil when a label cannot be encoded.
     public static func toASCII(host: String) -> String? {
         // Almost every host is ASCII already: nothing to encode, no labels to split and join.
-        if host.utf8.allSatisfy({ $0 < 0x80 }) { return host }
+        // Over the contiguous bytes: the UTF-8 view's generic `allSatisfy` was ~20 instructions a byte.
+        if host.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? host.utf8.allSatisfy({ $0 < 0x80 }) { return host }
         var labels: [String] = []
         for label in host.split(separator: ".", omittingEmptySubsequences: false) {
             if label.utf8.allSatisfy({ $0 < 0x80 }) {
@@ -39,20 +40,20 @@ public enum Punycode {
 
     /// True when a label of `host` starts with `xn--` (in any case): a byte scan, no copies.
     static func hasACELabel(_ host: String) -> Bool {
-        let bytes = host.utf8
-        var label = bytes.startIndex
-        while true {
-            var probe = label
-            var matched = 0
-            // ASCII case folding by the 0x20 bit: `-` has it set already.
-            for expected in "xn--".utf8 {
-                guard probe != bytes.endIndex, bytes[probe] | 0x20 == expected else { break }
-                matched += 1
-                probe = bytes.index(after: probe)
+        // Read through the contiguous bytes: the UTF-8 view's indices cost ~25 instructions a
+        // byte, for a scan asked of every host the safety checks see.
+        var host = host
+        return host.withUTF8 { bytes in
+            var label = 0
+            while label + 4 <= bytes.count {
+                // ASCII case folding by the 0x20 bit: `-` has it set already.
+                if bytes[label] | 0x20 == UInt8(ascii: "x"), bytes[label + 1] | 0x20 == UInt8(ascii: "n"),
+                   bytes[label + 2] == UInt8(ascii: "-"), bytes[label + 3] == UInt8(ascii: "-") { return true }
+                var dot = label
+                while dot < bytes.count, bytes[dot] != UInt8(ascii: ".") { dot += 1 }
+                label = dot + 1
             }
-            if matched == 4 { return true }
-            guard let dot = bytes[label...].firstIndex(of: UInt8(ascii: ".")) else { return false }
-            label = bytes.index(after: dot)
+            return false
         }
     }
 
