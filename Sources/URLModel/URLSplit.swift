@@ -206,17 +206,12 @@ package func filterItems(
 ) -> (kept: [UInt8], removed: [QueryItem])? {
     bytes.withUnsafeBufferPointer { buffer in
         // Nothing is allocated unless something is removed (the usual case is nothing).
-        var removed: [QueryItem] = []
-        forEachItem(buffer, range) { item in
-            if !keepName(UnsafeBufferPointer(rebasing: buffer[item.nameRange])) { removed.append(item) }
-        }
+        let removed = removedItems(buffer, range, keepName: keepName)
         guard !removed.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(range.count)
-        var nextRemoved = 0
-        forEachItem(buffer, range) { item in
-            if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; return }
-            if !out.isEmpty { out.append(UInt8(ascii: "&")) }
+        forEachKeptItem(buffer, range, removed: removed) { item, first in
+            if !first { out.append(UInt8(ascii: "&")) }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[item.range]))
         }
         return (out, removed)
@@ -232,24 +227,40 @@ package func removingItems(
 ) -> (url: [UInt8], removed: [QueryItem])? {
     guard let mark = split.queryMark, let range = split.queryRange, !range.isEmpty else { return nil }
     return split.bytes.withUnsafeBufferPointer { buffer in
-        var removed: [QueryItem] = []
-        forEachItem(buffer, range) { item in
-            if !keepName(UnsafeBufferPointer(rebasing: buffer[item.nameRange])) { removed.append(item) }
-        }
+        let removed = removedItems(buffer, range, keepName: keepName)
         guard !removed.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(buffer.count)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<mark]))
-        var nextRemoved = 0
-        var kept = 0
-        forEachItem(buffer, range) { item in
-            if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; return }
-            out.append(kept == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
-            kept += 1
+        forEachKeptItem(buffer, range, removed: removed) { item, first in
+            out.append(first ? UInt8(ascii: "?") : UInt8(ascii: "&"))
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[item.range]))
         }
         if let fragment = split.fragmentMark { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[fragment..<buffer.count])) }
         return (out, removed)
+    }
+}
+
+/// The items of `range` whose names `keepName` refuses, in order.
+@inline(__always)
+private func removedItems(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, keepName: (UnsafeBufferPointer<UInt8>) -> Bool) -> [QueryItem] {
+    var removed: [QueryItem] = []
+    forEachItem(buffer, range) { item in
+        if !keepName(UnsafeBufferPointer(rebasing: buffer[item.nameRange])) { removed.append(item) }
+    }
+    return removed
+}
+
+/// Calls `body` with each item of `range` that is not in `removed` (in order, as
+/// `removedItems` gave them), and whether it is the first kept.
+@inline(__always)
+private func forEachKeptItem(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, removed: [QueryItem], _ body: (QueryItem, Bool) -> Void) {
+    var nextRemoved = 0
+    var kept = 0
+    forEachItem(buffer, range) { item in
+        if nextRemoved < removed.count, removed[nextRemoved].range == item.range { nextRemoved += 1; return }
+        body(item, kept == 0)
+        kept += 1
     }
 }
 
