@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "URLModelTests", dependencies: ["URLModel", "Patterns", "TestSupport"]),
-        .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene", "TestSupport"]),
+        .testTarget(name: "HygieneTests", dependencies: ["URLModel", "Hygiene", "Patterns", "TestSupport"]),
         .testTarget(name: "LinkExtractionTests", dependencies: ["LinkExtraction", "TestSupport"]),
         .testTarget(name: "LinkSafetyTests", dependencies: ["LinkSafety", "URLModel", "JSON", "Platform"], exclude: ["Data"]),
         .testTarget(name: "RoutingTests", dependencies: ["JSON", "URLModel", "Patterns", "Hygiene", "LinkSafety", "SiteLists", "RoutingCore", "Catalog", "TOML", "Templates", "ConfigLanguage", "Routing", "TestSupport", "CTOML"]),
