@@ -1,3 +1,4 @@
+import Platform
 import URLModel
 
 /// One thing URL hygiene did, for `openurl test` to show.
@@ -58,11 +59,8 @@ public struct URLHygiene: Sendable {
 
     /// Applies hygiene: unwrap (repeatedly, up to `maxDepth` layers), then ClearURLs, then the
     /// built-in tracking list; repeats when ClearURLs uncovered another wrapped link.
-    /// True when `url` has a `?`: a scan of its contiguous bytes (the generic `contains` over the
-    /// UTF-8 view cost ~20 instructions a byte, on every decision).
-    static func hasQuery(_ url: String) -> Bool {
-        url.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "?")) } ?? url.utf8.contains(UInt8(ascii: "?"))
-    }
+    /// True when `url` has a `?` (asked on every decision).
+    static func hasQuery(_ url: String) -> Bool { url.containsByte(UInt8(ascii: "?")) }
 
     public func apply(to url: String) -> HygieneResult {
         // Built-in redirectors and tracking parameters live in the query: without one there is

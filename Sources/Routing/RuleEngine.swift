@@ -1,3 +1,4 @@
+import Platform
 import URLModel
 import Hygiene
 import LinkSafety
@@ -290,9 +291,7 @@ public struct RuleEngine: Sendable {
         var expanded: [String] = []
         expanded.reserveCapacity(args.count + 1)
         for arg in args {
-            // Over the contiguous bytes: the generic `contains` on the UTF-8 view cost ~20
-            // instructions a byte of every argument of every launch.
-            if !(arg.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "{")) } ?? arg.utf8.contains(UInt8(ascii: "{"))) {
+            if !arg.containsByte(UInt8(ascii: "{")) {
                 expanded.append(arg)
             } else if arg == "{url}" {
                 usesPlaceholder = true

@@ -46,7 +46,7 @@ enum MailAddress {
         let after = String(decoding: item[spec.endIndex...], as: UTF8.self)
         // The common domain (letters, digits, `-`, `.`, no `xn--`) only needs lowercasing.
         if let plain = HostParser.plainHost(spec[(at + 1)...]) {
-            if Self.same(plain, spec[(at + 1)...]) { return .success((text, text)) }
+            if URLParts.same(plain, spec[(at + 1)...]) { return .success((text, text)) }
             let address = before + plain + after
             return .success((address, address))
         }
@@ -85,19 +85,6 @@ enum MailAddress {
             return "mailto recipient \(shown) holds a NUL byte once decoded: no address can, and a program could stop reading there"
         default:
             return "mailto recipient \(shown) holds the control character \(HostParser.describe(byte)) once decoded: no address can"
-        }
-    }
-
-    /// Over both buffers: the generic `elementsEqual` of a UTF-8 view and a slice was ~35
-    /// instructions a byte.
-    private static func same(_ text: String, _ bytes: ArraySlice<UInt8>) -> Bool {
-        var text = text
-        return text.withUTF8 { mine in
-            bytes.withUnsafeBufferPointer { theirs in
-                guard mine.count == theirs.count else { return false }
-                for index in 0..<mine.count where mine[index] != theirs[index] { return false }
-                return true
-            }
         }
     }
 

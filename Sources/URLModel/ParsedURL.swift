@@ -212,13 +212,7 @@ struct URLParts: Sendable, Equatable {
     /// True when `text`'s UTF-8 is `bytes` (on raw buffers: generic `elementsEqual` was slow).
     static func same(_ text: String, _ bytes: ArraySlice<UInt8>) -> Bool {
         var text = text
-        return text.withUTF8 { textBytes in
-            bytes.withUnsafeBufferPointer { other in
-                guard textBytes.count == other.count else { return false }
-                for k in 0..<other.count where textBytes[k] != other[k] { return false }
-                return true
-            }
-        }
+        return text.withUTF8 { textBytes in bytes.withUnsafeBufferPointer { textBytes.isEqual(to: $0) } }
     }
 
     private static func isSchemeStart(_ byte: UInt8) -> Bool {
@@ -232,18 +226,6 @@ struct URLParts: Sendable, Equatable {
 }
 
 extension ParsedURL {
-    /// True when `a` and `b` hold the same `count` bytes from `start` (both hold that many).
-    /// An index loop: `elementsEqual` over the buffers' slices took the generic path (~6
-    /// instructions a byte more).
-    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> Bool {
-        var index = start
-        while index < start + count {
-            if a[index] != b[index] { return false }
-            index += 1
-        }
-        return true
-    }
-
     /// `text` read as this URL with another query, without parsing it again, when `text` is
     /// this URL's scheme, authority and path followed by a query already in serialised form and
     /// this URL's own fragment: what cleaning tracking parameters makes of a link. Nil for any
@@ -257,7 +239,7 @@ extension ParsedURL {
         // Over the bytes: the UTF-8 views' generic slices cost as much as the parse saved.
         let query: String?? = given.withUTF8 { bytes -> String?? in
             guard headCount > 0, bytes.count >= headCount, bytes.count <= Self.maximumLength,
-                  own.withUTF8({ Self.sameBytes($0, bytes, from: 0, count: headCount) }) else { return nil }
+                  own.withUTF8({ $0.part(0..<headCount).isEqual(to: bytes.part(0..<headCount)) }) else { return nil }
             var at = headCount
             var query: String?
             if at < bytes.count, bytes[at] == UInt8(ascii: "?") {
@@ -277,7 +259,7 @@ extension ParsedURL {
                 guard rest.isEmpty else { return nil }
             } else {
                 guard rest.first == UInt8(ascii: "#"),
-                      fragment?.withUTF8({ $0.count == rest.count - 1 && Self.sameBytes($0, UnsafeBufferPointer(rebasing: rest.dropFirst()), from: 0, count: $0.count) }) == true
+                      fragment?.withUTF8({ $0.isEqual(to: rest.part(1..<rest.count)) }) == true
                 else { return nil }
             }
             return .some(query)
