@@ -313,6 +313,16 @@ final class BlockIndex: Sendable {
     static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01b3
 
+    /// FNV-1a of the text's UTF-8 bytes.
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash = offset
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
+        }
+        return hash
+    }
+
     /// The hash `firstMatch` computes for a host suffix: its bytes from last to first.
     static func backwardHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash = offset

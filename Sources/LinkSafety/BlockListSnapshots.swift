@@ -76,8 +76,7 @@ public struct BlockListSnapshots: Sendable {
 
     /// The snapshot file of the list at `listPath`.
     func file(for listPath: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in listPath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hash = BlockIndex.fnv1a(listPath)
         let digits = Array("0123456789abcdef".utf8)
         let name = (0..<16).map { digits[Int(hash >> (60 - 4 * UInt64($0)) & 0xF)] }
         return directory + "/" + String(decoding: name, as: UTF8.self) + ".snapshot"

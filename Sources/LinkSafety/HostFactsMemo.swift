@@ -18,11 +18,11 @@ struct HostChecksRun: Equatable, Sendable {
 }
 
 /// Each host's facts, remembered: the same answer for every click on a site. An open-addressing
-/// table keyed by an FNV-1a hash of the host's bytes, its entries in parallel arrays so that a
-/// probe compares plain hashes and reads a string only on a hit. The generic memo's Dictionary
-/// cost ~800 instructions a click (SipHash set-up and finalisation, and String compares of both
-/// host forms on every probe). Bounded (emptied when it holds `limit` hosts) and thread-safe;
-/// copies share the table.
+/// table keyed by an FNV-1a hash of the host's bytes (`BlockIndex.fnv1a`), its entries in
+/// parallel arrays so that a probe compares plain hashes and reads a string only on a hit. The
+/// generic memo's Dictionary cost ~800 instructions a click (SipHash set-up and finalisation,
+/// and String compares of both host forms on every probe). Bounded (emptied when it holds
+/// `limit` hosts) and thread-safe; copies share the table.
 struct HostFactsMemo: Sendable {
     private struct Table {
         /// Linear probing over indices into the entries, -1 when free; at most half full.
@@ -92,15 +92,5 @@ struct HostFactsMemo: Sendable {
             table.unicodeHosts.append(unicode)
             table.facts.append(facts)
         }
-    }
-
-    /// FNV-1a over the text's UTF-8 bytes.
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        return hash
     }
 }

@@ -123,7 +123,7 @@ public struct SafetyChecker: Sendable {
         let listsRun = checks.blocklists && !blocklists.isEmpty
         guard checks.idn || checks.lookalikes || listsRun else { return HostFacts(reasons: [], listed: false) }
         let run = HostChecksRun(idn: checks.idn, lookalikes: checks.lookalikes, blocklists: listsRun, domains: domains.version)
-        let hash = HostFactsMemo.fnv1a(host)
+        let hash = BlockIndex.fnv1a(host)
         if let found = hostChecked.facts(hash: hash, host: host, unicodeHost: unicodeHost, run: run) { return found }
         var found: [SafetyReason] = []
         uncachedCheck(host: host, unicodeHost: unicodeHost, into: &found)
