@@ -185,8 +185,8 @@ public struct MailtoURL: Sendable, Equatable {
         // The items found by byte offset in the contiguous bytes, then cut from the text: the
         // UTF-8 view's generic `split` and `firstIndex` were ~1.3k instructions a mailto.
         var items: [(range: Range<Int>, equals: Int?)] = []
-        var bytes = query
-        bytes.withUTF8 { bytes in
+        var text = query
+        text.withUTF8 { bytes in
             var start = 0
             while start <= bytes.count {
                 var end = start
