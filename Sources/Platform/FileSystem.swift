@@ -179,14 +179,5 @@ public final class ReadableFile {
 
     /// Reads to the end of the file, but stops once more than `limit` bytes are in: a result longer
     /// than `limit` means the file is over it.
-    public func read(upTo limit: Int) throws(SystemError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while bytes.count <= limit {
-            let count = try Sys.read(fd, into: &chunk, path: path)
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return bytes
-    }
+    public func read(upTo limit: Int) throws(SystemError) -> [UInt8] { try Sys.readToEnd(fd, limit: limit, path: path) }
 }

@@ -21,16 +21,7 @@ extension Sys {
     }
 
     /// Everything readable from `fd` until the end of the file (or an error).
-    static func readToEnd(_ fd: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, Glibc.errno == EINTR { continue }
-            guard count > 0 else { return bytes }
-            bytes += chunk[0..<count]
-        }
-    }
+    static func readToEnd(_ fd: Int32) -> [UInt8] { readToEnd(fd, limit: Int.max - 1).bytes }
 
     static func isTerminal(_ fd: Int32) -> Bool { Glibc.isatty(fd) == 1 }
 

@@ -43,12 +43,40 @@ enum Sys {
 
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
-    /// One read of up to `buffer.count` bytes; 0 at the end of the file.
-    static func read(_ fd: Int32, into buffer: inout [UInt8], path: String) throws(SystemError) -> Int {
+    /// Reads `fd` to its end, stopping once more than `limit` bytes are in (a result longer than
+    /// `limit` means the file is over it). A regular file is read straight into one buffer of its
+    /// fstat size plus one byte, which sees a file that grew meanwhile: 64 KiB chunks appended to
+    /// a doubling array wrote each fresh page twice, and at the daemon's start those page faults
+    /// (~2 µs each here) cost more than the bytes. Other files (pipes, /proc) start at 16 KiB and double.
+    static func readToEnd(_ fd: Int32, limit: Int, path: String) throws(SystemError) -> [UInt8] {
+        let (bytes, code) = readToEnd(fd, limit: limit)
+        if code != 0 { throw SystemError(operation: "read", path: path, code: code) }
+        return bytes
+    }
+
+    /// What `readToEnd(_:limit:path:)` reads, and the errno that stopped it early (0 when none).
+    static func readToEnd(_ fd: Int32, limit: Int) -> (bytes: [UInt8], errorCode: Int32) {
+        var info = stat()
+        let size = Glibc.fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 ? Int(info.st_size) : 16 * 1024
+        var wanted = min(size, limit) + 1
+        var bytes: [UInt8] = []
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count >= 0 { return count }
-            if Glibc.errno != EINTR { throw failure("read", path) }
+            var readError: Int32 = 0
+            var full = false
+            let kept = bytes
+            bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+                count = kept.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+                while count < buffer.count {
+                    let got = Glibc.read(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+                    if got > 0 { count += got; continue }
+                    if got < 0, Glibc.errno == EINTR { continue }
+                    if got < 0 { readError = Glibc.errno }
+                    return
+                }
+                full = true
+            }
+            if readError != 0 || !full || bytes.count > limit { return (bytes, readError) }
+            wanted = bytes.count > limit / 2 ? limit + 1 : bytes.count * 2
         }
     }
 
