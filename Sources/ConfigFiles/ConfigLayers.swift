@@ -156,7 +156,7 @@ extension ConfigFile {
         for file in SystemConfig.files(configDirs: systemDirs) { _ = load(file, .system) }
         var userProblems: [String] = []
         if let problem = load(path, .user, given: userText, required: required) { userProblems.append(problem) }
-        config = config.finishingLayers()
+        config.finishLayers()
         let remembered = rememberedPath(besides: path)
         let configProblems = userProblems.count
         var rememberedProblem = false

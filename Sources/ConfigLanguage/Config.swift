@@ -247,7 +247,8 @@ extension Config {
             default: break
             }
         }
-        for rule in rules + remembered { add(rule.action) }
+        for rule in rules { add(rule.action) }
+        for rule in remembered { add(rule.action) }
         add(defaultAction)
         for name in apps.keys.sorted() {
             if case .desktop(let id, _)? = apps[name], !ids.contains(id) { ids.append(id) }

@@ -43,8 +43,14 @@ extension Config {
     /// tried (locked system rules, remembered answers, the other system rules, the user's rules,
     /// recommended system rules), numbered in that order (remembered answers are #0), and each
     /// site-list rule given its list and its layer's greylists.
-    public func finishingLayers() -> Config {
-        var config = self
+    public consuming func finishingLayers() -> Config {
+        finishLayers()
+        return self
+    }
+
+    /// `finishingLayers()` in place: a config held once is not copied, so its rules are renumbered
+    /// where they are (the copy took each of 1,000 rules' value witness at every load).
+    public mutating func finishLayers() {
         func group(_ rule: Rule) -> Int {
             switch rule.source.layer {
             case .system: return rule.source.locked ? 0 : (rule.source.recommended ? 4 : 2)
@@ -56,18 +62,19 @@ extension Config {
         // config alone (the usual case) is in order already, and is not sorted again.
         let groups = rules.map(group)
         if zip(groups, groups.dropFirst()).contains(where: { $0 > $1 }) {
-            config.rules = rules.enumerated().sorted { (groups[$0.offset], $0.offset) < (groups[$1.offset], $1.offset) }.map(\.element)
+            rules = rules.enumerated().sorted { (groups[$0.offset], $0.offset) < (groups[$1.offset], $1.offset) }.map(\.element)
         }
         var next = 1
-        for position in config.rules.indices {
-            if config.rules[position].source.layer == .remembered {
-                config.rules[position].index = 0
+        for position in rules.indices {
+            if rules[position].source.layer == .remembered {
+                rules[position].index = 0
             } else {
-                config.rules[position].index = next
+                rules[position].index = next
                 next += 1
             }
             guard !siteLists.isEmpty else { continue }
-            config.rules[position].matchers = config.rules[position].matchers.map { matcher in
+            let siteLists = self.siteLists
+            rules[position].matchers = rules[position].matchers.map { matcher in
                 guard case .siteList(var match) = matcher, siteLists.indices.contains(match.source) else { return matcher }
                 let layer = siteLists[match.source].source.layer
                 match.list = siteLists[match.source].list
@@ -76,7 +83,6 @@ extension Config {
                 return .siteList(match)
             }
         }
-        return config
     }
 
     /// How many rules, from the first, are locked system rules (`finishingLayers` puts them first).
