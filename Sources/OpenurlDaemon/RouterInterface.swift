@@ -76,7 +76,7 @@ extension Daemon {
                 DBusMethod(Router1.Method.describeRules, outputs: [.init("rules", "aa{sv}")]) { [unowned self] _, _ in
                     // Remembered answers first (index 0): they answer the asks of the rules after them.
                     let config = self.rules.engine.config
-                    return [.array(elementSignature: "a{sv}", (config.remembered + config.rules).map(config.dbusDescription(of:)))]
+                    return [.array(elementSignature: "a{sv}", config.remembered.map(config.dbusDescription(of:)) + config.rules.map(config.dbusDescription(of:)))]
                 },
                 DBusMethod(Router1.Method.configSources, outputs: [.init("sources", "aa{sv}")]) { [unowned self] _, _ in
                     [.array(elementSignature: "a{sv}", self.rules.sources.map(\.dbusDescription))]
