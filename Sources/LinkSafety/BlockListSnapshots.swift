@@ -87,12 +87,18 @@ public struct BlockListSnapshots: Sendable {
     /// The list compiled from the snapshot of `listPath` made under `key`; nil when there is none,
     /// or it was made from something else, or anything in it is out of place.
     func read(listPath: String, key: Key) -> Compiled? {
-        guard let bytes = (try? FileSystem.ownContents(file(for: listPath))) ?? nil else { return nil }
-        return Self.decode(bytes, listPath: listPath, key: key)
+        // Mapped, not read: the index is copied out of the page cache once, not twice.
+        let compiled = try? FileSystem.withOwnContentsMapped(file(for: listPath)) { Self.decode($0, listPath: listPath, key: key) }
+        return compiled ?? nil
     }
 
     /// A snapshot file's list, when it is whole and was made from the list at `listPath` under `key`.
     static func decode(_ bytes: [UInt8], listPath: String, key: Key) -> Compiled? {
+        bytes.withUnsafeBytes { decode($0, listPath: listPath, key: key) }
+    }
+
+    /// `decode(_:listPath:key:)` of bytes where they are (a mapped file).
+    static func decode(_ bytes: UnsafeRawBufferPointer, listPath: String, key: Key) -> Compiled? {
         guard bytes.starts(with: magic) else { return nil }
         var reader = SnapshotReader(bytes, from: magic.count)
         guard let checksum = reader.u64(), SnapshotReader.checksum(bytes, reader.offset..<bytes.count) == checksum,

@@ -32,12 +32,13 @@ struct SnapshotWriter {
     }
 }
 
-/// Reads what `SnapshotWriter` wrote; every read is nil once the bytes run out.
+/// Reads what `SnapshotWriter` wrote; every read is nil once the bytes run out. It reads the
+/// bytes where they are (a mapped snapshot file), valid only while the caller holds them.
 struct SnapshotReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private(set) var offset: Int
 
-    init(_ bytes: [UInt8], from offset: Int = 0) {
+    init(_ bytes: UnsafeRawBufferPointer, from offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
@@ -52,18 +53,14 @@ struct SnapshotReader {
 
     mutating func u32() -> UInt32? {
         guard bytes.count - offset >= 4 else { return nil }
-        var value: UInt32 = 0
-        for shift in 0..<4 { value |= UInt32(bytes[offset + shift]) << (8 * shift) }
-        offset += 4
-        return value
+        defer { offset += 4 }
+        return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
     mutating func u64() -> UInt64? {
         guard bytes.count - offset >= 8 else { return nil }
-        var value: UInt64 = 0
-        for shift in 0..<8 { value |= UInt64(bytes[offset + shift]) << (8 * shift) }
-        offset += 8
-        return value
+        defer { offset += 8 }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
@@ -80,18 +77,15 @@ struct SnapshotReader {
     mutating func run() -> [UInt8]? {
         guard let count = count(stride: 1) else { return nil }
         defer { offset += count }
-        return Array(bytes[offset..<(offset + count)])
+        return Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
     }
 
     mutating func i32s() -> [Int32]? {
         guard let count = count(stride: 4) else { return nil }
         var values: [Int32] = []
         values.reserveCapacity(count)
-        bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<count {
-                let at = offset + index * 4
-                values.append(Int32(bitPattern: UInt32(buffer[at]) | UInt32(buffer[at + 1]) << 8 | UInt32(buffer[at + 2]) << 16 | UInt32(buffer[at + 3]) << 24))
-            }
+        for index in 0..<count {
+            values.append(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + index * 4, as: Int32.self)))
         }
         offset += count * 4
         return values
@@ -101,19 +95,22 @@ struct SnapshotReader {
     /// bit), not tampering, which only the file's owner could do (the file is 0600 and never read
     /// through a link).
     static func checksum(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0, range) }
+    }
+
+    /// `checksum(_:_:)` of bytes where they are.
+    static func checksum(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(range.count)
-        bytes.withUnsafeBytes { raw in
-            var index = range.lowerBound
-            while index + 8 <= range.upperBound {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                hash = (hash ^ word) &* 0x0000_0100_0000_01b3
-                hash ^= hash >> 29
-                index += 8
-            }
-            while index < range.upperBound {
-                hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01b3
-                index += 1
-            }
+        var index = range.lowerBound
+        while index + 8 <= range.upperBound {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            hash = (hash ^ word) &* 0x0000_0100_0000_01b3
+            hash ^= hash >> 29
+            index += 8
+        }
+        while index < range.upperBound {
+            hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01b3
+            index += 1
         }
         return hash
     }

@@ -45,6 +45,22 @@ extension Sys {
         throw failure("open", path, code: EAGAIN)
     }
 
+    /// The whole file `fd` mapped read-only and private (an empty file maps to an empty buffer);
+    /// nil when it cannot be, with `errno` saying why.
+    static func mapReadOnly(_ fd: Int32) -> UnsafeRawBufferPointer? {
+        var info = stat()
+        guard Glibc.fstat(fd, &info) == 0 else { return nil }
+        guard info.st_size > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let base = Glibc.mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        return UnsafeRawBufferPointer(start: base, count: Int(info.st_size))
+    }
+
+    /// Ends a mapping `mapReadOnly` made.
+    static func unmap(_ mapped: UnsafeRawBufferPointer) {
+        guard let base = mapped.baseAddress else { return }
+        _ = Glibc.munmap(UnsafeMutableRawPointer(mutating: base), mapped.count)
+    }
+
     /// Throws a refusal (and closes `fd`) unless it is this user's regular file with one link.
     static func checkOwn(_ fd: Int32, _ path: String) throws(SystemError) {
         if let why = notOwn(fd) {

@@ -23,6 +23,7 @@ import Testing
         let error = #expect(throws: SystemError.self) { try AppendingFile(own: dir.file("recent.tsv")) }
         #expect(error?.isRefused == true && error?.message.contains("symbolic link") == true, "\(String(describing: error))")
         #expect(throws: SystemError.self) { try FileSystem.ownContents(dir.file("recent.tsv")) }
+        #expect(throws: SystemError.self) { try FileSystem.withOwnContentsMapped(dir.file("recent.tsv")) { $0.count } }
         #expect(throws: SystemError.self) { try OwnValueFile(dir.file("recent.tsv")) }
         #expect(FileSystem.ownFileProblem(dir.file("recent.tsv"))?.isRefused == true)
         #expect(contents(target) == "canary\n")
@@ -60,6 +61,10 @@ import Testing
         try AppendingFile(own: path).write("two\n")
         #expect(permissions(path) == 0o600)
         #expect(try FileSystem.ownContents(path) == Array("one\ntwo\n".utf8))
+        #expect(try FileSystem.withOwnContentsMapped(path) { Array($0) } == Array("one\ntwo\n".utf8))
+        #expect(try FileSystem.withOwnContentsMapped(dir.file("missing")) { $0.count } == nil)
+        try AppendingFile(own: dir.file("empty")).write("")
+        #expect(try FileSystem.withOwnContentsMapped(dir.file("empty")) { $0.count } == 0)
         #expect(FileSystem.ownFileProblem(path) == nil)
     }
 
