@@ -64,15 +64,19 @@ public struct ClearURLsRules: Sendable {
             throw LoadError(provider: nil, field: "providers", message: "missing or not an object")
         }
         // Providers run in file order; a name given twice takes its last body, at its first place.
-        var seen = Set<String>()
-        let names = members.map(\.0).filter { seen.insert($0).inserted }
+        // Found in one pass: looking each name up in the object (`table[name]`) compared ~100
+        // names a provider, 20,000 String compares a load.
+        var names: [String] = []
+        var bodies: [String: JSONValue] = [:]
+        bodies.reserveCapacity(members.count)
+        for (name, body) in members where bodies.updateValue(body, forKey: name) == nil { names.append(name) }
         var providers: [Provider] = []
         providers.reserveCapacity(names.count)
         // Index the URL patterns first (item i is provider i), then every exception.
         var exceptionStart = names.count
         let log = FailureLog()
         for name in names {
-            guard let body = table[name], case .object = body else {
+            guard let body = bodies[name], case .object = body else {
                 throw LoadError(provider: name, field: nil, message: "must be an object")
             }
             let provider = try Self.provider(

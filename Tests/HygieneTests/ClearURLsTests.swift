@@ -107,6 +107,22 @@ import Hygiene
         }
     }
 
+    /// A provider named twice takes its last body, at its first place (before "b" here).
+    @Test func aProviderGivenTwiceTakesItsLastBodyAtItsFirstPlace() throws {
+        let json = """
+        {"providers": {
+          "a": {"urlPattern": "^https?://a\\\\.example", "rules": ["first"]},
+          "b": {"urlPattern": "^https?://b\\\\.example", "rules": ["first"]},
+          "a": {"urlPattern": "^https?://a\\\\.example", "rules": ["second"]}
+        }}
+        """
+        let rules = try ClearURLsRules(jsonText: json)
+        #expect(rules.providers.map(\.name) == ["a", "b"])
+        let outcome = rules.apply(to: "https://a.example/?first=1&second=2")
+        #expect(outcome.url == "https://a.example/?first=1")
+        #expect(rules.apply(to: "https://b.example/?first=1").url == "https://b.example/")
+    }
+
     @Test func notJSONIsAnError() {
         do {
             _ = try ClearURLsRules(jsonText: "{\"providers\": ")
