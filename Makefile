@@ -50,7 +50,10 @@ LEGACYUNIT = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)/systemd/user/openurld.serv
 # symbol (static-stdlib-args.lnk asks for -export-dynamic): nothing looks our symbols up by
 # name, and the dynamic symbol table was 0.6 MB of the binary. Thin LTO across our modules (with
 # lld's identical-code folding, Package.swift) took the stripped openurld from 11.3 to 9.6 MB.
-RELEASE = swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --experimental-lto-mode=thin
+# No $ORIGIN run path: nothing is loaded from beside the binaries, and with it ld.so first looked
+# for every library in the binary's directory and its hwcaps/tls subdirectories (~30 failed
+# opens at each exec of openurld, ~20 of openurl, the handler GIO spawns per click).
+RELEASE = swift build -c release --disable-local-rpath --static-swift-stdlib -Xlinker --no-export-dynamic --experimental-lto-mode=thin
 
 # `install -s` strips the installed binaries (a debug build keeps its symbols in .build);
 # debian/rules sets it empty so that dh_strip strips and fills the -dbgsym package.
@@ -78,7 +81,7 @@ build:
 
 release:
 	@# openurl is Embedded Swift: no Swift runtime, so no --static-swift-stdlib.
-	swift build -c release --product openurl
+	swift build -c release --disable-local-rpath --product openurl
 	$(RELEASE) --product openurld
 	$(call link-multicall,.build/release)
 
