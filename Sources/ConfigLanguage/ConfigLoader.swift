@@ -273,6 +273,7 @@ struct ConfigReader {
         var names = namesTaken()
         resolvedTargets = [:]
         defer { resolvedTargets = nil }
+        config.rules.reserveCapacity(config.rules.count + items.count)
         for (offset, item) in items.enumerated() {
             let context = "[[rules]] #\(offset + 1)"
             guard let members = collector.table(item, context) else { continue }
