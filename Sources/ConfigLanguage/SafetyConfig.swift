@@ -55,12 +55,14 @@ extension Config {
         var domains: [KnownDomain] = []
         // Each list read in place: `remembered + rules` copied every rule (~900 instructions each).
         func add(_ rule: Rule) {
-            let description = Self.describe(rule)
+            // Described when shown, from what the description needs (not the whole rule).
+            let (action, index, name) = (rule.action, rule.index, rule.name)
+            let describe: @Sendable () -> String = { Self.describe(action: action, index: index, name: name) }
             for matcher in rule.matchers {
                 switch matcher {
-                case .domain(let names): domains += names.map { KnownDomain(domain: $0, description: description) }
-                case .host(let globs): domains += globs.compactMap { Self.literal($0.pattern, after: "*.") }.map { KnownDomain(domain: $0, description: description) }
-                case .to(let globs): domains += globs.compactMap { Self.literal($0.pattern, after: "*@") }.map { KnownDomain(domain: $0, description: description) }
+                case .domain(let names): domains += names.map { KnownDomain(domain: $0, describedBy: describe) }
+                case .host(let globs): domains += globs.compactMap { Self.literal($0.pattern, after: "*.") }.map { KnownDomain(domain: $0, describedBy: describe) }
+                case .to(let globs): domains += globs.compactMap { Self.literal($0.pattern, after: "*@") }.map { KnownDomain(domain: $0, describedBy: describe) }
                 default: break
                 }
             }
@@ -86,9 +88,9 @@ extension Config {
 
     /// What a rule does, read after "which": "your rule 'Pay' opens in firefox:Banking",
     /// "your remembered choice opens in firefox.desktop".
-    static func describe(_ rule: Rule) -> String {
+    static func describe(action: Intent, index: Int, name: String?) -> String {
         let does: String
-        switch rule.action {
+        switch action {
         case .open(.system), .system: does = "hands to the previous default handler"
         case .open(let target): does = "opens in \(target)"
         case .openFirstRunning(let targets): does = "opens in the first running of \(targets.map(\.description).joined(separator: ", "))"
@@ -97,7 +99,7 @@ extension Config {
         case .discard: does = "discards"
         }
         // Remembered answers are loaded with index 0 (they come from remembered.toml).
-        if rule.index == 0 { return "your remembered choice \(does)" }
-        return "your rule \(rule.name.map { "'\($0)'" } ?? "#\(rule.index)") \(does)"
+        if index == 0 { return "your remembered choice \(does)" }
+        return "your rule \(name.map { "'\($0)'" } ?? "#\(index)") \(does)"
     }
 }
