@@ -85,13 +85,18 @@ public struct KnownDomains: Sendable {
     /// already held, empty, a single label or not a valid host name.
     @discardableResult
     public mutating func add(_ known: KnownDomain) -> Bool {
-        var name = known.domain.lowercased()
-        while name.hasPrefix("*.") || name.hasPrefix(".") { name.removeFirst(name.hasPrefix("*.") ? 2 : 1) }
-        if name.hasSuffix(".") { name.removeLast() }
+        // A config's domains are mostly lowercase ASCII with no `*.`, `.` or ACE label: each
+        // step below that cannot change such a name is skipped for it (~1k instructions a domain).
+        var name = known.domain.utf8.contains { $0 >= UInt8(ascii: "A") && ($0 <= UInt8(ascii: "Z") || $0 >= 0x80) } ? known.domain.lowercased() : known.domain
+        while name.utf8.first == UInt8(ascii: "*") || name.utf8.first == UInt8(ascii: ".") {
+            guard name.hasPrefix("*.") || name.hasPrefix(".") else { break }
+            name.removeFirst(name.hasPrefix("*.") ? 2 : 1)
+        }
+        if name.utf8.last == UInt8(ascii: ".") { name.removeLast() }
         guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), let lastDot = ascii.utf8.lastIndex(of: UInt8(ascii: ".")),
               !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
               held[ascii] == nil else { return false }
-        let unicode = Punycode.toUnicode(host: ascii)
+        let unicode = HostText.hasPunycodeLabel(ascii) ? Punycode.toUnicode(host: ascii) : ascii
         let index = entries.count
         version = Self.nextVersion()
         held[ascii] = index

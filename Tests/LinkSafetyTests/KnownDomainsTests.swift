@@ -72,6 +72,35 @@ import URLModel
         #expect(table.lookalike(host: "paypa1.com", unicodeHost: "paypa1.com")?.domain == "paypal.com")
     }
 
+    /// `(given, ASCII form held, domain kept)`: case, `*.`, a leading or trailing dot and IDN are
+    /// normalised whichever path (the plain-ASCII shortcut or not) a name takes.
+    @Test(arguments: [
+        ("PayPal.COM.", "paypal.com", "paypal.com"),
+        ("*.Bank.example", "bank.example", "bank.example"),
+        (".x.example", "x.example", "x.example"),
+        ("plain.example", "plain.example", "plain.example"),
+        ("Bücher.example", "xn--bcher-kva.example", "bücher.example"),
+        ("XN--BCHER-KVA.example", "xn--bcher-kva.example", "xn--bcher-kva.example"),
+    ])
+    func namesAreNormalised(given: String, ascii: String, domain: String) {
+        let table = KnownDomains([KnownDomain(domain: given, description: "d")])
+        #expect(table.contains(ascii))
+        #expect(table.known(ascii: ascii)?.domain == domain)
+        #expect(table.known(ascii: ascii)?.description == "d")
+    }
+
+    /// A description given as a closure is written only when read, and reads as the text would.
+    @Test func aDescriptionIsWrittenWhenRead() {
+        final class Calls: @unchecked Sendable { var count = 0 }  // one thread: the test's
+        let calls = Calls()
+        let known = KnownDomain(domain: "paypal.com", describedBy: { calls.count += 1; return "your rule 'Pay' opens in firefox" })
+        let table = KnownDomains([known])
+        #expect(calls.count == 0)
+        #expect(table.lookalike(host: "paypa1.com", unicodeHost: "paypa1.com")?.description == "your rule 'Pay' opens in firefox")
+        #expect(calls.count == 1)
+        #expect(known == KnownDomain(domain: "paypal.com", description: "your rule 'Pay' opens in firefox"))
+    }
+
     @Test func hostileHostsCostNothing() {
         let long = String(repeating: "a.", count: 2000) + "com"
         #expect(Self.known.lookalike(host: long, unicodeHost: long) == nil)
