@@ -87,22 +87,27 @@ public struct KnownDomains: Sendable {
     public mutating func add(_ known: KnownDomain) -> Bool {
         // A config's domains are mostly lowercase ASCII with no `*.`, `.` or ACE label: each
         // step below that cannot change such a name is skipped for it (~1k instructions a domain).
-        var name = known.domain.utf8.contains { $0 >= UInt8(ascii: "A") && ($0 <= UInt8(ascii: "Z") || $0 >= 0x80) } ? known.domain.lowercased() : known.domain
+        var name = known.domain
+        if name.withUTF8({ $0.contains { $0 >= UInt8(ascii: "A") && ($0 <= UInt8(ascii: "Z") || $0 >= 0x80) } }) { name = name.lowercased() }
         while name.utf8.first == UInt8(ascii: "*") || name.utf8.first == UInt8(ascii: ".") {
             guard name.hasPrefix("*.") || name.hasPrefix(".") else { break }
             name.removeFirst(name.hasPrefix("*.") ? 2 : 1)
         }
         if name.utf8.last == UInt8(ascii: ".") { name.removeLast() }
-        guard name.utf8.count <= 253, let ascii = Punycode.toASCII(host: name), let lastDot = ascii.utf8.lastIndex(of: UInt8(ascii: ".")),
-              !ascii.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }),
-              held[ascii] == nil else { return false }
+        guard name.utf8.count <= 253, var ascii = Punycode.toASCII(host: name) else { return false }
+        // The last label, unless there is no dot or a byte no host name holds (read in place).
+        let finalLabel = ascii.withUTF8 { bytes -> String? in
+            guard let lastDot = bytes.lastIndex(of: UInt8(ascii: ".")),
+                  !bytes.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "@") }) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(lastDot + 1)...]), as: UTF8.self)
+        }
+        guard let finalLabel, held[ascii] == nil else { return false }
         let unicode = HostText.hasPunycodeLabel(ascii) ? Punycode.toUnicode(host: ascii) : ascii
         let index = entries.count
         version = Self.nextVersion()
         held[ascii] = index
         // Byte-wise: a config's thousand domains went through Character splitting at every load.
-        let last = ascii.utf8[ascii.utf8.index(after: lastDot)...]
-        if !last.isEmpty { finalLabels.insert(String(Substring(last))) }
+        if !finalLabel.isEmpty { finalLabels.insert(finalLabel) }
         var kept = known
         kept.domain = name
         entries.append(Entry(known: kept, ascii: ascii, unicode: unicode))
