@@ -19,35 +19,6 @@ struct ByteKeyTable: Sendable {
     /// True when no key was added.
     var isEmpty: Bool { keyStart.count <= 1 }
 
-    /// A table of `entries` (key, positions in ascending order), keys distinct.
-    init(_ entries: [(key: String, positions: [Int])]) {
-        var keyBytes: [UInt8] = []
-        var keyStart: [Int32] = [0]
-        var positions: [Int] = []
-        var valueStart: [Int32] = [0]
-        var slotCount = 8
-        while slotCount < entries.count * 2 { slotCount *= 2 }
-        var slots = [Int32](repeating: 0, count: slotCount)
-        for (number, entry) in entries.enumerated() {
-            var key = entry.key
-            let hash = key.withUTF8 { key in
-                keyBytes.append(contentsOf: key)
-                return Self.hash(key)
-            }
-            keyStart.append(Int32(keyBytes.count))
-            positions += entry.positions
-            valueStart.append(Int32(positions.count))
-            var slot = hash & (slotCount - 1)
-            while slots[slot] != 0 { slot = (slot + 1) & (slotCount - 1) }
-            slots[slot] = Int32(number + 1)
-        }
-        self.slots = slots
-        self.keyBytes = keyBytes
-        self.keyStart = keyStart
-        self.positions = positions
-        self.valueStart = valueStart
-    }
-
     /// Groups `pairs` by key, keeping each key's positions in the order given. Built straight
     /// into the table: a `[String: Int]` of groups and an array per key cost ~2k instructions a
     /// pair (SipHash, an allocation), 2M at each load of 1,000 rules.

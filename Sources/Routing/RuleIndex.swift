@@ -13,9 +13,9 @@ import Platform
 struct RuleIndex: Sendable {
     // Byte-keyed tables, so a host's parent domains and a path's first segment are looked up
     // as slices of the URL's bytes, without a String hash or allocation each.
-    private var byDomain = ByteKeyTable([])
-    private var byPathSegment = ByteKeyTable([])
-    private var byScheme = ByteKeyTable([])
+    private var byDomain = ByteKeyTable(grouping: [])
+    private var byPathSegment = ByteKeyTable(grouping: [])
+    private var byScheme = ByteKeyTable(grouping: [])
     private var byRecipientDomain: [String: [Int]] = [:]
     private var needingOpener: [Int] = []
     private var always: [Int] = []
