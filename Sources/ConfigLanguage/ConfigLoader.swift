@@ -291,18 +291,23 @@ struct ConfigReader {
             let matchers = item["match"].map { readMatchers($0, context: context) } ?? []
             let action = readAction(item, context: context, required: true)
             let enabled = item["enabled"].flatMap { collector.bool($0, "rules.enabled") } ?? true
-            var rule = Rule(
-                name: name, index: offset + 1, matchers: matchers, action: action ?? .discard,
-                notify: item["notify"].flatMap { collector.bool($0, "rules.notify") }, enabled: enabled,
-                clean: item["clean"].flatMap { collector.bool($0, "rules.clean") },
-                unwrap: item["unwrap"].flatMap { collector.bool($0, "rules.unwrap") },
-                appLinks: item["app_links"].flatMap { readAppLinks($0, "rules.app_links") },
-                position: item.position)
-            rule.source = ruleSource(item, "rules")
-            rule.identity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: Self.identityOmits))
-            rule.safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
-            rule.matchSource = item["match"]
-            config.rules.append(rule)
+            // Read in the order diagnostics are reported, then built where it is kept: a local
+            // Rule appended was copied (each field retained) and then destroyed, ~580
+            // instructions a rule (`append(consume rule)` crashes Swift 6.3's compiler).
+            let notify = item["notify"].flatMap { collector.bool($0, "rules.notify") }
+            let clean = item["clean"].flatMap { collector.bool($0, "rules.clean") }
+            let unwrap = item["unwrap"].flatMap { collector.bool($0, "rules.unwrap") }
+            let appLinks = item["app_links"].flatMap { readAppLinks($0, "rules.app_links") }
+            let source = ruleSource(item, "rules")
+            let ruleIdentity = identity(name.map { "name:" + $0 } ?? "rule:" + item.canonicalText(omitting: Self.identityOmits))
+            let safety = item["safety"].flatMap { readSafetyPolicy($0, "rules.safety") }
+            config.rules.append(Rule(name: name, index: offset + 1, matchers: matchers, action: action ?? .discard, notify: notify, enabled: enabled,
+                                     clean: clean, unwrap: unwrap, appLinks: appLinks, position: item.position))
+            let last = config.rules.count - 1
+            config.rules[last].source = source
+            config.rules[last].identity = ruleIdentity
+            config.rules[last].safety = safety
+            config.rules[last].matchSource = item["match"]
         }
     }
 
