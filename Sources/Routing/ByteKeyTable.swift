@@ -34,18 +34,15 @@ struct ByteKeyTable: Sendable {
         for (number, pair) in pairs.enumerated() {
             var key = pair.key
             let entry = key.withUTF8 { key -> Int in
-                var slot = Self.hash(key) & (slotCount - 1)
-                while slots[slot] != 0 {
-                    let entry = Int(slots[slot]) - 1
-                    let from = Int(keyStart[entry]), to = Int(keyStart[entry + 1])
-                    if to - from == key.count, keyBytes.withUnsafeBufferPointer({ UnsafeBufferPointer(rebasing: $0[from..<to]).isEqual(to: key) }) {
-                        return entry
+                let found = slots.withUnsafeBufferPointer { slots in
+                    keyBytes.withUnsafeBufferPointer { keyBytes in
+                        keyStart.withUnsafeBufferPointer { Self.probe(key, slots: slots, keyBytes: keyBytes, keyStart: $0) }
                     }
-                    slot = (slot + 1) & (slotCount - 1)
                 }
+                if let entry = found.entry { return entry }
                 keyBytes.append(contentsOf: key)
                 keyStart.append(Int32(keyBytes.count))
-                slots[slot] = Int32(keyStart.count - 1)
+                slots[found.slot] = Int32(keyStart.count - 1)
                 firstPair.append(-1)
                 lastPair.append(-1)
                 return keyStart.count - 2
@@ -82,28 +79,30 @@ struct ByteKeyTable: Sendable {
     @discardableResult
     func append(_ key: UnsafeBufferPointer<UInt8>, to out: inout [Int]) -> Bool {
         guard !isEmpty else { return false }
-        return slots.withUnsafeBufferPointer { slots in
+        let found = slots.withUnsafeBufferPointer { slots in
             keyBytes.withUnsafeBufferPointer { keyBytes in
-                keyStart.withUnsafeBufferPointer { keyStart in
-                    let mask = slots.count - 1
-                    var slot = Self.hash(key) & mask
-                    while slots[slot] != 0 {
-                        let entry = Int(slots[slot]) - 1
-                        let from = Int(keyStart[entry]), to = Int(keyStart[entry + 1])
-                        if to - from == key.count {
-                            var equal = true
-                            for k in 0..<key.count where keyBytes[from + k] != key[k] { equal = false; break }
-                            if equal {
-                                out += positions[Int(valueStart[entry])..<Int(valueStart[entry + 1])]
-                                return true
-                            }
-                        }
-                        slot = (slot + 1) & mask
-                    }
-                    return false
-                }
+                keyStart.withUnsafeBufferPointer { Self.probe(key, slots: slots, keyBytes: keyBytes, keyStart: $0).entry }
             }
         }
+        guard let entry = found else { return false }
+        out += positions[Int(valueStart[entry])..<Int(valueStart[entry + 1])]
+        return true
+    }
+
+    /// Where `key` is: its entry when filed (nil when not) and the slot the probe stopped at (a
+    /// free one, for a new key). The one probe of look-ups and of building the table.
+    @inline(__always)
+    private static func probe(_ key: UnsafeBufferPointer<UInt8>, slots: UnsafeBufferPointer<Int32>, keyBytes: UnsafeBufferPointer<UInt8>,
+                              keyStart: UnsafeBufferPointer<Int32>) -> (entry: Int?, slot: Int) {
+        let mask = slots.count - 1
+        var slot = hash(key) & mask
+        while slots[slot] != 0 {
+            let entry = Int(slots[slot]) - 1
+            let from = Int(keyStart[entry]), to = Int(keyStart[entry + 1])
+            if to - from == key.count, keyBytes.part(from..<to).isEqual(to: key) { return (entry, slot) }
+            slot = (slot + 1) & mask
+        }
+        return (nil, slot)
     }
 
     /// `append(_:to:)` for a string key.
