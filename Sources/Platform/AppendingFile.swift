@@ -73,11 +73,7 @@ extension FileSystem {
     /// The whole of one of openurld's own files (see `AppendingFile(own:)`); nil when nothing is
     /// there; throws a refusal for a link or a file not its own, which is never read.
     public static func ownContents(_ path: String) throws(SystemError) -> [UInt8]? {
-        let fd: Int32
-        do { fd = try Sys.openOwn(path, .read, create: false) } catch {
-            if error.isNotFound { return nil }
-            throw error
-        }
+        guard let fd = try openOwnForReading(path) else { return nil }
         defer { Sys.close(fd) }
         return Sys.readToEnd(fd)
     }
@@ -90,16 +86,20 @@ extension FileSystem {
     /// replaces these files by rename, never in place; only their owner could shorten one while it
     /// is mapped, and that stops the reader (SIGBUS) as killing it would.
     public static func withOwnContentsMapped<Result>(_ path: String, _ body: (UnsafeRawBufferPointer) -> Result) throws(SystemError) -> Result? {
-        let fd: Int32
-        do { fd = try Sys.openOwn(path, .read, create: false) } catch {
-            if error.isNotFound { return nil }
-            throw error
-        }
+        guard let fd = try openOwnForReading(path) else { return nil }
         let mapped = Sys.mapReadOnly(fd)
         Sys.close(fd)
         guard let mapped else { throw Sys.failure("mmap", path) }
         defer { Sys.unmap(mapped) }
         return body(mapped)
+    }
+
+    /// `path` opened for reading as one of openurld's own files; nil when nothing is there.
+    private static func openOwnForReading(_ path: String) throws(SystemError) -> Int32? {
+        do { return try Sys.openOwn(path, .read, create: false) } catch {
+            if error.isNotFound { return nil }
+            throw error
+        }
     }
 
     /// Why the name `path` is not one of openurld's own files (a symbolic link, another user's
