@@ -65,6 +65,7 @@ extension Config {
             rules = rules.enumerated().sorted { (groups[$0.offset], $0.offset) < (groups[$1.offset], $1.offset) }.map(\.element)
         }
         var next = 1
+        let siteLists = self.siteLists  // read while `rules` is written
         for position in rules.indices {
             if rules[position].source.layer == .remembered {
                 rules[position].index = 0
@@ -73,7 +74,6 @@ extension Config {
                 next += 1
             }
             guard !siteLists.isEmpty else { continue }
-            let siteLists = self.siteLists
             rules[position].matchers = rules[position].matchers.map { matcher in
                 guard case .siteList(var match) = matcher, siteLists.indices.contains(match.source) else { return matcher }
                 let layer = siteLists[match.source].source.layer

@@ -89,9 +89,8 @@ public struct KnownDomains: Sendable {
         // step below that cannot change such a name is skipped for it (~1k instructions a domain).
         var name = known.domain
         if name.withUTF8({ $0.contains { $0 >= UInt8(ascii: "A") && ($0 <= UInt8(ascii: "Z") || $0 >= 0x80) } }) { name = name.lowercased() }
-        while name.utf8.first == UInt8(ascii: "*") || name.utf8.first == UInt8(ascii: ".") {
-            guard name.hasPrefix("*.") || name.hasPrefix(".") else { break }
-            name.removeFirst(name.hasPrefix("*.") ? 2 : 1)
+        while let first = name.utf8.first, first == UInt8(ascii: ".") || (first == UInt8(ascii: "*") && name.hasPrefix("*.")) {
+            name.removeFirst(first == UInt8(ascii: ".") ? 1 : 2)
         }
         if name.utf8.last == UInt8(ascii: ".") { name.removeLast() }
         guard name.utf8.count <= 253, var ascii = Punycode.toASCII(host: name) else { return false }
